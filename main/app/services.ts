@@ -1,0 +1,53 @@
+import { appDbFile } from '../config/paths'
+import { appMigrations } from '../db/migrations'
+import { openDatabase, type OpenedDatabase } from '../db/open'
+import type { AppDatabase } from '../db/schema'
+import { JobManager, type WorkerEntry } from '../jobs/manager'
+import { WorkspaceService } from '../workspaces/service'
+import { EventBus } from './events'
+import { APP_VERSION } from './version'
+
+export interface Services {
+  version: string
+  dataDir: string
+  app: OpenedDatabase<AppDatabase>
+  events: EventBus
+  workspaces: WorkspaceService
+  jobs: JobManager
+  close(): Promise<void>
+}
+
+export interface ServiceOptions {
+  dataDir: string
+  worker: WorkerEntry
+  jobConcurrency?: number
+  cancelGraceMs?: number
+}
+
+/** Composition root shared by Electron, browser mode and the CLI. */
+export async function createServices(options: ServiceOptions): Promise<Services> {
+  const app = await openDatabase<AppDatabase>(appDbFile(options.dataDir), appMigrations)
+  const events = new EventBus()
+  let workspaces: WorkspaceService | undefined
+  const jobs = new JobManager(app.db, events, {
+    dataDir: options.dataDir,
+    worker: options.worker,
+    workspaceDbFile: (id) => workspaces!.databaseFile(id),
+    concurrency: options.jobConcurrency,
+    cancelGraceMs: options.cancelGraceMs,
+  })
+  workspaces = new WorkspaceService(app.db, options.dataDir, (id) => jobs.hasActive(id))
+  await jobs.init()
+  return {
+    version: APP_VERSION,
+    dataDir: options.dataDir,
+    app,
+    events,
+    workspaces,
+    jobs,
+    async close() {
+      await jobs.shutdown()
+      await app.close()
+    },
+  }
+}

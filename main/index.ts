@@ -1,0 +1,67 @@
+/** Electron entry: one secure window over the shared services. */
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { BrowserWindow, app, dialog } from 'electron'
+import { registerIpc } from './adapters/electron-ipc'
+import { installAppMenu } from './adapters/electron-menu'
+import { createMainWindow, hardenSessions, isAppUrl, rendererUrl } from './adapters/electron-window'
+import { createHandlers } from './api/handlers'
+import { createServices, type Services } from './app/services'
+import { resolveDataDir } from './config/paths'
+
+const outDir = join(dirname(fileURLToPath(import.meta.url)), '..')
+process.env.HARNESS_LAB_APP_ROOT ??= app.getAppPath()
+
+const flag = (name: string): string | undefined => {
+  const i = process.argv.indexOf(name)
+  return i >= 0 ? process.argv[i + 1] : process.argv.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1)
+}
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit()
+} else {
+  let services: Services | undefined
+  let window: BrowserWindow | undefined
+  const appUrl = rendererUrl(outDir)
+
+  app.on('second-instance', () => {
+    if (!window) return
+    if (window.isMinimized()) window.restore()
+    window.focus()
+  })
+
+  app.whenReady().then(async () => {
+    const dataDir = resolveDataDir(flag('--data-dir'))
+    try {
+      services = await createServices({ dataDir, worker: { url: new URL('./job-worker.js', import.meta.url) } })
+    } catch (err) {
+      dialog.showErrorBox('Harness Lab could not open its data', `${dataDir}\n\n${err instanceof Error ? err.message : String(err)}`)
+      app.exit(1)
+      return
+    }
+    hardenSessions(appUrl)
+    installAppMenu(dataDir)
+    const handlers = createHandlers(services, {
+      mode: 'electron',
+      pickFolder: async (title) => {
+        const result = window
+          ? await dialog.showOpenDialog(window, { title: title ?? 'Choose a folder', properties: ['openDirectory'] })
+          : await dialog.showOpenDialog({ title: title ?? 'Choose a folder', properties: ['openDirectory'] })
+        return result.canceled ? null : (result.filePaths[0] ?? null)
+      },
+    })
+    registerIpc(handlers, services.events, (e) => e.senderFrame !== null && isAppUrl(e.senderFrame.url, appUrl))
+    window = createMainWindow(outDir, appUrl)
+    window.on('closed', () => (window = undefined))
+  })
+
+  app.on('window-all-closed', () => app.quit())
+
+  let closing = false
+  app.on('will-quit', (event) => {
+    if (!services || closing) return
+    closing = true
+    event.preventDefault()
+    void services.close().finally(() => app.exit(0))
+  })
+}

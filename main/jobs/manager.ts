@@ -1,0 +1,295 @@
+import { randomUUID } from 'node:crypto'
+import { Worker } from 'node:worker_threads'
+import type { Kysely, Selectable } from 'kysely'
+import { ApiError, type Job, type JobKind } from '../../preload/contract'
+import type { EventBus } from '../app/events'
+import type { AppDatabase, JobTable } from '../db/schema'
+import type { WorkerInput, WorkerMessage } from './protocol'
+
+/** Where the worker script is: the built `job-worker.js`, or `worker.ts` from source (CLI, tests). */
+export type WorkerEntry = { url: URL } | { sourceEntry: URL }
+
+const workerSpec = (entry: WorkerEntry): { url: URL; extra: Record<string, string> } =>
+  'url' in entry ? { url: entry.url, extra: {} } : { url: new URL('./source-worker.mjs', import.meta.url), extra: { sourceEntry: entry.sourceEntry.href } }
+
+export interface JobManagerOptions {
+  dataDir: string
+  worker: WorkerEntry
+  /** Resolves the database file of a workspace (throws NOT_FOUND). */
+  workspaceDbFile: (workspaceId: string) => Promise<string>
+  /** Jobs run at once; the rest wait in the queue. Two cores: one at a time by default. */
+  concurrency?: number
+  /** After a cancel request, a job that has not stopped by itself within this time is terminated. */
+  cancelGraceMs?: number
+  /** Minimum interval between persisted progress updates. */
+  progressWriteMs?: number
+}
+
+interface Running {
+  worker: Worker
+  cancelFlag: Int32Array
+  cancelTimer?: NodeJS.Timeout
+  settled: boolean
+  lastWrite: number
+}
+
+const now = (): string => new Date().toISOString()
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+const TERMINAL = new Set(['done', 'failed', 'cancelled'])
+
+export function toJobDto(row: Selectable<JobTable>): Job {
+  return {
+    id: row.id,
+    kind: row.kind as JobKind,
+    workspaceId: row.workspace_id,
+    status: row.status,
+    progress: row.progress,
+    stage: row.stage,
+    message: row.message,
+    error: row.error,
+    params: JSON.parse(row.params_json) as Record<string, unknown>,
+    result: row.result_json === null ? null : (JSON.parse(row.result_json) as unknown),
+    createdAt: row.created_at,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+  }
+}
+
+/**
+ * Queues jobs, runs each in its own worker thread, persists every status change in app.db and
+ * emits contract events. Status survives restarts: jobs left "running" by a crash become failed
+ * with an explanation, queued ones run again.
+ */
+export class JobManager {
+  private readonly running = new Map<string, Running>()
+  private readonly concurrency: number
+  private readonly cancelGraceMs: number
+  private readonly progressWriteMs: number
+  private pumping: Promise<void> = Promise.resolve()
+  private closed = false
+
+  constructor(
+    private readonly db: Kysely<AppDatabase>,
+    private readonly events: EventBus,
+    private readonly options: JobManagerOptions,
+  ) {
+    this.concurrency = options.concurrency ?? 1
+    this.cancelGraceMs = options.cancelGraceMs ?? 3000
+    this.progressWriteMs = options.progressWriteMs ?? 200
+  }
+
+  /** Recovers jobs whose process died (crash, kill), then starts queued jobs. */
+  async init(): Promise<void> {
+    const running = await this.db.selectFrom('jobs').select(['id', 'owner_pid']).where('status', '=', 'running').execute()
+    for (const job of running) {
+      if (job.owner_pid !== null && job.owner_pid !== process.pid && isAlive(job.owner_pid)) continue
+      await this.finish(job.id, { status: 'failed', error: 'Interrupted: the process running this job stopped before it finished' })
+    }
+    this.pump()
+  }
+
+  /** Resolves when the job reaches done, failed or cancelled. */
+  async waitFor(id: string): Promise<Job> {
+    for (;;) {
+      const job = await this.get(id)
+      if (TERMINAL.has(job.status)) return job
+      await new Promise((r) => setTimeout(r, 50))
+    }
+  }
+
+  async get(id: string): Promise<Job> {
+    const row = await this.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst()
+    if (!row) throw new ApiError('NOT_FOUND', `No job with id ${id}`)
+    return toJobDto(row)
+  }
+
+  async list(filter: { workspaceId?: string; limit: number }): Promise<Job[]> {
+    let q = this.db.selectFrom('jobs').selectAll().orderBy('created_at', 'desc').orderBy('id').limit(filter.limit)
+    if (filter.workspaceId) q = q.where('workspace_id', '=', filter.workspaceId)
+    return (await q.execute()).map(toJobDto)
+  }
+
+  async hasActive(workspaceId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('workspace_id', '=', workspaceId)
+      .where('status', 'in', ['queued', 'running'])
+      .executeTakeFirst()
+    return row !== undefined
+  }
+
+  async start(kind: JobKind, workspaceId: string | null, params: Record<string, unknown>): Promise<Job> {
+    if (this.closed) throw new ApiError('CONFLICT', 'The job system is shutting down')
+    if (workspaceId) await this.options.workspaceDbFile(workspaceId)
+    const id = randomUUID()
+    await this.db
+      .insertInto('jobs')
+      .values({
+        id,
+        kind,
+        workspace_id: workspaceId,
+        status: 'queued',
+        progress: 0,
+        stage: 'queued',
+        message: 'Waiting for a free slot',
+        error: null,
+        params_json: JSON.stringify(params),
+        result_json: null,
+        created_at: now(),
+        started_at: null,
+        finished_at: null,
+        owner_pid: null,
+      })
+      .execute()
+    const job = await this.get(id)
+    this.events.emit('job.status', job)
+    this.pump()
+    return job
+  }
+
+  async cancel(id: string): Promise<Job> {
+    const job = await this.get(id)
+    if (TERMINAL.has(job.status)) return job
+    const run = this.running.get(id)
+    if (!run) {
+      // Still queued: it never started, so cancelling is just a status change.
+      return this.finish(id, { status: 'cancelled', message: 'Cancelled before it started' })
+    }
+    Atomics.store(run.cancelFlag, 0, 1)
+    await this.update(id, { message: 'Cancelling…' })
+    run.cancelTimer ??= setTimeout(() => {
+      // The job did not reach a cancellation point in time: stop the thread. SQLite's journal keeps the file consistent.
+      void run.worker.terminate()
+    }, this.cancelGraceMs)
+    return this.get(id)
+  }
+
+  /** Stops every running job; they are recorded as cancelled so nothing is left "running". */
+  async shutdown(): Promise<void> {
+    this.closed = true
+    const ids = [...this.running.keys()]
+    for (const id of ids) {
+      const run = this.running.get(id)
+      if (!run) continue
+      run.settled = true
+      clearTimeout(run.cancelTimer)
+      await run.worker.terminate()
+      this.running.delete(id)
+      await this.finish(id, { status: 'cancelled', message: 'Stopped because the app closed' })
+    }
+  }
+
+  private pump(): void {
+    this.pumping = this.pumping.then(() => this.startQueued()).catch((err) => console.error('job queue error:', err))
+  }
+
+  private async startQueued(): Promise<void> {
+    while (!this.closed && this.running.size < this.concurrency) {
+      const next = await this.db
+        .selectFrom('jobs')
+        .selectAll()
+        .where('status', '=', 'queued')
+        .orderBy('created_at')
+        .orderBy('id')
+        .executeTakeFirst()
+      if (!next) return
+      await this.launch(next)
+    }
+  }
+
+  private async launch(row: Selectable<JobTable>): Promise<void> {
+    let workspaceDbFile: string | null = null
+    try {
+      if (row.workspace_id) workspaceDbFile = await this.options.workspaceDbFile(row.workspace_id)
+    } catch (err) {
+      await this.finish(row.id, { status: 'failed', error: err instanceof Error ? err.message : String(err) })
+      return
+    }
+    const cancelBuffer = new SharedArrayBuffer(4)
+    const input: WorkerInput = {
+      jobId: row.id,
+      kind: row.kind,
+      params: JSON.parse(row.params_json),
+      dataDir: this.options.dataDir,
+      workspaceDbFile,
+      cancelFlag: cancelBuffer,
+    }
+    // Claim atomically: another process sharing this data folder may be pumping the same queue.
+    const claimed = await this.db
+      .updateTable('jobs')
+      .set({ status: 'running', started_at: now(), stage: 'starting', message: 'Starting', owner_pid: process.pid })
+      .where('id', '=', row.id)
+      .where('status', '=', 'queued')
+      .executeTakeFirst()
+    if (Number(claimed.numUpdatedRows) !== 1) return
+    this.events.emit('job.status', await this.get(row.id))
+    const spec = workerSpec(this.options.worker)
+    const worker = new Worker(spec.url, { workerData: { ...input, ...spec.extra } })
+    const run: Running = { worker, cancelFlag: new Int32Array(cancelBuffer), settled: false, lastWrite: 0 }
+    this.running.set(row.id, run)
+
+    const settle = async (outcome: Parameters<JobManager['finish']>[1]): Promise<void> => {
+      if (run.settled) return
+      run.settled = true
+      clearTimeout(run.cancelTimer)
+      this.running.delete(row.id)
+      await this.finish(row.id, outcome)
+      this.pump()
+    }
+
+    worker.on('message', (m: WorkerMessage) => {
+      if (m.type === 'progress') void this.onProgress(row.id, run, m)
+      else if (m.type === 'done') void settle({ status: 'done', progress: 1, message: m.message, result: m.result })
+      else if (m.type === 'cancelled') void settle({ status: 'cancelled', message: 'Cancelled' })
+      else void settle({ status: 'failed', error: m.error })
+    })
+    worker.on('error', (err) => void settle({ status: 'failed', error: `Worker crashed: ${err.message}` }))
+    worker.on('exit', (code) => {
+      const cancelled = Atomics.load(run.cancelFlag, 0) === 1
+      void settle(
+        cancelled
+          ? { status: 'cancelled', message: 'Cancelled (stopped)' }
+          : { status: 'failed', error: `Worker exited unexpectedly with code ${code}` },
+      )
+    })
+  }
+
+  private async onProgress(id: string, run: Running, m: Extract<WorkerMessage, { type: 'progress' }>): Promise<void> {
+    if (run.settled) return
+    this.events.emit('job.progress', { jobId: id, progress: m.progress, stage: m.stage, message: m.message })
+    const t = Date.now()
+    if (t - run.lastWrite < this.progressWriteMs) return
+    run.lastWrite = t
+    await this.update(id, { progress: m.progress, stage: m.stage, message: m.message })
+  }
+
+  private async finish(
+    id: string,
+    o: { status: 'done' | 'failed' | 'cancelled'; progress?: number; message?: string; error?: string; result?: unknown },
+  ): Promise<Job> {
+    const patch: Partial<JobTable> = { status: o.status, finished_at: now(), stage: o.status }
+    if (o.progress !== undefined) patch.progress = o.progress
+    if (o.message !== undefined) patch.message = o.message
+    if (o.error !== undefined) {
+      patch.error = o.error
+      patch.message = 'Failed'
+    }
+    if (o.result !== undefined) patch.result_json = JSON.stringify(o.result)
+    await this.update(id, patch, true)
+    return this.get(id)
+  }
+
+  private async update(id: string, patch: Partial<JobTable>, emitStatus = false): Promise<void> {
+    await this.db.updateTable('jobs').set(patch).where('id', '=', id).execute()
+    if (emitStatus) this.events.emit('job.status', await this.get(id))
+  }
+}

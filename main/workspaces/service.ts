@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto'
+import { rmSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Kysely, Selectable } from 'kysely'
+import { ApiError, type Workspace } from '../../preload/contract'
+import { workspaceDbFile } from '../config/paths'
+import { workspaceMigrations } from '../db/migrations'
+import { openDatabase, type OpenedDatabase } from '../db/open'
+import type { AppDatabase, WorkspaceDatabase, WorkspaceTable } from '../db/schema'
+
+const now = (): string => new Date().toISOString()
+
+function fileSize(file: string): number {
+  let total = 0
+  for (const f of [file, `${file}-wal`]) {
+    try {
+      total += statSync(f).size
+    } catch {
+      // absent WAL is normal
+    }
+  }
+  return total
+}
+
+/** Workspaces: a catalogue row in app.db plus a folder with the workspace's own database. */
+export class WorkspaceService {
+  constructor(
+    private readonly db: Kysely<AppDatabase>,
+    private readonly dataDir: string,
+    /** Returns true when a job is queued or running for the workspace. */
+    private readonly hasActiveJobs: (workspaceId: string) => Promise<boolean>,
+  ) {}
+
+  private toDto(row: Selectable<WorkspaceTable>): Workspace {
+    return {
+      id: row.id,
+      name: row.name,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      openedAt: row.opened_at,
+      sizeBytes: fileSize(this.dbFileOf(row)),
+    }
+  }
+
+  private dbFileOf(row: Pick<WorkspaceTable, 'dir'>): string {
+    return workspaceDbFile(this.dataDir, row.dir)
+  }
+
+  private async row(id: string): Promise<Selectable<WorkspaceTable>> {
+    const row = await this.db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst()
+    if (!row) throw new ApiError('NOT_FOUND', `No workspace with id ${id}`)
+    return row
+  }
+
+  async list(): Promise<Workspace[]> {
+    const rows = await this.db.selectFrom('workspaces').selectAll().execute()
+    rows.sort((a, b) => (b.opened_at ?? b.created_at).localeCompare(a.opened_at ?? a.created_at))
+    return rows.map((r) => this.toDto(r))
+  }
+
+  async create(name: string): Promise<Workspace> {
+    const id = randomUUID()
+    const dir = `workspaces/${id}`
+    const t = now()
+    // Create and migrate the workspace database first: a catalogue row never points at a missing database.
+    const opened = await openDatabase<WorkspaceDatabase>(workspaceDbFile(this.dataDir, dir), workspaceMigrations)
+    try {
+      await opened.db.insertInto('meta').values({ key: 'created_at', value: t }).execute()
+    } finally {
+      await opened.close()
+    }
+    try {
+      await this.db.insertInto('workspaces').values({ id, name, dir, created_at: t, updated_at: t, opened_at: null }).execute()
+    } catch (err) {
+      rmSync(join(this.dataDir, dir), { recursive: true, force: true })
+      throw err
+    }
+    return this.toDto(await this.row(id))
+  }
+
+  /** Opening records the time so the list shows the most recent first. */
+  async open(id: string): Promise<Workspace> {
+    await this.row(id)
+    await this.db.updateTable('workspaces').set({ opened_at: now() }).where('id', '=', id).execute()
+    return this.toDto(await this.row(id))
+  }
+
+  async rename(id: string, name: string): Promise<Workspace> {
+    await this.row(id)
+    await this.db.updateTable('workspaces').set({ name, updated_at: now() }).where('id', '=', id).execute()
+    return this.toDto(await this.row(id))
+  }
+
+  async delete(id: string, confirmName: string): Promise<void> {
+    const row = await this.row(id)
+    if (confirmName.trim() !== row.name) {
+      throw new ApiError('VALIDATION', `To delete, confirm with the workspace's exact name ("${row.name}")`, ['confirmName: does not match'])
+    }
+    if (await this.hasActiveJobs(id)) {
+      throw new ApiError('CONFLICT', 'This workspace has a queued or running job: cancel it first')
+    }
+    await this.db.deleteFrom('workspaces').where('id', '=', id).execute()
+    rmSync(join(this.dataDir, row.dir), { recursive: true, force: true })
+  }
+
+  /** Path of a workspace's database file, for jobs that open it in their own thread. */
+  async databaseFile(id: string): Promise<string> {
+    return this.dbFileOf(await this.row(id))
+  }
+
+  /** Opens the workspace database (migrating it to the current schema). The caller closes it. */
+  async openDatabase(id: string): Promise<OpenedDatabase<WorkspaceDatabase>> {
+    return openDatabase<WorkspaceDatabase>(await this.databaseFile(id), workspaceMigrations)
+  }
+}

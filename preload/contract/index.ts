@@ -1,0 +1,34 @@
+/**
+ * The one API contract. Route name -> validated input/output; event name -> payload.
+ * Used by the Electron preload bridge, the browser bridge, the backend dispatcher, the CLI and the renderer.
+ */
+import type { z } from 'zod'
+import { jobEvents, jobRoutes } from './job'
+import { systemRoutes } from './system'
+import { workspaceRoutes } from './workspace'
+
+export * from './define'
+export * from './job'
+export * from './system'
+export * from './workspace'
+
+export const routes = { ...systemRoutes, ...workspaceRoutes, ...jobRoutes }
+export const events = { ...jobEvents }
+
+export type Routes = typeof routes
+export type RouteName = keyof Routes
+export type RouteInput<R extends RouteName> = z.input<Routes[R]['input']>
+export type RouteParsedInput<R extends RouteName> = z.output<Routes[R]['input']>
+export type RouteOutput<R extends RouteName> = z.output<Routes[R]['output']>
+export type EventName = keyof typeof events
+export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>
+
+export const isRouteName = (name: unknown): name is RouteName => typeof name === 'string' && Object.hasOwn(routes, name)
+export const isEventName = (name: unknown): name is EventName => typeof name === 'string' && Object.hasOwn(events, name)
+
+/** The API surface every bridge implements. */
+export interface HarnessApi {
+  call<R extends RouteName>(route: R, input: RouteInput<R>): Promise<RouteOutput<R>>
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void
+}
+

@@ -1,0 +1,56 @@
+import { z } from 'zod'
+import { route } from './define'
+
+export const JobStatus = z.enum(['queued', 'running', 'done', 'failed', 'cancelled'])
+export type JobStatus = z.infer<typeof JobStatus>
+
+/** Job kinds the backend knows; each has its own parameter schema. */
+export const JobKind = z.enum(['db.maintenance'])
+export type JobKind = z.infer<typeof JobKind>
+
+export const MaintenanceParams = z
+  .object({
+    /** Run VACUUM after the integrity check. */
+    vacuum: z.boolean().default(true),
+  })
+  .strict()
+
+export const Job = z.object({
+  id: z.string(),
+  kind: JobKind,
+  workspaceId: z.string().nullable(),
+  status: JobStatus,
+  progress: z.number().min(0).max(1),
+  stage: z.string(),
+  message: z.string(),
+  error: z.string().nullable(),
+  params: z.record(z.string(), z.unknown()),
+  result: z.unknown().nullable(),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+})
+export type Job = z.infer<typeof Job>
+
+export const jobRoutes = {
+  'job.list': route(
+    'List jobs, newest first, optionally for one workspace',
+    z.object({ workspaceId: z.string().max(64).optional(), limit: z.number().int().min(1).max(500).default(50) }).strict(),
+    z.array(Job),
+  ),
+  'job.start': route(
+    'Queue a job; it runs off the main thread',
+    z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('db.maintenance'), workspaceId: z.string().min(1).max(64), params: MaintenanceParams.default({ vacuum: true }) }).strict(),
+    ]),
+    Job,
+  ),
+  'job.cancel': route('Cancel a queued or running job', z.object({ id: z.string().min(1).max(64) }).strict(), Job),
+}
+
+export const jobEvents = {
+  /** Throttled progress of a running job. */
+  'job.progress': z.object({ jobId: z.string(), progress: z.number(), stage: z.string(), message: z.string() }),
+  /** A job changed status (queued, running, done, failed, cancelled). */
+  'job.status': Job,
+}

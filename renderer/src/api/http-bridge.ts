@@ -1,0 +1,63 @@
+import type { Envelope, EventName, HarnessApi } from '../../../preload/contract'
+import { channels } from '../../../preload/contract/define'
+import { ApiCallError, unwrap } from './errors'
+
+const TOKEN_KEY = 'harness-lab-token'
+
+/** Takes the launch token from the URL (then hides it from the address bar) or from this tab's session. */
+export function takeToken(loc: Location, storage: Storage, history: History): string | null {
+  const params = new URLSearchParams(loc.search)
+  const fromUrl = params.get('token')
+  if (fromUrl) {
+    storage.setItem(TOKEN_KEY, fromUrl)
+    params.delete('token')
+    const rest = params.toString()
+    history.replaceState(history.state, '', `${loc.pathname}${rest ? `?${rest}` : ''}${loc.hash}`)
+    return fromUrl
+  }
+  return storage.getItem(TOKEN_KEY)
+}
+
+/** The API over HTTP (calls) and Server-Sent Events (events), for browser mode. */
+export function httpApi(token: string | null, base = ''): HarnessApi {
+  const listeners = new Map<string, Set<(payload: unknown) => void>>()
+  let source: EventSource | null = null
+
+  const ensureSource = (): void => {
+    if (source || !token) return
+    source = new EventSource(`${base}${channels.httpEvents}?token=${encodeURIComponent(token)}`)
+  }
+
+  return {
+    async call(route, input) {
+      let res: Response
+      try {
+        res = await fetch(`${base}${channels.httpCall}${route}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+          body: JSON.stringify(input ?? {}),
+        })
+      } catch {
+        throw new ApiCallError({ code: 'INTERNAL', message: 'The Harness Lab server is not reachable: is `npm run serve` still running?' })
+      }
+      const envelope = (await res.json().catch(() => null)) as Envelope<unknown> | null
+      if (!envelope) throw new ApiCallError({ code: 'INTERNAL', message: `Unexpected response (${res.status}) from the server` })
+      return unwrap(envelope) as never
+    },
+    on(event: EventName, listener) {
+      ensureSource()
+      let set = listeners.get(event)
+      if (!set) {
+        set = new Set()
+        listeners.set(event, set)
+        source?.addEventListener(event, (e) => {
+          const payload = JSON.parse((e as MessageEvent<string>).data) as unknown
+          for (const l of listeners.get(event) ?? []) l(payload)
+        })
+      }
+      const typed = listener as (p: unknown) => void
+      set.add(typed)
+      return () => set.delete(typed)
+    },
+  }
+}

@@ -36,6 +36,103 @@ export interface JobTable {
 /** Per-workspace database (workspace.db): corpora, questions, runs and results grow here. */
 export interface WorkspaceDatabase {
   meta: MetaTable
+  source_files: SourceFileTable
+  documents: DocumentTable
+  chunks: ChunkTable
+  sentences: SentenceTable
+  entities: EntityTable
+  mentions: MentionTable
+  entity_links: EntityLinkTable
+  question_sets: QuestionSetTable
+  questions: QuestionTable
+}
+
+export interface SourceFileTable {
+  id: Generated<number>
+  path: string
+  format: string
+  size_bytes: number
+  sha256: string
+  status: 'ok' | 'failed'
+  error_reason: string | null
+  error: string | null
+  document_count: number
+  ingested_at: string
+}
+
+export interface DocumentTable {
+  id: Generated<number>
+  file_id: number
+  external_id: string
+  title: string
+  text: string
+  token_count: number
+  record: number | null
+  metadata_json: string | null
+}
+
+export interface ChunkTable {
+  id: Generated<number>
+  document_id: number
+  ord: number
+  text: string
+  start_char: number
+  end_char: number
+  token_count: number
+  first_sentence: number
+  last_sentence: number
+}
+
+export interface SentenceTable {
+  id: Generated<number>
+  document_id: number
+  chunk_id: number
+  ord: number
+  text: string
+  start_char: number
+  end_char: number
+}
+
+export interface EntityTable {
+  id: Generated<number>
+  canonical: string
+  type: string
+  name: string
+  /** 0 for types that are never LOOKUP targets (DATE, CARDINAL, NORP, ...). */
+  lookup_ok: number
+}
+
+export interface MentionTable {
+  sentence_id: number
+  entity_id: number
+  start: number
+  end: number
+  surface: string
+}
+
+export interface EntityLinkTable {
+  source_id: number
+  target_id: number
+  score: number
+  method: string
+}
+
+export interface QuestionSetTable {
+  id: Generated<number>
+  name: string
+  source: string
+  created_at: string
+}
+
+export interface QuestionTable {
+  id: Generated<number>
+  set_id: number
+  external_id: string
+  question: string
+  answers_json: string
+  type: string | null
+  supporting_facts_json: string
+  supporting_docs_json: string
 }
 
 export interface MetaTable {
@@ -43,4 +140,3 @@ export interface MetaTable {
   value: string
 }
 
-export type AutoId = Generated<number>

@@ -12,10 +12,9 @@ const program = new Command()
   .option('-p, --port <port>', 'port on 127.0.0.1 (0 picks a free one)', '7717')
   .option('--host <host>', 'loopback address to bind (127.0.0.1, ::1 or localhost)', '127.0.0.1')
   .option('-d, --data-dir <dir>', `data folder (default: $${DATA_DIR_ENV} or the OS app-data folder)`)
-  .option('--reason <text>', 'why browser mode was chosen (printed by npm start)')
   .parse()
 
-const opts = program.opts<{ port: string; host: string; dataDir?: string; reason?: string }>()
+const opts = program.opts<{ port: string; host: string; dataDir?: string }>()
 
 async function main(): Promise<void> {
   const port = Number(opts.port)
@@ -30,7 +29,6 @@ async function main(): Promise<void> {
     port,
     host: opts.host,
   })
-  if (opts.reason) console.log(`Browser mode: ${opts.reason}`)
   console.log(`Harness Lab ${services.version} (browser mode), data in ${dataDir}`)
   console.log(`Open this URL (the token is new at every launch):\n  ${server.url}`)
   console.log('Press Ctrl+C to stop.')

@@ -11,10 +11,13 @@ export const useJobsStore = defineStore('jobs', () => {
   const active = computed(() => jobs.value.filter((j) => j.status === 'queued' || j.status === 'running'))
   const forWorkspace = (id: string) => computed(() => jobs.value.filter((j) => j.workspaceId === id))
 
+  /** Status only moves forward: a late call response must not undo a newer event. */
+  const RANK: Record<Job['status'], number> = { queued: 0, running: 1, done: 2, failed: 2, cancelled: 2 }
+
   function upsert(job: Job): void {
     const i = jobs.value.findIndex((j) => j.id === job.id)
-    if (i >= 0) jobs.value[i] = job
-    else jobs.value.unshift(job)
+    if (i < 0) jobs.value.unshift(job)
+    else if (RANK[job.status] >= RANK[jobs.value[i]!.status]) jobs.value[i] = job
   }
 
   /** Live updates: status events replace the job, progress events patch it. */

@@ -1,0 +1,91 @@
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { fillDatabase } from '../helpers/bulk'
+import { launchChromium, OUTPUT_DIR, requireChromium, serveBuiltApp, type ServedApp } from '../helpers/browser'
+import { tempDir } from '../helpers/services'
+
+const run = requireChromium()
+
+describe.runIf(run)('workbench in Chromium (browser mode)', () => {
+  const tmp = tempDir('harness-lab-e2e-')
+  let app: ServedApp
+  let browser: Browser
+  let page: Page
+
+  beforeAll(async () => {
+    app = await serveBuiltApp(join(tmp.dir, 'data'))
+    browser = await launchChromium()
+    page = await browser.newPage({ viewport: { width: 1280, height: 860 } })
+    page.on('pageerror', (err) => console.error('page error:', err))
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await app?.stop()
+    tmp.cleanup()
+  })
+
+  const row = (name: string) => page.locator(`tr[data-workspace="${name}"]`)
+
+  it('refuses API calls without the token', async () => {
+    const res = await fetch(`${app.origin}/api/call/workspace.list`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })
+    expect(res.status).toBe(401)
+  })
+
+  it('creates a workspace that survives a reload, then renames it', async () => {
+    await page.goto(app.url)
+    await page.getByText('No workspaces yet').waitFor()
+    expect(page.url()).not.toContain('token=')
+    await page.fill('[data-test=new-workspace-name]', 'E2E corpus')
+    await page.click('[data-test=create-workspace]')
+    await row('E2E corpus').waitFor()
+    await page.reload()
+    await row('E2E corpus').waitFor()
+    await row('E2E corpus').locator('[data-test=rename]').click()
+    await page.fill('[data-test=rename-input]', 'E2E renamed')
+    await page.click('[data-test=rename-save]')
+    await row('E2E renamed').waitFor()
+    expect(await row('E2E corpus').count()).toBe(0)
+  })
+
+  it('runs a maintenance job with live progress, and cancels it', async () => {
+    const list = (await (
+      await fetch(`${app.origin}/api/call/workspace.list`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${app.token}` }, body: '{}' })
+    ).json()) as { data: { id: string }[] }
+    const id = list.data[0]!.id
+    // A database large enough that checking it takes seconds, so there is progress to watch and time to cancel.
+    fillDatabase(join(tmp.dir, 'data', 'workspaces', id, 'workspace.db'), 40, 4000)
+
+    await row('E2E renamed').locator('[data-test=open]').click()
+    await page.locator('[data-test=workspace-title]', { hasText: 'E2E renamed' }).waitFor()
+    for (const section of ['Corpus', 'Questions', 'Policies', 'Runs', 'Ablations']) {
+      await page.locator(`section[data-section="${section}"]`).waitFor()
+    }
+    await page.click('[data-test=start-maintenance]')
+    const running = page.locator('section[data-section=Maintenance] li.job[data-status=running]')
+    await running.waitFor()
+    await page.waitForFunction(() => {
+      const bar = document.querySelector('section[data-section=Maintenance] li.job[data-status=running] [role=progressbar]')
+      return Number(bar?.getAttribute('aria-valuenow') ?? 0) > 0
+    })
+    await page.screenshot({ path: join(OUTPUT_DIR, 'workbench-job-running.png'), fullPage: true })
+    await running.getByRole('button', { name: 'Cancel' }).click()
+    await page.locator('section[data-section=Maintenance] li.job[data-status=cancelled]').waitFor({ timeout: 60_000 })
+
+    await page.click('[data-test=start-maintenance]')
+    await page.locator('section[data-section=Maintenance] li.job[data-status=done]').waitFor({ timeout: 120_000 })
+    expect(await page.locator('section[data-section=Maintenance] li.job[data-status=done] .job-message').textContent()).toMatch(/Integrity ok across \d+ tables/)
+    await page.screenshot({ path: join(OUTPUT_DIR, 'workbench-job-done.png'), fullPage: true })
+  })
+
+  it('deletes the workspace after confirmation', async () => {
+    await page.click('text=← All workspaces')
+    await row('E2E renamed').locator('[data-test=delete]').click()
+    await page.fill('[data-test=confirm-input]', 'E2E renamed')
+    await page.click('[data-test=confirm-button]')
+    await page.getByText('No workspaces yet').waitFor()
+    await page.reload()
+    await page.getByText('No workspaces yet').waitFor()
+    await page.screenshot({ path: join(OUTPUT_DIR, 'workbench-empty.png'), fullPage: true })
+  })
+})

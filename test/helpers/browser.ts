@@ -1,0 +1,64 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { chromium, type Browser } from 'playwright-core'
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+export const hasChromium = existsSync(CHROMIUM)
+export const OUTPUT_DIR = join(process.cwd(), 'test-output')
+
+/** Browser tests run in CI without exception; locally they skip with a message when Chromium is missing. */
+export function requireChromium(): boolean {
+  if (hasChromium) return true
+  if (process.env.CI) throw new Error(`Chromium not found at ${CHROMIUM}: .ci/run installs Debian's chromium package`)
+  console.warn(`Skipping browser tests: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`)
+  return false
+}
+
+export function launchChromium(): Promise<Browser> {
+  mkdirSync(OUTPUT_DIR, { recursive: true })
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  })
+}
+
+export interface ServedApp {
+  url: string
+  origin: string
+  token: string
+  process: ChildProcess
+  stop(): Promise<void>
+}
+
+/** Starts the built browser-mode server (`out/main/serve.js`) as a user would, and reads the URL it prints. */
+export function serveBuiltApp(dataDir: string): Promise<ServedApp> {
+  const entry = join(process.cwd(), 'out', 'main', 'serve.js')
+  if (!existsSync(entry)) throw new Error('No build at out/: run `npm run build` (npm test does it first)')
+  const child = spawn(process.execPath, [entry, '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not print a URL:\n${output}`)), 30_000)
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString()
+      const match = /(http:\/\/127\.0\.0\.1:\d+)\/\?token=([\w-]+)/.exec(output)
+      if (!match) return
+      clearTimeout(timer)
+      resolve({
+        url: match[0],
+        origin: match[1]!,
+        token: match[2]!,
+        process: child,
+        stop: () =>
+          new Promise<void>((done) => {
+            if (child.exitCode !== null) return done()
+            child.once('exit', () => done())
+            child.kill('SIGTERM')
+          }),
+      })
+    }
+    child.stdout.on('data', onData)
+    child.stderr.on('data', onData)
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)))
+  })
+}

@@ -162,4 +162,19 @@ export const workspaceMigrations: Record<string, Migration> = {
         .execute()
     },
   },
+  '0003_dense_vectors': {
+    async up(db: Kysely<unknown>) {
+      // One embedding per chunk (Float32, little-endian); `model` names the embedder so a retriever
+      // configured for another model never compares incompatible vectors.
+      await db.schema
+        .createTable('chunk_vectors')
+        .addColumn('chunk_id', 'integer', (c) => c.primaryKey().references('chunks.id').onDelete('cascade'))
+        .addColumn('model', 'text', (c) => c.notNull())
+        .addColumn('dim', 'integer', (c) => c.notNull().check(sql`dim > 0`))
+        .addColumn('vector', 'blob', (c) => c.notNull())
+        .addCheckConstraint('chunk_vectors_length', sql`length(vector) = dim * 4`)
+        .execute()
+      await db.schema.createIndex('chunk_vectors_by_model').on('chunk_vectors').column('model').execute()
+    },
+  },
 }

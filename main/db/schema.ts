@@ -45,6 +45,7 @@ export interface WorkspaceDatabase {
   entity_links: EntityLinkTable
   question_sets: QuestionSetTable
   questions: QuestionTable
+  chunk_vectors: ChunkVectorTable
 }
 
 export interface SourceFileTable {
@@ -133,6 +134,15 @@ export interface QuestionTable {
   type: string | null
   supporting_facts_json: string
   supporting_docs_json: string
+}
+
+export interface ChunkVectorTable {
+  chunk_id: number
+  /** Name of the embedding model that produced the vector. */
+  model: string
+  dim: number
+  /** Float32Array bytes (little-endian), length = dim * 4. */
+  vector: Buffer
 }
 
 export interface MetaTable {

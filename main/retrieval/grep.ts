@@ -1,0 +1,108 @@
+import type BetterSqlite3 from 'better-sqlite3'
+import { RetrievalError, type GrepHit, type GrepOptions, type GrepResult } from './types'
+
+const ALLOWED_FLAGS = new Set(['i', 'm', 's', 'u', 'v'])
+/** Rows scanned between clock reads: Date.now() per row would dominate on short chunks. */
+const CLOCK_EVERY = 32
+const DEFAULT_CONTEXT = 60
+
+/** Compiles a user pattern with the global flag; a bad pattern or flag is a RetrievalError, not a SyntaxError. */
+export function compilePattern(pattern: string, flags = ''): RegExp {
+  if (pattern.length === 0) throw new RetrievalError('invalid-regex', 'Empty grep pattern')
+  const unique = new Set(flags.replace(/[gy]/g, ''))
+  for (const f of unique) {
+    if (!ALLOWED_FLAGS.has(f)) throw new RetrievalError('invalid-regex', `Unsupported regex flag "${f}" (allowed: i, m, s, u, v)`)
+  }
+  try {
+    return new RegExp(pattern, `g${[...unique].join('')}`)
+  } catch (err) {
+    throw new RetrievalError('invalid-regex', `Invalid regular expression /${pattern}/: ${err instanceof Error ? err.message : String(err)}`)
+  }
+}
+
+/**
+ * Regex over chunk text in chunk id order, streaming rows through a statement iterator. Stops at
+ * `maxResults` hits or when `timeBudgetMs` is spent (checked every CLOCK_EVERY rows and after each
+ * chunk that yielded hits). Empty matches are skipped. The budget cannot interrupt a single
+ * catastrophic backtracking match inside one chunk: JavaScript regexes are not preemptible.
+ */
+export function grepChunks(raw: BetterSqlite3.Database, pattern: string, options: GrepOptions): GrepResult {
+  const maxResults = Math.floor(options.maxResults)
+  if (!(maxResults >= 1)) throw new RetrievalError('bad-argument', `grep maxResults must be >= 1, got ${options.maxResults}`)
+  if (!(options.timeBudgetMs > 0)) throw new RetrievalError('bad-argument', `grep timeBudgetMs must be > 0, got ${options.timeBudgetMs}`)
+  const regex = compilePattern(pattern, options.flags)
+  const contextChars = Math.max(0, options.contextChars ?? DEFAULT_CONTEXT)
+  const exclude = new Set(options.excludeChunkIds ?? [])
+  const deadline = performance.now() + options.timeBudgetMs
+
+  const filter = options.documentIds ? 'where c.document_id in (select value from json_each(?))' : ''
+  const stmt = raw.prepare(
+    `select c.id as chunkId, c.document_id as documentId, c.text as text, c.start_char as startChar, d.title as title
+     from chunks c join documents d on d.id = c.document_id ${filter} order by c.id`,
+  )
+  const rows = (options.documentIds ? stmt.iterate(JSON.stringify(options.documentIds)) : stmt.iterate()) as Iterable<{
+    chunkId: number
+    documentId: number
+    text: string
+    startChar: number
+    title: string
+  }>
+
+  const hits: GrepHit[] = []
+  let truncated = false
+  let timedOut = false
+  let scanned = 0
+  let hadHits = false
+  // Leaving the for-of early closes the iterator, which resets the statement and frees the connection.
+  // The clock is read at the top of a row, so a time-out always means some rows went unscanned.
+  for (const row of rows) {
+    if (scanned > 0 && (hadHits || scanned % CLOCK_EVERY === 0) && performance.now() > deadline) {
+      timedOut = true
+      break
+    }
+    scanned++
+    if (exclude.has(row.chunkId)) continue
+    const before = hits.length
+    regex.lastIndex = 0
+    for (let m = regex.exec(row.text); m; m = regex.exec(row.text)) {
+      if (m[0].length === 0) {
+        regex.lastIndex = m.index + 1
+        continue
+      }
+      if (hits.length === maxResults) {
+        truncated = true
+        break
+      }
+      hits.push({
+        chunkId: row.chunkId,
+        documentId: row.documentId,
+        title: row.title,
+        line: lineOf(row.text, m.index),
+        offset: m.index,
+        documentOffset: row.startChar + m.index,
+        match: m[0],
+        context: contextAround(row.text, m.index, m.index + m[0].length, contextChars),
+      })
+    }
+    if (truncated) break
+    // A chunk with many matches is the slow kind: read the clock before the next one.
+    hadHits = hits.length > before
+  }
+  return { hits, truncated, timedOut, scannedChunks: scanned }
+}
+
+function lineOf(text: string, index: number): number {
+  let line = 1
+  for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) line++
+  return line
+}
+
+/** The match with up to `chars` characters either side, never crossing a line break. */
+function contextAround(text: string, start: number, end: number, chars: number): string {
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1
+  const nextBreak = text.indexOf('\n', end)
+  const lineEnd = nextBreak === -1 ? text.length : nextBreak
+  const from = Math.max(lineStart, start - chars)
+  const to = Math.min(lineEnd, end + chars)
+  return `${from > lineStart ? '…' : ''}${text.slice(from, to)}${to < lineEnd ? '…' : ''}`
+}

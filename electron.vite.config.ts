@@ -11,7 +11,7 @@ export default defineConfig({
         input: {
           index: resolve('main/index.ts'),
           serve: resolve('main/serve.ts'),
-          'job-worker': resolve('main/jobs/worker.ts'),
+          'job-worker': resolve('main/job-kinds/worker.ts'),
         },
       },
     },

@@ -12,7 +12,7 @@ async function withApi<T>(fn: (call: <R extends RouteName>(route: R, input: Rout
   const services = await createServices({
     dataDir: resolveDataDir(program.opts<{ dataDir?: string }>().dataDir),
     // The CLI runs from source under tsx, so its job threads do too.
-    worker: { sourceEntry: new URL('./jobs/worker.ts', import.meta.url) },
+    worker: { sourceEntry: new URL('./job-kinds/worker.ts', import.meta.url) },
   })
   const handlers = createHandlers(services, { mode: 'cli' })
   const call = async <R extends RouteName>(route: R, input: RouteInput<R>): Promise<RouteOutput<R>> => {
@@ -85,6 +85,92 @@ job.command('list').option('-w, --workspace <id>').action((o: { workspace?: stri
     print(jobs, jobs.map((j) => `${j.id}  ${j.kind}  ${j.status}  ${(j.progress * 100).toFixed(0)}%  ${j.error ?? j.message}`).join('\n') || 'No jobs')
   }),
 )
+
+/** Starts an ingest job, prints its progress, and waits for it. */
+async function ingestAndWait(
+  call: <R extends RouteName>(route: R, input: RouteInput<R>) => Promise<RouteOutput<R>>,
+  services: Services,
+  workspaceId: string,
+  params: Extract<RouteInput<'job.start'>, { kind: 'corpus.ingest' }>['params'],
+): Promise<void> {
+  let last = ''
+  const off = services.events.subscribe((name, payload) => {
+    if (name !== 'job.progress' || json()) return
+    const p = payload as { progress: number; stage: string; message: string }
+    const line = `${(p.progress * 100).toFixed(0).padStart(3)}%  ${p.stage}  ${p.message}`
+    if (line !== last) console.log((last = line))
+  })
+  const started = await call('job.start', { kind: 'corpus.ingest', workspaceId, params })
+  const done = await services.jobs.waitFor(started.id)
+  off()
+  const failures = ((done.result as { failures?: { label: string; error?: string }[] } | null)?.failures ?? []).map((f) => `  failed: ${f.error ?? f.label}`)
+  print(done, [`${done.status}: ${done.error ?? done.message}`, ...failures].join('\n'))
+  if (done.status !== 'done') process.exitCode = 1
+}
+
+const corpus = program.command('corpus').description('ingest, inspect and search a workspace corpus')
+corpus
+  .command('demo <name>')
+  .description('create a workspace holding the demo world (a fictional encyclopedia with questions)')
+  .option('--seed <n>', 'generator seed', '1')
+  .option('--size <x>', 'world size (1 is about 90 articles)', '1')
+  .action((name: string, o: { seed: string; size: string }) =>
+    withApi(async (call, services) => {
+      const w = await call('workspace.create', { name })
+      if (!json()) console.log(`Created workspace "${w.name}" (${w.id})`)
+      await ingestAndWait(call, services, w.id, { source: { kind: 'demo', seed: Number(o.seed), size: Number(o.size) } })
+    }),
+  )
+corpus
+  .command('ingest <workspaceId>')
+  .description('ingest a folder, files, a benchmark or the demo world')
+  .option('--folder <path>', 'a folder of txt/md/html/pdf/docx/json/jsonl files')
+  .option('--file <path...>', 'one or more files')
+  .option('--benchmark <kind>', 'hotpotqa | 2wikimultihopqa | musique | flashrag')
+  .option('--questions <file>', 'benchmark questions file')
+  .option('--corpus <file>', 'benchmark corpus file')
+  .option('--demo', 'the demo world')
+  .option('--seed <n>', 'demo world seed', '1')
+  .option('--size <x>', 'demo world size', '1')
+  .option('--chunk-tokens <n>', 'chunk size in cl100k tokens', '1200')
+  .option('--overlap-tokens <n>', 'chunk overlap in tokens', '100')
+  .action((workspaceId: string, o: Record<string, string | string[] | boolean | undefined>) =>
+    withApi(async (call, services) => {
+      const source = o.demo
+        ? { kind: 'demo' as const, seed: Number(o.seed), size: Number(o.size) }
+        : o.folder
+          ? { kind: 'folder' as const, path: String(o.folder) }
+          : o.file
+            ? { kind: 'files' as const, paths: o.file as string[] }
+            : o.benchmark
+              ? {
+                  kind: 'benchmark' as const,
+                  benchmark: String(o.benchmark) as 'hotpotqa',
+                  ...(o.questions ? { questionsFile: String(o.questions) } : {}),
+                  ...(o.corpus ? { corpusFile: String(o.corpus) } : {}),
+                }
+              : null
+      if (!source) throw new Error('say what to ingest: --folder, --file, --benchmark or --demo')
+      await ingestAndWait(call, services, workspaceId, { source, chunkTokens: Number(o.chunkTokens), overlapTokens: Number(o.overlapTokens) })
+    }),
+  )
+corpus.command('stats <workspaceId>').action((workspaceId: string) =>
+  withApi(async (call) => {
+    const s = await call('corpus.stats', { workspaceId })
+    print(s, Object.entries(s).map(([k, v]) => `${k.padEnd(16)} ${typeof v === 'object' ? JSON.stringify(v) : v}`).join('\n'))
+  }),
+)
+corpus
+  .command('search <workspaceId> <query>')
+  .option('-k <n>', 'results', '10')
+  .option('--mode <mode>', 'bm25 | dense | hybrid', 'bm25')
+  .action((workspaceId: string, query: string, o: { k: string; mode: string }) =>
+    withApi(async (call) => {
+      const r = await call('corpus.search', { workspaceId, query, k: Number(o.k), mode: o.mode as 'bm25' })
+      const plain = (s: string): string => s.replace(/\u0001/g, '[').replace(/\u0002/g, ']')
+      print(r, r.hits.map((h) => `${String(h.rank).padStart(3)}. ${h.title}  (chunk ${h.chunkId}, ${h.score.toFixed(2)})\n     ${plain(h.snippet)}`).join('\n') || 'No results')
+    }),
+  )
 
 program.parseAsync().catch((err: unknown) => {
   console.error(`Error: ${err instanceof Error ? err.message : String(err)}`)

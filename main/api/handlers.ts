@@ -1,5 +1,8 @@
+import type SQLite from 'better-sqlite3'
 import { ApiError, type AppInfo } from '../../preload/contract'
 import type { Services } from '../app/services'
+import { corpusStats, questionSets, questionsOf, sourceFiles } from '../corpus/catalogue'
+import { createRetriever, RetrievalError, type Retriever } from '../retrieval'
 import type { Handlers } from './dispatch'
 
 /** Capabilities only some hosts have (Electron's native dialogs). */
@@ -8,8 +11,26 @@ export interface HostCapabilities {
   pickFolder?: (title?: string) => Promise<string | null>
 }
 
+/** Retrieval errors are the caller's to fix (bad regex, unknown id, no vectors): map them to API errors. */
+async function retrieval<T>(fn: () => T | Promise<T>): Promise<T> {
+  try {
+    return await fn()
+  } catch (err) {
+    if (err instanceof RetrievalError) throw new ApiError(err.code === 'not-found' ? 'NOT_FOUND' : 'VALIDATION', err.message)
+    throw err
+  }
+}
+
 export function createHandlers(services: Services, host: HostCapabilities): Handlers {
   const { workspaces, jobs } = services
+  const retrievers = new WeakMap<SQLite.Database, Retriever>()
+  const raw = async (workspaceId: string): Promise<SQLite.Database> => (await workspaces.handle(workspaceId)).raw
+  const retrieverOf = async (workspaceId: string): Promise<Retriever> => {
+    const db = await raw(workspaceId)
+    let r = retrievers.get(db)
+    if (!r) retrievers.set(db, (r = createRetriever(db)))
+    return r
+  }
   return {
     'app.info': async () => ({
       name: 'Harness Lab',
@@ -34,5 +55,31 @@ export function createHandlers(services: Services, host: HostCapabilities): Hand
     'job.list': ({ workspaceId, limit }) => jobs.list({ workspaceId, limit }),
     'job.start': ({ kind, workspaceId, params }) => jobs.start(kind, workspaceId, params),
     'job.cancel': ({ id }) => jobs.cancel(id),
+    'corpus.stats': async ({ workspaceId }) => corpusStats(await raw(workspaceId)),
+    'corpus.files': async ({ workspaceId, status, limit }) => sourceFiles(await raw(workspaceId), { status, limit }),
+    'corpus.search': async ({ workspaceId, query, k, mode }) => {
+      const retriever = await retrieverOf(workspaceId)
+      const t = performance.now()
+      const result = await retrieval(() => retriever.search(query, k, mode))
+      return {
+        hits: result.hits.map((h) => ({ chunkId: h.chunkId, documentId: h.documentId, title: h.title, score: h.score, rank: h.rank, snippet: h.snippet })),
+        mode: result.mode,
+        fusedFrom: result.fusedFrom,
+        fallback: result.fallback ?? null,
+        millis: performance.now() - t,
+      }
+    },
+    'corpus.chunk': async ({ workspaceId, chunkId }) => {
+      const chunk = await retrieval(async () => (await retrieverOf(workspaceId)).readChunk(chunkId))
+      return {
+        chunkId: chunk.chunkId,
+        documentId: chunk.documentId,
+        title: chunk.title,
+        text: chunk.text,
+        sentences: chunk.sentences.map((s) => ({ sentenceId: s.sentenceId, ord: s.ord, text: s.text })),
+      }
+    },
+    'questions.sets': async ({ workspaceId }) => questionSets(await raw(workspaceId)),
+    'questions.list': async ({ workspaceId, setId, offset, limit }) => questionsOf(await raw(workspaceId), setId, offset, limit),
   }
 }

@@ -47,6 +47,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     jobs,
     async close() {
       await jobs.shutdown()
+      await workspaces!.closeAll()
       await app.close()
     },
   }

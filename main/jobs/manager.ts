@@ -10,7 +10,7 @@ import type { WorkerInput, WorkerMessage } from './protocol'
 export type WorkerEntry = { url: URL } | { sourceEntry: URL }
 
 const workerSpec = (entry: WorkerEntry): { url: URL; extra: Record<string, string> } =>
-  'url' in entry ? { url: entry.url, extra: {} } : { url: new URL('./source-worker.mjs', import.meta.url), extra: { sourceEntry: entry.sourceEntry.href } }
+  'url' in entry ? { url: entry.url, extra: {} } : { url: new URL('../job-kinds/source-worker.mjs', import.meta.url), extra: { sourceEntry: entry.sourceEntry.href } }
 
 export interface JobManagerOptions {
   dataDir: string

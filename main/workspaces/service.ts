@@ -24,6 +24,9 @@ function fileSize(file: string): number {
 
 /** Workspaces: a catalogue row in app.db plus a folder with the workspace's own database. */
 export class WorkspaceService {
+  /** Open connections used by the API (reads); jobs open their own in their worker thread. */
+  private readonly pool = new Map<string, Promise<OpenedDatabase<WorkspaceDatabase>>>()
+
   constructor(
     private readonly db: Kysely<AppDatabase>,
     private readonly dataDir: string,
@@ -99,6 +102,7 @@ export class WorkspaceService {
     if (await this.hasActiveJobs(id)) {
       throw new ApiError('CONFLICT', 'This workspace has a queued or running job: cancel it first')
     }
+    await this.release(id)
     await this.db.deleteFrom('workspaces').where('id', '=', id).execute()
     rmSync(join(this.dataDir, row.dir), { recursive: true, force: true })
   }
@@ -108,8 +112,24 @@ export class WorkspaceService {
     return this.dbFileOf(await this.row(id))
   }
 
-  /** Opens the workspace database (migrating it to the current schema). The caller closes it. */
-  async openDatabase(id: string): Promise<OpenedDatabase<WorkspaceDatabase>> {
-    return openDatabase<WorkspaceDatabase>(await this.databaseFile(id), workspaceMigrations)
+  /** A shared connection to the workspace database, opened (and migrated) on first use. */
+  async handle(id: string): Promise<OpenedDatabase<WorkspaceDatabase>> {
+    let opened = this.pool.get(id)
+    if (!opened) {
+      opened = this.databaseFile(id).then((file) => openDatabase<WorkspaceDatabase>(file, workspaceMigrations))
+      this.pool.set(id, opened)
+      opened.catch(() => this.pool.delete(id))
+    }
+    return opened
+  }
+
+  private async release(id: string): Promise<void> {
+    const opened = this.pool.get(id)
+    this.pool.delete(id)
+    if (opened) await (await opened.catch(() => null))?.close()
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.pool.keys()].map((id) => this.release(id)))
   }
 }

@@ -3,16 +3,18 @@
  * Used by the Electron preload bridge, the browser bridge, the backend dispatcher, the CLI and the renderer.
  */
 import type { z } from 'zod'
+import { corpusRoutes } from './corpus'
 import { jobEvents, jobRoutes } from './job'
 import { systemRoutes } from './system'
 import { workspaceRoutes } from './workspace'
 
+export * from './corpus'
 export * from './define'
 export * from './job'
 export * from './system'
 export * from './workspace'
 
-export const routes = { ...systemRoutes, ...workspaceRoutes, ...jobRoutes }
+export const routes = { ...systemRoutes, ...workspaceRoutes, ...jobRoutes, ...corpusRoutes }
 export const events = { ...jobEvents }
 
 export type Routes = typeof routes

@@ -1,11 +1,12 @@
 import { z } from 'zod'
+import { IngestParams } from './corpus'
 import { route } from './define'
 
 export const JobStatus = z.enum(['queued', 'running', 'done', 'failed', 'cancelled'])
 export type JobStatus = z.infer<typeof JobStatus>
 
 /** Job kinds the backend knows; each has its own parameter schema. */
-export const JobKind = z.enum(['db.maintenance'])
+export const JobKind = z.enum(['db.maintenance', 'corpus.ingest'])
 export type JobKind = z.infer<typeof JobKind>
 
 export const MaintenanceParams = z
@@ -42,6 +43,7 @@ export const jobRoutes = {
     'Queue a job; it runs off the main thread',
     z.discriminatedUnion('kind', [
       z.object({ kind: z.literal('db.maintenance'), workspaceId: z.string().min(1).max(64), params: MaintenanceParams.default({ vacuum: true }) }).strict(),
+      z.object({ kind: z.literal('corpus.ingest'), workspaceId: z.string().min(1).max(64), params: IngestParams }).strict(),
     ]),
     Job,
   ),

@@ -1,4 +1,5 @@
 import { createRouter, createWebHashHistory } from 'vue-router'
+import CorpusView from './views/CorpusView.vue'
 import WorkspaceView from './views/WorkspaceView.vue'
 import WorkspacesView from './views/WorkspacesView.vue'
 
@@ -9,6 +10,7 @@ export const createAppRouter = () =>
     routes: [
       { path: '/', component: WorkspacesView },
       { path: '/workspaces/:id', component: WorkspaceView },
+      { path: '/workspaces/:id/corpus', component: CorpusView },
       { path: '/:pathMatch(.*)*', redirect: '/' },
     ],
   })

@@ -1,6 +1,8 @@
+/// <reference lib="dom" />
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { generateDemoWorld } from '../../main/corpus/demo-world'
 import { fillDatabase } from '../helpers/bulk'
 import { launchChromium, OUTPUT_DIR, requireChromium, serveBuiltApp, type ServedApp } from '../helpers/browser'
 import { tempDir } from '../helpers/services'
@@ -78,11 +80,34 @@ describe.runIf(run)('workbench in Chromium (browser mode)', () => {
     await page.screenshot({ path: join(OUTPUT_DIR, 'workbench-job-done.png'), fullPage: true })
   })
 
+  it('ingests the demo world from one click and finds a known article with the search box', async () => {
+    const known = generateDemoWorld({ seed: 1, size: 1 }).documents[7]!
+    await page.click('text=← All workspaces')
+    await page.fill('[data-test=new-workspace-name]', 'Demo')
+    await page.click('[data-test=create-workspace]')
+    await row('Demo').locator('[data-test=open]').click()
+    await page.click('[data-test=create-demo]')
+    await page.locator('[data-test=corpus-counts] [data-count=documents] dd').filter({ hasText: /^[1-9]/ }).waitFor({ timeout: 120_000 })
+    await page.click('[data-test=open-corpus]')
+    await page.locator('[data-test=file-table] tr[data-status=ok]').first().waitFor()
+    await page.fill('[data-test=search-input]', known.title)
+    await page.click('[data-test=search-button]')
+    const first = page.locator('[data-test=search-results] li').first()
+    await first.waitFor()
+    expect(await first.locator('strong').textContent()).toBe(known.title)
+    expect(await first.locator('mark').count()).toBeGreaterThan(0)
+    await page.screenshot({ path: join(OUTPUT_DIR, 'corpus-search.png'), fullPage: true })
+    await page.click('text=← Demo')
+  })
+
   it('deletes the workspace after confirmation', async () => {
     await page.click('text=← All workspaces')
-    await row('E2E renamed').locator('[data-test=delete]').click()
-    await page.fill('[data-test=confirm-input]', 'E2E renamed')
-    await page.click('[data-test=confirm-button]')
+    for (const name of ['E2E renamed', 'Demo']) {
+      await row(name).locator('[data-test=delete]').click()
+      await page.fill('[data-test=confirm-input]', name)
+      await page.click('[data-test=confirm-button]')
+      await row(name).waitFor({ state: 'detached' })
+    }
     await page.getByText('No workspaces yet').waitFor()
     await page.reload()
     await page.getByText('No workspaces yet').waitFor()

@@ -15,7 +15,7 @@ export function inProcessApi(backend: TestBackend): HarnessApi {
     },
     on(event, listener) {
       return backend.services.events.subscribe((name, payload) => {
-        if (name === event) listener(payload as never)
+        if ((name as string) === event) listener(payload as never)
       })
     },
   }

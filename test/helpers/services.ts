@@ -7,7 +7,7 @@ import { createHandlers } from '../../main/api/handlers'
 import { createServices, type Services } from '../../main/app/services'
 
 /** The job worker from source: the thread registers tsx so it can run TypeScript. */
-export const sourceWorker = { sourceEntry: new URL('../../main/jobs/worker.ts', import.meta.url) }
+export const sourceWorker = { sourceEntry: new URL('../../main/job-kinds/worker.ts', import.meta.url) }
 
 export function tempDir(prefix = 'harness-lab-test-'): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix))

@@ -12,7 +12,11 @@ describe('jobs', () => {
   it('run the integrity check and vacuum in a worker, with progress events and a stored result', async () => {
     const backend = await startBackend(tmp.dir)
     const w = await backend.call('workspace.create', { name: 'checked' })
-    fillDatabase(await backend.services.workspaces.databaseFile(w.id), 3, 200)
+    const file = await backend.services.workspaces.databaseFile(w.id)
+    fillDatabase(file, 3, 200)
+    const probe = new Database(file, { readonly: true })
+    const tableCount = probe.prepare("select count(*) from sqlite_master where type = 'table' and name not like 'sqlite_%'").pluck().get()
+    probe.close()
     const progress: number[] = []
     const statuses: string[] = []
     backend.services.events.subscribe((name, payload) => {
@@ -23,7 +27,7 @@ describe('jobs', () => {
     const done = await backend.services.jobs.waitFor(job.id)
     expect(done.status).toBe('done')
     expect(done.progress).toBe(1)
-    expect(done.result).toMatchObject({ ok: true, tables: 6, problems: [] })
+    expect(done.result).toMatchObject({ ok: true, tables: tableCount, problems: [] })
     expect(progress.length).toBeGreaterThan(3)
     expect(progress).toEqual([...progress].sort((a, b) => a - b))
     expect(statuses).toEqual(['queued', 'running', 'done'])

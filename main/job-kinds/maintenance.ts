@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs'
-import { MaintenanceParams } from '../../../preload/contract'
-import { openSqlite } from '../../db/open'
-import type { JobContext, JobOutcome } from '../protocol'
+import { MaintenanceParams } from '../../preload/contract'
+import { openSqlite } from '../db/open'
+import type { JobContext, JobOutcome } from '../jobs/protocol'
 
 const sizeOf = (file: string): number => {
   let total = 0

@@ -1,7 +1,7 @@
 /** Worker-thread entry: runs one job and reports to the JobManager. */
 import { parentPort, workerData } from 'node:worker_threads'
-import { jobRunners } from './kinds'
-import { JobCancelledError, type JobContext, type WorkerInput, type WorkerMessage } from './protocol'
+import { jobRunners } from '.'
+import { JobCancelledError, type JobContext, type WorkerInput, type WorkerMessage } from '../jobs/protocol'
 
 const input = workerData as WorkerInput
 const flag = new Int32Array(input.cancelFlag)

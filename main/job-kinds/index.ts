@@ -1,8 +1,10 @@
-import type { JobKind } from '../../../preload/contract'
-import type { JobRunner } from '../protocol'
+import type { JobKind } from '../../preload/contract'
+import type { JobRunner } from '../jobs/protocol'
+import { runIngestJob } from './ingest'
 import { runMaintenance } from './maintenance'
 
 /** Job kinds by name: the worker looks the runner up here. */
 export const jobRunners: Record<JobKind, JobRunner> = {
   'db.maintenance': runMaintenance,
+  'corpus.ingest': runIngestJob,
 }

@@ -1,0 +1,72 @@
+import type SQLite from 'better-sqlite3'
+import type { CorpusStats, Question, SourceFile } from '../../preload/contract'
+
+const count = (raw: SQLite.Database, sql: string): number => Number(raw.prepare(sql).pluck().get() ?? 0)
+
+/** Read-side queries over a workspace corpus for the API: counts, files, question sets. */
+export function corpusStats(raw: SQLite.Database): CorpusStats {
+  const chunking = raw.prepare("select value from meta where key = 'chunking'").pluck().get() as string | undefined
+  return {
+    files: count(raw, 'select count(*) from source_files'),
+    failedFiles: count(raw, "select count(*) from source_files where status = 'failed'"),
+    documents: count(raw, 'select count(*) from documents'),
+    chunks: count(raw, 'select count(*) from chunks'),
+    sentences: count(raw, 'select count(*) from sentences'),
+    tokens: count(raw, 'select coalesce(sum(token_count), 0) from documents'),
+    entities: count(raw, 'select count(*) from entities'),
+    lookupEntities: count(raw, 'select count(*) from entities where lookup_ok = 1'),
+    mentions: count(raw, 'select count(*) from mentions'),
+    // Each document of n sentences has n - 1 next-sentence edges; every sentence has one edge to its paragraph.
+    nextEdges: count(raw, 'select coalesce(sum(n - 1), 0) from (select count(*) as n from sentences group by document_id)'),
+    inEdges: count(raw, 'select count(*) from sentences'),
+    neighbourEdges: count(raw, 'select count(*) from entity_links'),
+    questionSets: count(raw, 'select count(*) from question_sets'),
+    questions: count(raw, 'select count(*) from questions'),
+    chunking: chunking ? (JSON.parse(chunking) as CorpusStats['chunking']) : null,
+  }
+}
+
+export function sourceFiles(raw: SQLite.Database, filter: { status?: 'ok' | 'failed'; limit: number }): SourceFile[] {
+  const rows = raw
+    .prepare(
+      `select id, path, format, size_bytes, status, error_reason, error, document_count, ingested_at from source_files
+       ${filter.status ? 'where status = @status' : ''} order by status desc, path limit @limit`,
+    )
+    .all({ ...(filter.status ? { status: filter.status } : {}), limit: filter.limit }) as Record<string, unknown>[]
+  return rows.map((r) => ({
+    id: r.id as number,
+    path: r.path as string,
+    format: r.format as string,
+    sizeBytes: r.size_bytes as number,
+    status: r.status as 'ok' | 'failed',
+    errorReason: r.error_reason as string | null,
+    error: r.error as string | null,
+    documentCount: r.document_count as number,
+    ingestedAt: r.ingested_at as string,
+  }))
+}
+
+export function questionSets(raw: SQLite.Database): { id: number; name: string; source: string; createdAt: string; questions: number }[] {
+  return raw
+    .prepare('select s.id, s.name, s.source, s.created_at as createdAt, (select count(*) from questions q where q.set_id = s.id) as questions from question_sets s order by s.id')
+    .all() as { id: number; name: string; source: string; createdAt: string; questions: number }[]
+}
+
+export function questionsOf(raw: SQLite.Database, setId: number, offset: number, limit: number): { total: number; questions: Question[] } {
+  const total = count(raw, `select count(*) from questions where set_id = ${Number(setId)}`)
+  const rows = raw
+    .prepare('select id, external_id, question, answers_json, type, supporting_facts_json, supporting_docs_json from questions where set_id = ? order by id limit ? offset ?')
+    .all(setId, limit, offset) as Record<string, unknown>[]
+  return {
+    total,
+    questions: rows.map((r) => ({
+      id: r.id as number,
+      externalId: r.external_id as string,
+      question: r.question as string,
+      answers: JSON.parse(r.answers_json as string) as string[],
+      type: r.type as string | null,
+      supportingFacts: JSON.parse(r.supporting_facts_json as string) as Question['supportingFacts'],
+      supportingDocs: JSON.parse(r.supporting_docs_json as string) as string[],
+    })),
+  }
+}

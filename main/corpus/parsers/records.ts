@@ -1,0 +1,71 @@
+import { IngestFileError } from '../types'
+import { parseJsonOrExplain } from './json-syntax'
+
+/** One parsed record and where it sits in its file, so every message can point at it. */
+export interface JsonRecord {
+  value: unknown
+  /** 0-based position among the file's records. */
+  index: number
+  /** 1-based line, for JSONL. */
+  line?: number
+  /** Character offset of the record's line, for JSONL. */
+  offset?: number
+}
+
+/** How a person finds the record: "line 12" in JSONL, "record 3" (0-based array index) in JSON. */
+export const recordLabel = (record: Pick<JsonRecord, 'index' | 'line'>): string =>
+  record.line !== undefined ? `line ${record.line}` : `record ${record.index}`
+
+export const describeType = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value)
+
+export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** Records of a JSON file: the elements of a top-level array, or the top-level object as the only record. */
+export function jsonRecords(text: string, relPath: string): JsonRecord[] {
+  const parsed = parseJsonOrExplain(text, relPath)
+  if (Array.isArray(parsed)) {
+    if (parsed.length === 0) throw new IngestFileError('empty', `${relPath}: the JSON array has no records`)
+    return parsed.map((value, index) => ({ value, index }))
+  }
+  if (isPlainObject(parsed)) return [{ value: parsed, index: 0 }]
+  throw new IngestFileError('json', `${relPath}: expected an array of records or one record object, found ${describeType(parsed)}`)
+}
+
+/** Records of a JSONL file, one JSON value per non-blank line; a bad line is reported with its line number. */
+export function jsonlRecords(text: string, relPath: string): JsonRecord[] {
+  const records: JsonRecord[] = []
+  let offset = 0
+  let line = 0
+  while (offset <= text.length) {
+    line++
+    const end = text.indexOf('\n', offset)
+    const stop = end < 0 ? text.length : end
+    const content = text.slice(offset, stop).replace(/\r$/, '')
+    if (content.trim() !== '') records.push({ value: parseJsonOrExplain(content, relPath, line), index: records.length, line, offset })
+    if (end < 0) break
+    offset = end + 1
+  }
+  if (records.length === 0) throw new IngestFileError('empty', `${relPath}: no records (only blank lines)`)
+  return records
+}
+
+/**
+ * Records of a file that may be either a JSON array or JSONL (benchmark dumps come both ways): a file
+ * whose first character is "[" is an array; anything else is read line by line, unless it is one
+ * pretty-printed object, which is a single record.
+ */
+export function jsonOrJsonlRecords(text: string, relPath: string): JsonRecord[] {
+  const first = text.trimStart()[0]
+  if (first === '[') return jsonRecords(text, relPath)
+  try {
+    return jsonlRecords(text, relPath)
+  } catch (lineError) {
+    if (first !== '{') throw lineError
+    try {
+      return jsonRecords(text, relPath)
+    } catch {
+      throw lineError
+    }
+  }
+}

@@ -1,0 +1,183 @@
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type SQLite from 'better-sqlite3'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { workspaceMigrations } from '../../main/db/migrations'
+import { openDatabase, type OpenedDatabase } from '../../main/db/open'
+import { runIngest, defaultIngestOptions, type IngestReporter } from '../../main/ingest/run'
+import { tempDir } from '../helpers/services'
+
+const quiet: IngestReporter = { progress: () => undefined, throwIfCancelled: () => undefined }
+const count = (raw: SQLite.Database, sql: string): number => Number(raw.prepare(sql).pluck().get())
+
+/** Invariants every ingest must leave behind, whatever happened to individual files. */
+function expectConsistent(raw: SQLite.Database): void {
+  expect(count(raw, 'select count(*) from chunks')).toBe(count(raw, 'select count(*) from chunks_fts'))
+  expect(count(raw, 'select count(*) from chunks_fts where rowid not in (select id from chunks)')).toBe(0)
+  expect(count(raw, 'select count(*) from mentions where sentence_id not in (select id from sentences)')).toBe(0)
+  expect(count(raw, 'select count(*) from mentions where entity_id not in (select id from entities)')).toBe(0)
+  expect(count(raw, 'select count(*) from sentences s where not exists (select 1 from chunks c where c.id = s.chunk_id and c.document_id = s.document_id)')).toBe(0)
+  expect(count(raw, "select count(*) from entities where lookup_ok = 1 and type in ('DATE','TIME','CARDINAL','ORDINAL','QUANTITY','PERCENT','MONEY','NORP')")).toBe(0)
+  expect(raw.pragma('foreign_key_check')).toEqual([])
+}
+
+describe('ingest', () => {
+  const tmp = tempDir()
+  const docs = join(tmp.dir, 'docs')
+  let db: OpenedDatabase<unknown>
+
+  beforeAll(async () => {
+    mkdirSync(docs)
+    writeFileSync(join(docs, 'ada.md'), '# Ada Lovelace\n\nAda Lovelace was born in London in 1815. She worked with Charles Babbage on the Analytical Engine.\n')
+    writeFileSync(join(docs, 'notes.txt'), 'Grace Hopper joined the Harvard Computation Lab in 1944. Hopper later led the COBOL work at Remington Rand.')
+    writeFileSync(join(docs, 'records.jsonl'), '{"id":"r1","title":"Turing","text":"Alan Turing studied at Cambridge."}\n{"id":"r2","text":\n')
+    writeFileSync(join(docs, 'empty.txt'), '')
+    writeFileSync(join(docs, 'blob.txt'), Buffer.from([0, 1, 2, 3, 0, 0, 255, 254, 0, 7]))
+    writeFileSync(join(docs, 'broken.pdf'), '%PDF-1.7 this is not really a pdf')
+    db = await openDatabase(join(tmp.dir, 'workspace.db'), workspaceMigrations)
+  })
+  afterAll(async () => {
+    await db.close()
+    tmp.cleanup()
+  })
+
+  it('ingests a folder file by file: good files land, bad ones fail with their reason, the rest continue', async () => {
+    const summary = await runIngest(db.raw, { kind: 'folder', path: docs }, defaultIngestOptions(), quiet)
+    expect(summary.files).toBe(6)
+    expect(summary.ingested).toBe(2)
+    expect(summary.failed).toBe(4)
+    const failures = db.raw.prepare("select path, error_reason, error from source_files where status = 'failed' order by path").all() as { path: string; error_reason: string; error: string }[]
+    const byName = Object.fromEntries(failures.map((f) => [f.path.split('/').pop(), f]))
+    expect(byName['records.jsonl']?.error).toMatch(/line 2/)
+    expect(byName['empty.txt']?.error_reason).toBe('empty')
+    expect(byName['blob.txt']?.error_reason).toBe('binary')
+    expect(byName['broken.pdf']?.error_reason).toBe('corrupt')
+    expect(count(db.raw, 'select count(*) from documents')).toBe(2)
+    expect(count(db.raw, "select count(*) from entities where name like '%Lovelace%'")).toBeGreaterThan(0)
+    expectConsistent(db.raw)
+  })
+
+  it('is a no-op for unchanged files and replaces the chunks of a changed one', async () => {
+    const before = db.raw.prepare('select id, text from chunks order by id').all()
+    const again = await runIngest(db.raw, { kind: 'folder', path: docs }, defaultIngestOptions(), quiet)
+    expect(again.unchanged).toBe(2)
+    expect(again.ingested).toBe(0)
+    expect(db.raw.prepare('select id, text from chunks order by id').all()).toEqual(before)
+
+    appendFileSync(join(docs, 'notes.txt'), ' Hopper received the National Medal of Technology in 1991.')
+    const changed = await runIngest(db.raw, { kind: 'folder', path: docs }, defaultIngestOptions(), quiet)
+    expect(changed.ingested).toBe(1)
+    expect(changed.unchanged).toBe(1)
+    expect(count(db.raw, 'select count(*) from documents')).toBe(2)
+    expect(count(db.raw, "select count(*) from chunks where text like '%National Medal%'")).toBe(1)
+    expect(count(db.raw, "select count(*) from chunks_fts where chunks_fts match 'medal'")).toBe(1)
+    expectConsistent(db.raw)
+  })
+
+  it('re-chunks when the chunk settings change', async () => {
+    const summary = await runIngest(db.raw, { kind: 'folder', path: docs }, { ...defaultIngestOptions(), chunking: { chunkTokens: 40, overlapTokens: 0 } }, quiet)
+    expect(summary.ingested).toBe(2)
+    expectConsistent(db.raw)
+  })
+
+  it('stops between files when cancelled, and a second run resumes where it stopped', async () => {
+    const other = await openDatabase(join(tmp.dir, 'cancel.db'), workspaceMigrations)
+    let units = 0
+    const cancelAfterOne: IngestReporter = {
+      progress: (_p, stage) => {
+        if (stage === 'hash') units++
+      },
+      throwIfCancelled: () => {
+        if (units > 1) throw Object.assign(new Error('cancelled'), { name: 'JobCancelledError' })
+      },
+    }
+    await expect(runIngest(other.raw, { kind: 'folder', path: docs }, defaultIngestOptions(), cancelAfterOne)).rejects.toThrow('cancelled')
+    expectConsistent(other.raw)
+    const firstPass = count(other.raw, 'select count(*) from source_files')
+    expect(firstPass).toBeGreaterThan(0)
+    expect(firstPass).toBeLessThan(6)
+    const okFirst = count(other.raw, "select count(*) from source_files where status = 'ok'")
+    const resumed = await runIngest(other.raw, { kind: 'folder', path: docs }, defaultIngestOptions(), quiet)
+    expect(resumed.unchanged).toBe(okFirst)
+    expect(count(other.raw, 'select count(*) from source_files')).toBe(6)
+    expectConsistent(other.raw)
+    await other.close()
+  })
+
+  it('keeps the previous version of a file that turns bad', async () => {
+    writeFileSync(join(docs, 'ada.md'), Buffer.from([0xff, 0xfe, 0xfd, 0x41, 0x42]))
+    const summary = await runIngest(db.raw, { kind: 'folder', path: docs }, defaultIngestOptions(), quiet)
+    expect(summary.failed).toBeGreaterThan(0)
+    const row = db.raw.prepare("select status, error from source_files where path like '%ada.md'").get() as { status: string; error: string }
+    expect(row.status).toBe('failed')
+    expect(row.error).toMatch(/previously ingested version is kept/)
+    expect(count(db.raw, "select count(*) from documents where text like '%Lovelace%'")).toBe(1)
+    expectConsistent(db.raw)
+  })
+})
+
+describe('ingest of the demo world', () => {
+  it('stores gold supporting facts that resolve to stored sentences', async () => {
+    const tmp = tempDir()
+    const db = await openDatabase(join(tmp.dir, 'w.db'), workspaceMigrations)
+    const summary = await runIngest(db.raw, { kind: 'demo', seed: 3, size: 1 }, defaultIngestOptions(), quiet)
+    expect(summary.questions).toBeGreaterThan(20)
+    const questions = db.raw.prepare('select supporting_facts_json from questions').pluck().all() as string[]
+    const sentence = db.raw.prepare('select s.text from sentences s join documents d on d.id = s.document_id where d.title = ? and s.ord = ?').pluck()
+    let facts = 0
+    for (const q of questions) {
+      for (const f of JSON.parse(q) as { title: string; sentence: number }[]) {
+        expect(sentence.get(f.title, f.sentence), `${f.title}#${f.sentence}`).toBeTypeOf('string')
+        facts++
+      }
+    }
+    expect(facts).toBeGreaterThan(questions.length)
+    expectConsistent(db.raw)
+    await db.close()
+    tmp.cleanup()
+  })
+})
+
+const HOTPOT = '/work/shared/data/hotpotqa-train100'.replace('/work/shared', join(process.cwd(), '..', 'shared'))
+describe.skipIf(!existsSync(HOTPOT))('ingest of HotpotQA (../shared/data/hotpotqa-train100)', () => {
+  it('imports 100 questions whose 229 supporting facts all resolve to stored sentences', async () => {
+    const tmp = tempDir()
+    const db = await openDatabase(join(tmp.dir, 'w.db'), workspaceMigrations)
+    const summary = await runIngest(
+      db.raw,
+      { kind: 'benchmark', benchmark: 'hotpotqa', questionsFile: join(HOTPOT, 'hotpotqa_train.json'), corpusFile: join(HOTPOT, 'hotpotqa_train_corpus.json') },
+      defaultIngestOptions(),
+      quiet,
+    )
+    expect(summary.questions).toBe(100)
+    expect(summary.documents).toBe(994)
+    const sentence = db.raw.prepare('select count(*) from sentences s join documents d on d.id = s.document_id where d.title = ? and s.ord = ?').pluck()
+    let facts = 0
+    for (const q of db.raw.prepare('select supporting_facts_json from questions').pluck().all() as string[]) {
+      for (const f of JSON.parse(q) as { title: string; sentence: number }[]) {
+        expect(sentence.get(f.title, f.sentence), `${f.title}#${f.sentence}`).toBe(1)
+        facts++
+      }
+    }
+    expect(facts).toBe(229)
+    expectConsistent(db.raw)
+    await db.close()
+    tmp.cleanup()
+  })
+})
+if (!existsSync(HOTPOT)) console.warn(`Skipping HotpotQA ingest test: ${HOTPOT} is absent`)
+
+describe('sentence numbering', () => {
+  it('keeps source sentence ids when a source sentence is empty', async () => {
+    const { prepareDocuments } = await import('../../main/ingest/prepare')
+    const [doc] = prepareDocuments(
+      [{ externalId: 'd', title: 'D', text: 'Alpha one.  Gamma three.', sentences: ['Alpha one.', '', 'Gamma three.'], source: { path: 'x' } }],
+      { chunkTokens: 1200, overlapTokens: 100 },
+    )
+    expect(doc!.sentences.map((s) => [s.ord, s.text])).toEqual([
+      [0, 'Alpha one.'],
+      [2, 'Gamma three.'],
+    ])
+    expect(doc!.chunks).toHaveLength(1)
+  })
+})

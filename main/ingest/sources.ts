@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { readdir, stat } from 'node:fs/promises'
 import { basename, join, relative } from 'node:path'
-import { generateDemoWorld } from '../corpus/demo-world'
+import { DEMO_WORLD_VERSION, generateDemoWorld } from '../corpus/demo-world'
 import { importBenchmark, type BenchmarkKind } from '../corpus/importers'
 import { detectFormat, parseFile, type JsonFieldNames } from '../corpus/parsers'
 import type { ParsedSource } from '../corpus/types'
@@ -120,8 +120,8 @@ export async function resolveUnits(source: IngestSource, options: UnitOptions): 
           label: name,
           format: 'demo-world',
           sizeBytes: 0,
-          // Deterministic by seed and size: the parameters are the content.
-          hash: async () => `demo-world-v1:${source.seed}:${source.size}`,
+          // Deterministic by seed, size and generator version: together they are the content.
+          hash: async () => `demo-world-v${DEMO_WORLD_VERSION}:${source.seed}:${source.size}`,
           load: async () => generateDemoWorld({ seed: source.seed, size: source.size }),
           questionSet: { name, source: 'demo-world' },
         },

@@ -38,6 +38,13 @@ export interface DemoWorldStats {
 
 export type DemoWorld = ParsedSource & { stats: DemoWorldStats }
 
+/**
+ * Version of the generated content. Output for a given seed and size changes only when this changes, so
+ * caches and ingest hashes keyed on (version, seed, size) stay valid; bump it with any change to the text
+ * or the questions (the unit test's fingerprint fails until you do).
+ */
+export const DEMO_WORLD_VERSION = 1
+
 /** Where the documents say they came from, for traceability in the corpus views. */
 export const DEMO_WORLD_SOURCE_PATH = 'demo-world'
 

@@ -54,13 +54,10 @@ const split = (text: string): Span[] => splitSentences(text).map((s, ord) => ({ 
 
 /** Sentences, token counts, chunks and entity mentions for a file's documents (CPU only, no database). */
 export function prepareDocuments(docs: readonly SourceDocument[], chunking: ChunkingOptions): PreparedDocument[] {
-  const spansByDoc = docs.map(sentenceSpans)
-  // One batch call for the whole file: the extractor amortises its setup over many sentences.
-  const mentionsFlat = extractEntitiesBatch(spansByDoc.flat().map((s) => s.text))
-  let cursor = 0
-  return docs.map((doc, d) => {
-    const spans = spansByDoc[d]!
-    const mentionsByDoc = spans.map(() => mentionsFlat[cursor++] ?? [])
+  return docs.map((doc) => {
+    const spans = sentenceSpans(doc)
+    // One batch per document: the extractor shares surname typing within a call, which must not leak across documents.
+    const mentionsByDoc = extractEntitiesBatch(spans.map((s) => s.text))
     // Aliases are resolved within a document: "Lovelace" after "Ada Lovelace" is the same person.
     const aliases = buildAliasMap(mentionsByDoc.flat())
     const sentences: PreparedSentence[] = spans.map((s, i) => ({

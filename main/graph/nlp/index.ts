@@ -7,8 +7,10 @@
  *   pass at several hundred thousand words/s;
  * - our own proper-noun chunker finds candidate names among capitalised tokens;
  * - names are typed by rules (honorifics, head words, demonyms, context cues) and a dictionary read
- *   once from compromise's lexicon; compromise's tagger is not run (it is ~25x slower than the whole
- *   pipeline and, run on the candidates left untyped, helped typed-name F1 by under 2 points).
+ *   once from compromise's lexicon. compromise's tagger is not run: alone it is about 10x slower
+ *   than this whole pipeline, and as a fallback on the names left untyped it raised held-out
+ *   typed-name F1 by 1.6 points while about 4 in 10 of its changes on HotpotQA were wrong
+ *   ("Art" -> PERSON, "Arena México" -> GPE).
  *
  * API
  * - splitSentences(text: string): SentenceSpan[]

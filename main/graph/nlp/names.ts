@@ -98,11 +98,11 @@ function quotedTitles(tokens: readonly Token[], from: number, to: number, taken:
 }
 
 /**
- * Candidate name chunks in the sentence covering tokens `from..to`. `valueTaken[k]` is 1 when
- * token `from + k` already belongs to a value mention (so "April" in "April 1959" is not a name).
+ * Candidate name chunks in the sentence covering tokens `from..to`. `taken[k]` is 1 when token
+ * `from + k` already belongs to a value mention (so "April" in "April 1959" is not a name); the
+ * tokens of quoted titles are marked in it as well.
  */
-export function nameChunks(tokens: readonly Token[], from: number, to: number, valueTaken: Uint8Array): NameChunk[] {
-  const taken = valueTaken
+export function nameChunks(tokens: readonly Token[], from: number, to: number, taken: Uint8Array): NameChunk[] {
   const chunks = quotedTitles(tokens, from, to, taken)
   for (const q of chunks) for (let k = q.first; k <= q.last; k++) taken[k - from] = 1
   const cap = (k: number): boolean => k <= to && !taken[k - from] && isCapWord(tokens[k])
@@ -194,6 +194,7 @@ function pushChunk(tokens: readonly Token[], i: number, j: number, out: NameChun
     const low = bare(tokens[first]!)
     const rest = tokens[first + 1]
     if (first === j) return // a title alone ("the President") is no name
+    if (rest && rest.kind !== 'word') break // "Bishop & Clarke": a surname, not a title
     if (rest && rest.text.toLowerCase() === 'of') {
       // "King of Spain" -> "Spain"; "President of the Republic" -> "Republic".
       first += tokens[first + 2]?.text === 'the' ? 3 : 2

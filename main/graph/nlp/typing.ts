@@ -58,12 +58,12 @@ export function typeChunk(tokens: readonly Token[], chunk: NameChunk, sentenceFi
   if (keys.length === 1 && LANGUAGES.has(keys[0]!)) return 'LANGUAGE'
 
   // Whole phrase in the lexicon: "general electric", "san francisco", "the beatles".
-  const phrase = keys.join(' ').replace(/ & /g, ' & ')
+  const phrase = keys.join(' ')
   const prev = tokens[chunk.first - 1]
   const whole = lex(phrase) ?? lex(phrase.replace(/^st /, 'saint ')) ?? (prev && key(prev) === 'the' ? lex(`the ${phrase}`) : undefined)
   if (whole && (keys.length > 1 || (whole !== 'first' && whole !== 'last'))) return FROM_LEX[whole]
 
-  if (keys.includes('&')) return 'ORG'
+  for (let k = chunk.first; k <= chunk.last; k++) if (tokens[k]!.text === '&') return 'ORG'
   if (keys.some((k) => k === 'olympic' || k === 'olympics')) return 'EVENT'
 
   // Head words: the word before "of" ("Institute of Science"), else the last word ("Stanford University").

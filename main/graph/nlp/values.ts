@@ -1,8 +1,8 @@
 /**
  * Value mentions (DATE, TIME, CARDINAL, ORDINAL, QUANTITY, PERCENT, MONEY) from wink's entities,
  * re-cut to the span conventions of the gold list: no leading prepositions or approximators, a
- * unit makes a QUANTITY, a currency sign or word makes MONEY, a bare year is a DATE, a range of two
- * years is two DATEs, durations are DATEs.
+ * unit makes a QUANTITY, a currency sign or word makes MONEY, a bare year is a DATE, a range
+ * ("from 1998 to 2005") is two DATEs, durations are DATEs.
  */
 import type { ValueType } from './types'
 import type { Token, WinkEntity } from './wink'
@@ -61,15 +61,16 @@ export function valueSpans(tokens: readonly Token[], entities: readonly WinkEnti
 
     let type: ValueType = base
     if (type === 'CARDINAL' || type === 'MONEY') {
-      const prev = tokens[first - 1]
+      const prev = first > from ? tokens[first - 1] : undefined
       if (prev && (CURRENCY_SIGNS.test(prev.text) || prev.kind === 'currency')) {
         first -= 1
         type = 'MONEY'
       }
     }
     if (type === 'CARDINAL') {
-      const next = lower(tokens[last + 1])
-      const after = lower(tokens[last + 2])
+      // Never reach into the next sentence for a unit.
+      const next = last + 1 <= to ? lower(tokens[last + 1]) : ''
+      const after = last + 2 <= to ? lower(tokens[last + 2]) : ''
       if (CURRENCY_WORDS.has(next)) {
         type = 'MONEY'
         last += 1
@@ -79,15 +80,14 @@ export function valueSpans(tokens: readonly Token[], entities: readonly WinkEnti
       } else if (UNIT_WORDS.has(next) && !UNIT_MODIFIERS.has(next)) {
         type = 'QUANTITY'
         last += 1
-      } else if (first === last && YEAR.test(tokens[first]!.text) && !isCountedNoun(tokens[last + 1])) {
+      } else if (first === last && YEAR.test(tokens[first]!.text) && !(last + 1 <= to && isCountedNoun(tokens[last + 1]))) {
         type = 'DATE'
       }
     }
-    if (type === 'ORDINAL' && DATE_NOUNS_AFTER_ORDINAL.has(lower(tokens[last + 1]))) {
+    if (type === 'ORDINAL' && last + 1 <= to && DATE_NOUNS_AFTER_ORDINAL.has(lower(tokens[last + 1]))) {
       type = 'DATE'
       last += 1
     }
-    if (last > to) last = to
     out.push({ type, first, last })
   }
   return out

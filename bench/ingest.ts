@@ -35,7 +35,7 @@ async function ingestOnce(source: IngestSource) {
 }
 
 async function constructionCost(label: string, source: IngestSource): Promise<void> {
-  const runs: { total: number; parse: number; nlp: number; write: number; tokens: number }[] = []
+  const runs: { total: number; parse: number; nlp: number; write: number; links: number; tokens: number }[] = []
   for (let i = 0; i < repeats; i++) {
     const r = await ingestOnce(source)
     runs.push({ ...r.summary.seconds, tokens: r.tokens })
@@ -47,7 +47,8 @@ async function constructionCost(label: string, source: IngestSource): Promise<vo
   console.log(
     `${label.padEnd(28)} ${String(tokens).padStart(9)} tok  total ${total.toFixed(2)} s  ` +
       `= ${per1k(total).toFixed(4)} s/1K tok (parse ${per1k(median(runs.map((r) => r.parse))).toFixed(4)}, ` +
-      `nlp ${per1k(median(runs.map((r) => r.nlp))).toFixed(4)}, write+FTS ${per1k(median(runs.map((r) => r.write))).toFixed(4)})  ` +
+      `nlp ${per1k(median(runs.map((r) => r.nlp))).toFixed(4)}, write+FTS ${per1k(median(runs.map((r) => r.write))).toFixed(4)}, ` +
+      `entity links ${per1k(median(runs.map((r) => r.links))).toFixed(4)})  ` +
       `vs paper ${PAPER_S_PER_1K} s/1K: ${(PAPER_S_PER_1K / per1k(total)).toFixed(1)}x faster`,
   )
 }

@@ -1,7 +1,12 @@
+import { mkdirSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import type SQLite from 'better-sqlite3'
 import { ApiError, type AppInfo } from '../../preload/contract'
 import type { Services } from '../app/services'
 import { corpusStats, questionSets, questionsOf, sourceFiles } from '../corpus/catalogue'
+import { exportGraphML, GraphError, neighbourhood, searchNodes } from '../graph/store'
+import { readEmbeddingModel } from '../job-kinds/embed'
+import { createGgufEmbedder } from '../policy/embedder'
 import { createRetriever, RetrievalError, type Retriever } from '../retrieval'
 import type { Handlers } from './dispatch'
 
@@ -11,25 +16,30 @@ export interface HostCapabilities {
   pickFolder?: (title?: string) => Promise<string | null>
 }
 
-/** Retrieval errors are the caller's to fix (bad regex, unknown id, no vectors): map them to API errors. */
+/** Retrieval and graph errors are the caller's to fix (bad regex, unknown id, no vectors): map them to API errors. */
 async function retrieval<T>(fn: () => T | Promise<T>): Promise<T> {
   try {
     return await fn()
   } catch (err) {
-    if (err instanceof RetrievalError) throw new ApiError(err.code === 'not-found' ? 'NOT_FOUND' : 'VALIDATION', err.message)
+    if (err instanceof RetrievalError || err instanceof GraphError) throw new ApiError(err.code === 'not-found' ? 'NOT_FOUND' : 'VALIDATION', err.message)
     throw err
   }
 }
 
 export function createHandlers(services: Services, host: HostCapabilities): Handlers {
   const { workspaces, jobs } = services
-  const retrievers = new WeakMap<SQLite.Database, Retriever>()
+  const retrievers = new WeakMap<SQLite.Database, { retriever: Retriever; model: string | null }>()
   const raw = async (workspaceId: string): Promise<SQLite.Database> => (await workspaces.handle(workspaceId)).raw
-  const retrieverOf = async (workspaceId: string): Promise<Retriever> => {
+  /** The workspace's retriever; with its embedding model (set by a corpus.embed job) loaded lazily for dense and hybrid. */
+  const retrieverOf = async (workspaceId: string, dense = false): Promise<Retriever> => {
     const db = await raw(workspaceId)
-    let r = retrievers.get(db)
-    if (!r) retrievers.set(db, (r = createRetriever(db)))
-    return r
+    const record = dense ? readEmbeddingModel(db) : null
+    const cached = retrievers.get(db)
+    if (cached && (!record || cached.model === record.model)) return cached.retriever
+    const embedder = record ? await createGgufEmbedder(record.path).catch(() => undefined) : undefined
+    const retriever = createRetriever(db, embedder ? { embedder } : {})
+    retrievers.set(db, { retriever, model: embedder?.model ?? null })
+    return retriever
   }
   return {
     'app.info': async () => ({
@@ -58,7 +68,7 @@ export function createHandlers(services: Services, host: HostCapabilities): Hand
     'corpus.stats': async ({ workspaceId }) => corpusStats(await raw(workspaceId)),
     'corpus.files': async ({ workspaceId, status, limit }) => sourceFiles(await raw(workspaceId), { status, limit }),
     'corpus.search': async ({ workspaceId, query, k, mode }) => {
-      const retriever = await retrieverOf(workspaceId)
+      const retriever = await retrieverOf(workspaceId, mode !== 'bm25')
       const t = performance.now()
       const result = await retrieval(() => retriever.search(query, k, mode))
       return {
@@ -81,5 +91,21 @@ export function createHandlers(services: Services, host: HostCapabilities): Hand
     },
     'questions.sets': async ({ workspaceId }) => questionSets(await raw(workspaceId)),
     'questions.list': async ({ workspaceId, setId, offset, limit }) => questionsOf(await raw(workspaceId), setId, offset, limit),
+    'graph.neighbourhood': async ({ workspaceId, center, depth, limit }) => {
+      const db = await raw(workspaceId)
+      return retrieval(() => neighbourhood(db, center, { depth, limit }))
+    },
+    'graph.searchNodes': async ({ workspaceId, text, limit }) => {
+      const db = await raw(workspaceId)
+      return retrieval(() => searchNodes(db, text, limit))
+    },
+    'graph.exportGraphml': async ({ workspaceId, center, path }) => {
+      const db = await raw(workspaceId)
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-')
+      const file = path ?? join(dirname(await workspaces.databaseFile(workspaceId)), 'exports', `graph-${center ? center.replace(':', '') + '-' : ''}${stamp}.graphml`)
+      mkdirSync(dirname(file), { recursive: true })
+      const result = await retrieval(() => exportGraphML(db, file, center ? { center, depth: 2 } : {}))
+      return { file: result.file, nodes: result.nodes, edges: result.edges, bytes: result.bytes, ms: result.ms, truncated: result.truncated }
+    },
   }
 }

@@ -2,6 +2,7 @@ import type SQLite from 'better-sqlite3'
 import { DEFAULT_CHUNKING, type ChunkingOptions } from '../corpus/chunker'
 import { CHUNK_TOKENIZER } from '../corpus/tokens'
 import { IngestFileError } from '../corpus/types'
+import { computeEntityLinks } from '../graph/links'
 import { prepareDocuments } from './prepare'
 import { resolveUnits, type IngestSource, type UnitOptions } from './sources'
 import { CorpusWriter, type WriteCounts } from './writer'
@@ -30,8 +31,10 @@ export interface IngestSummary extends WriteCounts {
   unchanged: number
   failed: number
   orphanEntitiesDropped: number
+  /** Entity neighbour links, rebuilt when the corpus changed. */
+  links: { method: string; links: number; entities: number } | null
   tokenizer: string
-  seconds: { total: number; parse: number; nlp: number; write: number }
+  seconds: { total: number; parse: number; nlp: number; write: number; links: number }
   outcomes: FileOutcome[]
 }
 
@@ -44,13 +47,13 @@ const settingsSignature = (o: IngestOptions): string => `${CHUNK_TOKENIZER}:${o.
  */
 export async function runIngest(raw: SQLite.Database, source: IngestSource, options: IngestOptions, report: IngestReporter): Promise<IngestSummary> {
   const t0 = performance.now()
-  const seconds = { total: 0, parse: 0, nlp: 0, write: 0 }
+  const seconds = { total: 0, parse: 0, nlp: 0, write: 0, links: 0 }
   const writer = new CorpusWriter(raw)
   report.progress(0, 'scan', 'Listing sources')
   const units = await resolveUnits(source, options)
   const summary: IngestSummary = {
     files: units.length, ingested: 0, unchanged: 0, failed: 0, documents: 0, chunks: 0, sentences: 0, mentions: 0, questions: 0,
-    orphanEntitiesDropped: 0, tokenizer: CHUNK_TOKENIZER, seconds, outcomes: [],
+    orphanEntitiesDropped: 0, links: null, tokenizer: CHUNK_TOKENIZER, seconds, outcomes: [],
   }
   const settings = settingsSignature(options)
   const share = 0.97 / Math.max(1, units.length)
@@ -96,6 +99,14 @@ export async function runIngest(raw: SQLite.Database, source: IngestSource, opti
 
   report.progress(0.97, 'entities', 'Dropping entities no longer mentioned')
   summary.orphanEntitiesDropped = writer.dropOrphanEntities()
+  if (summary.ingested > 0 || summary.orphanEntitiesDropped > 0) {
+    // Links are a whole-corpus relation: recomputed (sub-quadratically) whenever any file changed.
+    report.progress(0.98, 'entity links', 'Linking entities to their nearest neighbours')
+    const t = performance.now()
+    const links = await computeEntityLinks(raw, { checkpoint: () => report.throwIfCancelled() })
+    seconds.links = (performance.now() - t) / 1000
+    summary.links = { method: links.method, links: links.links, entities: links.entities }
+  }
   raw.prepare(`insert into meta (key, value) values ('chunking', ?) on conflict(key) do update set value = excluded.value`).run(
     JSON.stringify({ ...options.chunking, tokenizer: CHUNK_TOKENIZER }),
   )

@@ -1,5 +1,6 @@
 import type { JobKind } from '../../preload/contract'
 import type { JobRunner } from '../jobs/protocol'
+import { runEmbedJob } from './embed'
 import { runIngestJob } from './ingest'
 import { runMaintenance } from './maintenance'
 
@@ -7,4 +8,5 @@ import { runMaintenance } from './maintenance'
 export const jobRunners: Record<JobKind, JobRunner> = {
   'db.maintenance': runMaintenance,
   'corpus.ingest': runIngestJob,
+  'corpus.embed': (ctx) => runEmbedJob(ctx),
 }

@@ -4,17 +4,19 @@
  */
 import type { z } from 'zod'
 import { corpusRoutes } from './corpus'
+import { graphRoutes } from './graph'
 import { jobEvents, jobRoutes } from './job'
 import { systemRoutes } from './system'
 import { workspaceRoutes } from './workspace'
 
 export * from './corpus'
 export * from './define'
+export * from './graph'
 export * from './job'
 export * from './system'
 export * from './workspace'
 
-export const routes = { ...systemRoutes, ...workspaceRoutes, ...jobRoutes, ...corpusRoutes }
+export const routes = { ...systemRoutes, ...workspaceRoutes, ...jobRoutes, ...corpusRoutes, ...graphRoutes }
 export const events = { ...jobEvents }
 
 export type Routes = typeof routes

@@ -6,7 +6,7 @@ export const JobStatus = z.enum(['queued', 'running', 'done', 'failed', 'cancell
 export type JobStatus = z.infer<typeof JobStatus>
 
 /** Job kinds the backend knows; each has its own parameter schema. */
-export const JobKind = z.enum(['db.maintenance', 'corpus.ingest'])
+export const JobKind = z.enum(['db.maintenance', 'corpus.ingest', 'corpus.embed'])
 export type JobKind = z.infer<typeof JobKind>
 
 export const MaintenanceParams = z
@@ -44,6 +44,13 @@ export const jobRoutes = {
     z.discriminatedUnion('kind', [
       z.object({ kind: z.literal('db.maintenance'), workspaceId: z.string().min(1).max(64), params: MaintenanceParams.default({ vacuum: true }) }).strict(),
       z.object({ kind: z.literal('corpus.ingest'), workspaceId: z.string().min(1).max(64), params: IngestParams }).strict(),
+      z
+        .object({
+          kind: z.literal('corpus.embed'),
+          workspaceId: z.string().min(1).max(64),
+          params: z.object({ modelPath: z.string().trim().min(1).max(4096), batchSize: z.number().int().min(1).max(1024).default(32) }).strict(),
+        })
+        .strict(),
     ]),
     Job,
   ),

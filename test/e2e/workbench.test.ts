@@ -98,6 +98,11 @@ describe.runIf(run)('workbench in Chromium (browser mode)', () => {
     expect(await first.locator('mark').count()).toBeGreaterThan(0)
     await page.screenshot({ path: join(OUTPUT_DIR, 'corpus-search.png'), fullPage: true })
     await page.click('text=← Demo')
+    await page.click('[data-test=open-questions]')
+    await page.locator('[data-test=question-table] tbody tr').first().waitFor()
+    expect(await page.locator('[data-test=question-table] tbody tr').count()).toBeGreaterThan(10)
+    await page.screenshot({ path: join(OUTPUT_DIR, 'questions.png'), fullPage: false })
+    await page.click('text=← Demo')
   })
 
   it('deletes the workspace after confirmation', async () => {

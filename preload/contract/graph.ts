@@ -1,0 +1,47 @@
+import { z } from 'zod'
+import { route } from './define'
+
+const WorkspaceId = z.string().min(1).max(64)
+const NodeId = z.string().regex(/^[pse]:\d{1,12}$/, 'node ids look like p:12 (paragraph), s:34 (sentence) or e:56 (entity)')
+
+export const GraphNode = z.object({
+  id: z.string(),
+  kind: z.enum(['paragraph', 'sentence', 'entity']),
+  label: z.string(),
+  title: z.string().optional(),
+  type: z.string().optional(),
+  lookupOk: z.boolean().optional(),
+  degree: z.number().optional(),
+})
+export const GraphEdge = z.object({
+  source: z.string(),
+  target: z.string(),
+  kind: z.enum(['mention', 'next', 'in', 'neighbour']),
+  score: z.number().optional(),
+})
+export const Subgraph = z.object({ nodes: z.array(GraphNode), edges: z.array(GraphEdge), truncated: z.boolean() })
+
+export const graphRoutes = {
+  'graph.neighbourhood': route(
+    'A node and its neighbours within 1 or 2 hops, capped',
+    z.object({ workspaceId: WorkspaceId, center: NodeId, depth: z.union([z.literal(1), z.literal(2)]).default(1), limit: z.number().int().min(1).max(2000).default(150) }).strict(),
+    Subgraph,
+  ),
+  'graph.searchNodes': route(
+    'Entities (and node ids) matching a text',
+    z.object({ workspaceId: WorkspaceId, text: z.string().max(200), limit: z.number().int().min(1).max(200).default(20) }).strict(),
+    z.array(GraphNode),
+  ),
+  'graph.exportGraphml': route(
+    'Write the graph (or a neighbourhood) as GraphML for Gephi; returns where it was written',
+    z
+      .object({
+        workspaceId: WorkspaceId,
+        center: NodeId.optional(),
+        /** Absolute path of the file to write; default: the workspace's exports folder. */
+        path: z.string().trim().min(1).max(4096).refine((p) => p.endsWith('.graphml'), 'the file name must end in .graphml').optional(),
+      })
+      .strict(),
+    z.object({ file: z.string(), nodes: z.number(), edges: z.number(), bytes: z.number(), ms: z.number(), truncated: z.boolean() }),
+  ),
+}

@@ -177,4 +177,10 @@ export const workspaceMigrations: Record<string, Migration> = {
       await db.schema.createIndex('chunk_vectors_by_model').on('chunk_vectors').column('model').execute()
     },
   },
+  '0004_entity_links_by_target': {
+    async up(db: Kysely<unknown>) {
+      // Neighbourhoods follow links in both directions; without this, links pointing at an entity scan the table.
+      await db.schema.createIndex('entity_links_by_target').on('entity_links').column('target_id').execute()
+    },
+  },
 }

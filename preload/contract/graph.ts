@@ -45,3 +45,7 @@ export const graphRoutes = {
     z.object({ file: z.string(), nodes: z.number(), edges: z.number(), bytes: z.number(), ms: z.number(), truncated: z.boolean() }),
   ),
 }
+
+export type GraphNode = z.infer<typeof GraphNode>
+export type GraphEdge = z.infer<typeof GraphEdge>
+export type Subgraph = z.infer<typeof Subgraph>

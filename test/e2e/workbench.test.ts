@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -102,6 +103,26 @@ describe.runIf(run)('workbench in Chromium (browser mode)', () => {
     await page.locator('[data-test=question-table] tbody tr').first().waitFor()
     expect(await page.locator('[data-test=question-table] tbody tr').count()).toBeGreaterThan(10)
     await page.screenshot({ path: join(OUTPUT_DIR, 'questions.png'), fullPage: false })
+    await page.click('text=← Demo')
+  })
+
+  it('browses the graph around an entity, expands a node and exports GraphML', async () => {
+    const person = generateDemoWorld({ seed: 1, size: 1 }).documents.find((d) => (d.metadata as { kind?: string } | undefined)?.kind === 'person')!
+    await page.click('[data-test=open-graph]')
+    await page.fill('[data-test=graph-search-input]', person.title)
+    await page.locator('[data-test=graph-search-result]').first().click()
+    await page.locator('[data-test=graph-node]').nth(3).waitFor()
+    const before = await page.locator('[data-test=graph-node]').count()
+    expect(before).toBeGreaterThan(3)
+    await page.locator('[data-test=graph-node][data-kind=sentence]').first().click()
+    await page.waitForFunction((n) => document.querySelectorAll('[data-test=graph-node]').length > n, before)
+    expect(await page.locator('[data-test=graph-edge]').count()).toBeGreaterThan(0)
+    await page.screenshot({ path: join(OUTPUT_DIR, 'graph.png'), fullPage: false })
+    await page.click('[data-test=export-graphml]')
+    const note = await page.locator('[data-test=export-result]').textContent()
+    const file = /→ (.+\.graphml)/.exec(note ?? '')?.[1]
+    expect(file && existsSync(file)).toBe(true)
+    expect(readFileSync(file!, 'utf8')).toMatch(/^<\?xml[\s\S]*<graphml[\s\S]*<\/graphml>\s*$/)
     await page.click('text=← Demo')
   })
 

@@ -8,7 +8,6 @@ const IN_SET = 'in (select value from json_each(?))'
 // A unary + on the second filtered column keeps SQLite from driving a composite index through
 // both id lists, which probes |first list| x |second list| keys (seconds at a few thousand nodes);
 // the second list is checked against a hashed copy instead.
-
 const SQL = {
   in: `select s.id as a, s.chunk_id as b from sentences s where s.id ${IN_SET} and s.chunk_id ${IN_SET} order by a`,
   next: `select s.id as a, n.id as b from sentences s

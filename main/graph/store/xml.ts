@@ -2,8 +2,9 @@ import { closeSync, openSync, writeSync } from 'node:fs'
 
 // XML 1.0 forbids most C0 controls, lone surrogates and U+FFFE/U+FFFF even when escaped.
 const INVALID = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
-const SPECIAL = /[&<>"']/g
-const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' }
+// A raw CR would be normalised away by every XML parser; as a reference it survives.
+const SPECIAL = /[&<>"'\r]/g
+const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', '\r': '&#13;' }
 
 /** Text safe inside an XML element or a quoted attribute; characters XML cannot carry are dropped. */
 export function xmlEscape(text: string): string {

@@ -1,0 +1,230 @@
+import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import GraphExplorer from '../../renderer/src/components/graph/GraphExplorer.vue'
+import { computeLayout } from '../../renderer/src/components/graph/force-layout'
+import { mergeInto, emptyView } from '../../renderer/src/components/graph/graph-model'
+import { createLayoutEngine, mainThreadLayout } from '../../renderer/src/components/graph/layout-engine'
+import type { GraphEdge, GraphNode, LoadNeighbourhood, SearchNodes, Subgraph } from '../../renderer/src/components/graph/types'
+
+/**
+ * A small in-memory graph shaped like the backend's: one hub entity mentioned by 30 sentences in
+ * three paragraphs, a work mentioned by every third sentence, a DATE (not a LOOKUP target) and a
+ * neighbour link.
+ */
+function memoryGraph(): { nodes: Map<string, GraphNode>; edges: GraphEdge[] } {
+  const nodes = new Map<string, GraphNode>()
+  const edges: GraphEdge[] = []
+  const add = (n: GraphNode): void => void nodes.set(n.id, n)
+  add({ id: 'e:1', kind: 'entity', label: 'Ada Lovelace', type: 'PERSON', lookupOk: true, title: 'Ada Lovelace (PERSON)' })
+  add({ id: 'e:2', kind: 'entity', label: 'Analytical Engine', type: 'WORK_OF_ART', lookupOk: true })
+  add({ id: 'e:3', kind: 'entity', label: '1843', type: 'DATE', lookupOk: false, title: '1843 (DATE, not a LOOKUP target)' })
+  add({ id: 'e:4', kind: 'entity', label: 'Charles Babbage', type: 'PERSON', lookupOk: true })
+  for (let p = 1; p <= 3; p++) add({ id: `p:${p}`, kind: 'paragraph', label: `Notes ¶${p}` })
+  for (let s = 1; s <= 30; s++) {
+    add({ id: `s:${s}`, kind: 'sentence', label: `Sentence ${s} about Ada`, title: `Sentence ${s} about Ada Lovelace and the engine.` })
+    edges.push({ source: `s:${s}`, target: 'e:1', kind: 'mention' })
+    if (s % 3 === 0) edges.push({ source: `s:${s}`, target: 'e:2', kind: 'mention' })
+    edges.push({ source: `s:${s}`, target: `p:${Math.ceil(s / 10)}`, kind: 'in' })
+    if (s % 10 !== 0) edges.push({ source: `s:${s}`, target: `s:${s + 1}`, kind: 'next' })
+  }
+  edges.push({ source: 's:1', target: 'e:3', kind: 'mention' })
+  edges.push({ source: 'e:1', target: 'e:4', kind: 'neighbour', score: 0.86 })
+  for (const n of nodes.values()) n.degree = edges.filter((e) => e.source === n.id || e.target === n.id).length
+  return { nodes, edges }
+}
+
+/** One-hop neighbourhood, best connected first, capped like the backend (centre included). */
+function backend(limit: number) {
+  const g = memoryGraph()
+  const load = vi.fn(async (center: string): Promise<Subgraph> => {
+    const centre = g.nodes.get(center)
+    if (!centre) throw new Error(`No node ${center}`)
+    const around = g.edges.flatMap((e) => (e.source === center ? [e.target] : e.target === center ? [e.source] : []))
+    const ranked = [...new Set(around)].map((id) => g.nodes.get(id)!).sort((a, b) => (b.degree ?? 0) - (a.degree ?? 0) || a.id.localeCompare(b.id))
+    const kept = [centre, ...ranked.slice(0, limit - 1)]
+    const ids = new Set(kept.map((n) => n.id))
+    return { nodes: kept, edges: g.edges.filter((e) => ids.has(e.source) && ids.has(e.target)), truncated: ranked.length > limit - 1 }
+  })
+  const search = vi.fn(async (text: string): Promise<GraphNode[]> =>
+    [...g.nodes.values()].filter((n) => n.kind === 'entity' && n.label.toLowerCase().includes(text.toLowerCase())),
+  )
+  return { load, search }
+}
+
+const nodeIds = (w: VueWrapper): string[] => w.findAll('[data-test="graph-node"]').map((n) => n.attributes('data-node-id')!)
+
+let wrapper: VueWrapper | undefined
+afterEach(() => {
+  wrapper?.unmount()
+  wrapper = undefined
+})
+
+async function mountExplorer(props: { load: LoadNeighbourhood; search: SearchNodes; initialCenter?: string; maxNodes?: number }): Promise<VueWrapper> {
+  wrapper = mount(GraphExplorer, { props: { layout: mainThreadLayout(), searchDelayMs: 0, ...props }, attachTo: document.body })
+  await flushPromises()
+  return wrapper
+}
+
+describe('GraphExplorer', () => {
+  it('searches entity names, and picking a result shows its neighbourhood with a legend', async () => {
+    const { load, search } = backend(100)
+    const w = await mountExplorer({ load, search })
+    expect(w.text()).toContain('Search for an entity')
+    await w.get('[data-test="graph-search-input"]').setValue('babb')
+    await w.get('form').trigger('submit')
+    await flushPromises()
+    expect(search).toHaveBeenCalledWith('babb')
+    const results = w.findAll('[data-test="graph-search-result"]')
+    expect(results.map((r) => r.text())).toEqual([expect.stringContaining('Charles Babbage')])
+    expect(results[0]!.text()).toContain('PERSON')
+
+    await results[0]!.trigger('click')
+    await flushPromises()
+    expect(load).toHaveBeenCalledWith('e:4')
+    expect(nodeIds(w).sort()).toEqual(['e:1', 'e:4'])
+    expect(w.findAll('[data-test="graph-edge"]').map((e) => e.attributes('data-edge-kind'))).toEqual(['neighbour'])
+    expect(w.find('[data-test="graph-search-results"]').exists()).toBe(false)
+    expect(w.emitted('center')).toEqual([['e:4']])
+    // The centre is selected and described; every node has a finite position.
+    expect(w.get('[data-test="graph-details"]').text()).toContain('Charles Babbage')
+    for (const n of w.findAll('[data-test="graph-node"]')) expect(n.attributes('transform')).toMatch(/^translate\(-?[\d.]+(e-?\d+)?,-?[\d.]+(e-?\d+)?\)$/)
+    const legend = w.get('[data-test="graph-legend"]').text()
+    expect(legend).toContain('Paragraph')
+    expect(legend).toContain('Sentence')
+    expect(legend).toContain('PERSON')
+    expect(legend).toContain('entity neighbour')
+  })
+
+  it('searches while typing and says when nothing matches', async () => {
+    const { load, search } = backend(100)
+    const w = await mountExplorer({ load, search })
+    await w.get('[data-test="graph-search-input"]').setValue('zzz')
+    await new Promise((r) => setTimeout(r, 10))
+    await flushPromises()
+    expect(w.get('[data-test="graph-search-empty"]').text()).toContain('zzz')
+  })
+
+  it('expands a clicked node by merging its neighbourhood into the view', async () => {
+    const { load, search } = backend(100)
+    const w = await mountExplorer({ load, search, initialCenter: 'e:2' })
+    const before = nodeIds(w)
+    expect(before).toHaveLength(11) // the work and its ten sentences
+    expect(before).not.toContain('p:1')
+    const edgesBefore = w.findAll('[data-test="graph-edge"]').length
+
+    await w.get('[data-node-id="s:3"]').trigger('click')
+    await flushPromises()
+    expect(load).toHaveBeenLastCalledWith('s:3')
+    const after = nodeIds(w)
+    expect(after).toEqual(expect.arrayContaining([...before, 'e:1', 'p:1', 's:2', 's:4']))
+    expect(w.findAll('[data-test="graph-edge"]').length).toBeGreaterThan(edgesBefore)
+    expect(w.get('[data-node-id="s:3"]').classes()).toContain('node-expanded')
+    expect(w.emitted('select')!.at(-1)).toEqual([expect.objectContaining({ id: 's:3' })])
+    // An expanded node does not load again.
+    await w.get('[data-node-id="s:3"]').trigger('click')
+    await flushPromises()
+    expect(load).toHaveBeenCalledTimes(2)
+    // Expanding the hub brings s:1, and s:1 brings the DATE, which draws muted.
+    await w.get('[data-node-id="e:1"]').trigger('click')
+    await flushPromises()
+    await w.get('[data-node-id="s:1"]').trigger('click')
+    await flushPromises()
+    const date = w.get('[data-node-id="e:3"]')
+    expect(date.classes()).toContain('node-muted')
+    expect(w.get('[data-test="graph-legend"] [data-entity-type="DATE"]').text()).toContain('not a LOOKUP target')
+  })
+
+  it('shows the hovered node text in the details panel', async () => {
+    const { load, search } = backend(100)
+    const w = await mountExplorer({ load, search, initialCenter: 'e:2' })
+    await w.get('[data-node-id="s:6"]').trigger('mouseenter')
+    expect(w.get('[data-test="graph-details"]').text()).toContain('Sentence 6 about Ada Lovelace and the engine.')
+    await w.get('[data-node-id="s:6"]').trigger('mouseleave')
+    expect(w.get('[data-test="graph-details"]').text()).toContain('Analytical Engine')
+  })
+
+  it('honours the node cap and says the view is truncated', async () => {
+    const { load, search } = backend(100)
+    const w = await mountExplorer({ load, search, initialCenter: 'e:1', maxNodes: 12 })
+    expect(nodeIds(w)).toHaveLength(12)
+    expect(nodeIds(w)[0]).toBe('e:1')
+    expect(w.get('[data-test="graph-truncated"]').text()).toContain('capped at 12 nodes')
+    expect(w.get('[data-test="graph-count"]').text()).toContain('12 / 12 nodes')
+    // Expanding at the cap adds edges at most, never nodes.
+    await w.get(`[data-node-id="${nodeIds(w)[3]}"]`).trigger('click')
+    await flushPromises()
+    expect(nodeIds(w)).toHaveLength(12)
+  })
+
+  it('shows the backend truncation note even under the cap', async () => {
+    const { load, search } = backend(8)
+    const w = await mountExplorer({ load, search, initialCenter: 'e:1' })
+    expect(nodeIds(w)).toHaveLength(8)
+    expect(w.get('[data-test="graph-truncated"]').text()).toContain('Truncated')
+  })
+
+  it('reports load failures and keeps working', async () => {
+    const { load, search } = backend(100)
+    const w = await mountExplorer({ load, search, initialCenter: 'e:404' })
+    expect(w.get('[data-test="graph-error"]').text()).toContain('No node e:404')
+    await (w.vm as unknown as { show: (id: string) => Promise<void> }).show('e:4')
+    await flushPromises()
+    expect(w.find('[data-test="graph-error"]').exists()).toBe(false)
+    expect(nodeIds(w)).toHaveLength(2)
+  })
+
+  it('lays out on the main thread when no worker can start', async () => {
+    const { load, search } = backend(100)
+    const original = (globalThis as { Worker?: unknown }).Worker
+    ;(globalThis as { Worker?: unknown }).Worker = undefined
+    try {
+      wrapper = mount(GraphExplorer, { props: { load, search, initialCenter: 'e:2', searchDelayMs: 0 } })
+      await flushPromises()
+      expect(nodeIds(wrapper)).toHaveLength(11)
+    } finally {
+      ;(globalThis as { Worker?: unknown }).Worker = original
+    }
+  })
+})
+
+describe('graph explorer helpers', () => {
+  it('merges best-first within the cap and keeps edges only between present nodes', () => {
+    const view = emptyView()
+    const n = (id: string): GraphNode => ({ id, kind: 'entity', label: id })
+    const first = mergeInto(view, { nodes: [n('e:1'), n('e:2')], edges: [{ source: 'e:1', target: 'e:2', kind: 'neighbour', score: 0.9 }], truncated: false }, 3)
+    expect(first).toEqual({ added: ['e:1', 'e:2'], dropped: 0 })
+    const second = mergeInto(
+      view,
+      { nodes: [n('e:2'), n('e:3'), n('e:4')], edges: [{ source: 'e:2', target: 'e:3', kind: 'neighbour' }, { source: 'e:2', target: 'e:4', kind: 'neighbour' }], truncated: false },
+      3,
+    )
+    expect(second).toEqual({ added: ['e:3'], dropped: 1 })
+    expect([...view.edges.keys()]).toEqual(['neighbour|e:1|e:2', 'neighbour|e:2|e:3'])
+  })
+
+  it('computes a deterministic layout that keeps pinned nodes in place', () => {
+    const request = {
+      nodes: [
+        { id: 'a', kind: 'entity' as const, x: 100, y: 50, pinned: true },
+        { id: 'b', kind: 'sentence' as const },
+        { id: 'c', kind: 'paragraph' as const },
+      ],
+      links: [
+        { source: 'b', target: 'a', kind: 'mention' as const },
+        { source: 'b', target: 'c', kind: 'in' as const },
+        { source: 'b', target: 'gone', kind: 'in' as const },
+      ],
+    }
+    const p = computeLayout(request)
+    expect(p.a).toEqual({ x: 100, y: 50 })
+    expect(Number.isFinite(p.b!.x) && Number.isFinite(p.c!.y)).toBe(true)
+    expect(computeLayout(request)).toEqual(p)
+  })
+
+  it('the default engine falls back to the main thread', async () => {
+    const engine = createLayoutEngine()
+    const p = await engine.run({ nodes: [{ id: 'x', kind: 'entity' }], links: [] })
+    expect(Object.keys(p)).toEqual(['x'])
+    engine.dispose()
+  })
+})

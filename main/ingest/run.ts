@@ -9,6 +9,8 @@ import { CorpusWriter, type WriteCounts } from './writer'
 
 export interface IngestOptions extends UnitOptions {
   chunking: ChunkingOptions
+  /** The workspace's embedding model, when one is set: entity links then use name embeddings. */
+  linkEmbedder?: { model: string; embed(texts: string[]): Promise<Float32Array[]> }
 }
 
 export const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -103,7 +105,11 @@ export async function runIngest(raw: SQLite.Database, source: IngestSource, opti
     // Links are a whole-corpus relation: recomputed (sub-quadratically) whenever any file changed.
     report.progress(0.98, 'entity links', 'Linking entities to their nearest neighbours')
     const t = performance.now()
-    const links = await computeEntityLinks(raw, { checkpoint: () => report.throwIfCancelled() })
+    const embedder = options.linkEmbedder
+    const links = await computeEntityLinks(raw, {
+      checkpoint: () => report.throwIfCancelled(),
+      ...(embedder ? { embed: (texts: string[]) => embedder.embed(texts), model: embedder.model } : {}),
+    })
     seconds.links = (performance.now() - t) / 1000
     summary.links = { method: links.method, links: links.links, entities: links.entities }
   }

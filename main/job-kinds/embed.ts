@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { workspaceMigrations } from '../db/migrations'
 import { openDatabase } from '../db/open'
 import type { JobContext, JobOutcome } from '../jobs/protocol'
+import { computeEntityLinks } from '../graph/links'
 import { createGgufEmbedder } from '../policy/embedder'
 import type { LlamaRuntime } from '../policy/llama-runtime'
 import { embedMissingChunks } from '../retrieval/vectors'
@@ -27,6 +28,8 @@ export interface EmbedJobResult {
   truncated: number
   seconds: number
   chunksPerSecond: number
+  /** Entity neighbour links rebuilt over name embeddings. */
+  entityLinks: { method: string; links: number; entities: number }
 }
 
 /** Workspace meta key naming the model behind the stored chunk vectors. */
@@ -71,12 +74,16 @@ export async function runEmbedJob(ctx: JobContext<unknown>, deps: { runtime?: Ll
       const embedded = await embedMissingChunks(raw, embedder, {
         batchSize: params.batchSize,
         onProgress: (done, total) => {
-          ctx.progress(total === 0 ? 1 : done / total, 'embed', `${done}/${total} chunks`)
+          ctx.progress(total === 0 ? 0.95 : (done / total) * 0.95, 'embed', `${done}/${total} chunks`)
           ctx.throwIfCancelled()
         },
       })
+      // With a model set, Harness-G's entity neighbour links use cosine over name embeddings instead of the trigram fallback.
+      ctx.progress(0.99, 'entity links', 'Linking entities by name embeddings')
+      const links = await computeEntityLinks(raw, { embed: (texts) => embedder.embed(texts), model: embedder.model, checkpoint: () => ctx.throwIfCancelled() })
       const seconds = (performance.now() - started) / 1000
       const result: EmbedJobResult = {
+        entityLinks: { method: links.method, links: links.links, entities: links.entities },
         model: embedder.model,
         dimension: embedder.dimension,
         embedded,

@@ -123,6 +123,7 @@ describe('runEmbedJob', () => {
     expect(result).toMatchObject({ dimension: 64, embedded: chunkCount, skipped: 0, truncated: 0 })
     expect(result.model).toMatch(/^tiny\.gguf@[0-9a-f]{12}$/)
     expect(result.chunksPerSecond).toBeGreaterThan(0)
+    expect(result.entityLinks.method).toBe(`name-embedding:${result.model}`)
     expect(first.message).toContain(`${chunkCount} chunks embedded`)
     expect(readEmbeddingModel(ws.raw)).toEqual({ path: modelPath, model: result.model, dimension: 64 })
     const rows = ws.raw.prepare('select count(*) as n, min(dim) as lo, max(dim) as hi, count(distinct model) as models from chunk_vectors').get()

@@ -1,0 +1,32 @@
+import type { EnvContext, Environment, EnvironmentFactory } from './types'
+
+const factories = new Map<string, EnvironmentFactory>()
+
+/** Environments register by name; a run names one and gives a config delta over its defaults. */
+export function registerEnvironment(factory: EnvironmentFactory<any>): void {
+  if (factories.has(factory.name)) throw new Error(`Environment ${factory.name} is already registered`)
+  factories.set(factory.name, factory)
+}
+
+export function environmentNames(): string[] {
+  return [...factories.keys()].sort()
+}
+
+export function environmentFactory(name: string): EnvironmentFactory {
+  const f = factories.get(name)
+  if (!f) throw new Error(`Unknown environment "${name}"; known: ${environmentNames().join(', ') || 'none'}`)
+  return f
+}
+
+/** Creates an environment from its defaults overridden by `delta` (unknown keys are an error). */
+export function createEnvironment(name: string, ctx: EnvContext, delta: Record<string, unknown> = {}): Environment {
+  const f = environmentFactory(name)
+  for (const key of Object.keys(delta)) {
+    if (!(key in f.defaults)) throw new Error(`Environment ${name} has no option "${key}"; options: ${Object.keys(f.defaults).join(', ')}`)
+  }
+  return f.create(ctx, { ...f.defaults, ...delta })
+}
+
+export function resolvedConfig(name: string, delta: Record<string, unknown> = {}): Record<string, unknown> {
+  return { ...environmentFactory(name).defaults, ...delta }
+}

@@ -49,6 +49,15 @@ if (!app.requestSingleInstanceLock()) {
           : await dialog.showOpenDialog({ title: title ?? 'Choose a folder', properties: ['openDirectory'] })
         return result.canceled ? null : (result.filePaths[0] ?? null)
       },
+      pickFile: async (title, extensions) => {
+        const options = {
+          title: title ?? 'Choose a file',
+          properties: ['openFile' as const],
+          ...(extensions?.length ? { filters: [{ name: extensions.join(', '), extensions }] } : {}),
+        }
+        const result = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options)
+        return result.canceled ? null : (result.filePaths[0] ?? null)
+      },
     })
     registerIpc(handlers, services.events, (e) => e.senderFrame !== null && isAppUrl(e.senderFrame.url, appUrl))
     window = createMainWindow(outDir, appUrl)

@@ -5,6 +5,8 @@ import { ApiError, type AppInfo } from '../../preload/contract'
 import type { Services } from '../app/services'
 import { corpusStats, questionSets, questionsOf, sourceFiles } from '../corpus/catalogue'
 import { exportGraphML, GraphError, neighbourhood, searchNodes } from '../graph/store'
+import { harnessCatalog } from '../experiments/catalog'
+import { getEpisode, listEpisodes, listRuns } from '../experiments/queries'
 import { readEmbeddingModel } from '../job-kinds/embed'
 import { createGgufEmbedder } from '../policy/embedder'
 import { createRetriever, RetrievalError, type Retriever } from '../retrieval'
@@ -14,6 +16,7 @@ import type { Handlers } from './dispatch'
 export interface HostCapabilities {
   mode: AppInfo['mode']
   pickFolder?: (title?: string) => Promise<string | null>
+  pickFile?: (title?: string, extensions?: string[]) => Promise<string | null>
 }
 
 /** Retrieval and graph errors are the caller's to fix (bad regex, unknown id, no vectors): map them to API errors. */
@@ -27,7 +30,7 @@ async function retrieval<T>(fn: () => T | Promise<T>): Promise<T> {
 }
 
 export function createHandlers(services: Services, host: HostCapabilities): Handlers {
-  const { workspaces, jobs } = services
+  const { workspaces, jobs, models } = services
   const retrievers = new WeakMap<SQLite.Database, { retriever: Retriever; model: string | null }>()
   const raw = async (workspaceId: string): Promise<SQLite.Database> => (await workspaces.handle(workspaceId)).raw
   /** The workspace's retriever; with its embedding model (set by a corpus.embed job) loaded lazily for dense and hybrid. */
@@ -53,6 +56,10 @@ export function createHandlers(services: Services, host: HostCapabilities): Hand
     'system.pickFolder': async ({ title }) => {
       if (!host.pickFolder) throw new ApiError('UNSUPPORTED', 'No native folder picker in this mode: type the folder path instead')
       return { path: await host.pickFolder(title) }
+    },
+    'system.pickFile': async ({ title, extensions }) => {
+      if (!host.pickFile) throw new ApiError('UNSUPPORTED', 'No native file picker in this mode: type the file path instead')
+      return { path: await host.pickFile(title, extensions) }
     },
     'workspace.list': () => workspaces.list(),
     'workspace.create': ({ name }) => workspaces.create(name),
@@ -106,6 +113,23 @@ export function createHandlers(services: Services, host: HostCapabilities): Hand
       mkdirSync(dirname(file), { recursive: true })
       const result = await retrieval(() => exportGraphML(db, file, center ? { center, depth: 2 } : {}))
       return { file: result.file, nodes: result.nodes, edges: result.edges, bytes: result.bytes, ms: result.ms, truncated: result.truncated }
+    },
+    'harness.catalog': async () => harnessCatalog(),
+    'models.list': () => models.list(),
+    'models.add': ({ path, role }) => models.add(path, role),
+    'models.remove': async ({ id }) => {
+      await models.remove(id)
+      return { removed: true as const }
+    },
+    'models.load': ({ id }) => models.load(id),
+    'models.unload': ({ id }) => models.unload(id),
+    'models.runtime': () => models.runtime(),
+    'runs.list': async ({ workspaceId }) => listRuns(await raw(workspaceId)),
+    'runs.episodes': async ({ workspaceId, runId, offset, limit }) => listEpisodes(await raw(workspaceId), runId, offset, limit),
+    'runs.episode': async ({ workspaceId, episodeId }) => {
+      const episode = getEpisode(await raw(workspaceId), episodeId)
+      if (!episode) throw new ApiError('NOT_FOUND', `No episode with id ${episodeId}`)
+      return episode
     },
   }
 }

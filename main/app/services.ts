@@ -3,6 +3,7 @@ import { appMigrations } from '../db/migrations'
 import { openDatabase, type OpenedDatabase } from '../db/open'
 import type { AppDatabase } from '../db/schema'
 import { JobManager, type WorkerEntry } from '../jobs/manager'
+import { ModelRegistry } from '../models/registry'
 import { WorkspaceService } from '../workspaces/service'
 import { EventBus } from './events'
 import { APP_VERSION } from './version'
@@ -14,6 +15,7 @@ export interface Services {
   events: EventBus
   workspaces: WorkspaceService
   jobs: JobManager
+  models: ModelRegistry
   close(): Promise<void>
 }
 
@@ -37,6 +39,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     cancelGraceMs: options.cancelGraceMs,
   })
   workspaces = new WorkspaceService(app.db, options.dataDir, (id) => jobs.hasActive(id))
+  const models = new ModelRegistry(app.db)
   await jobs.init()
   return {
     version: APP_VERSION,
@@ -45,8 +48,10 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     events,
     workspaces,
     jobs,
+    models,
     async close() {
       await jobs.shutdown()
+      await models.closeAll()
       await workspaces!.closeAll()
       await app.close()
     },

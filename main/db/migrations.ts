@@ -45,6 +45,21 @@ export const appMigrations: Record<string, Migration> = {
       await db.schema.createIndex('jobs_by_status').on('jobs').column('status').execute()
     },
   },
+  '0002_models': {
+    async up(db: Kysely<unknown>) {
+      // Registered GGUF files: inspected (never loaded) when added; shared by every workspace.
+      await db.schema
+        .createTable('models')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('path', 'text', (c) => c.notNull().unique())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('sha256', 'text', (c) => c.notNull())
+        .addColumn('role', 'text', (c) => c.notNull().check(sql`role in ('policy','embedding','adapter')`))
+        .addColumn('info_json', 'text', (c) => c.notNull())
+        .addColumn('added_at', 'text', (c) => c.notNull())
+        .execute()
+    },
+  },
 }
 
 export const workspaceMigrations: Record<string, Migration> = {
@@ -181,6 +196,58 @@ export const workspaceMigrations: Record<string, Migration> = {
     async up(db: Kysely<unknown>) {
       // Neighbourhoods follow links in both directions; without this, links pointing at an entity scan the table.
       await db.schema.createIndex('entity_links_by_target').on('entity_links').column('target_id').execute()
+    },
+  },
+  '0005_runs_and_episodes': {
+    async up(db: Kysely<unknown>) {
+      // A run is an evaluation (later: a training run) over a question split; everything needed to reproduce it is stored.
+      await db.schema
+        .createTable('runs')
+        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('running','done','failed','cancelled')`))
+        .addColumn('config_json', 'text', (c) => c.notNull())
+        .addColumn('seed', 'integer', (c) => c.notNull())
+        .addColumn('app_version', 'text', (c) => c.notNull())
+        .addColumn('corpus_signature', 'text', (c) => c.notNull())
+        .addColumn('job_id', 'text')
+        .addColumn('summary_json', 'text')
+        .addColumn('error', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('finished_at', 'text')
+        .execute()
+      await db.schema
+        .createTable('episodes')
+        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('run_id', 'integer', (c) => c.notNull().references('runs.id').onDelete('cascade'))
+        .addColumn('question_id', 'integer', (c) => c.references('questions.id').onDelete('set null'))
+        .addColumn('question', 'text', (c) => c.notNull())
+        .addColumn('seed', 'integer', (c) => c.notNull())
+        .addColumn('answer', 'text')
+        .addColumn('gold_json', 'text', (c) => c.notNull())
+        .addColumn('outcome_json', 'text', (c) => c.notNull())
+        .addColumn('metrics_json', 'text', (c) => c.notNull())
+        .addColumn('turns', 'integer', (c) => c.notNull())
+        .addColumn('format_errors', 'integer', (c) => c.notNull())
+        .addColumn('ms', 'real', (c) => c.notNull())
+        .addUniqueConstraint('episodes_run_question_seed', ['run_id', 'question_id', 'seed'])
+        .execute()
+      await db.schema.createIndex('episodes_by_run').on('episodes').column('run_id').execute()
+      await db.schema
+        .createTable('episode_steps')
+        .addColumn('episode_id', 'integer', (c) => c.notNull().references('episodes.id').onDelete('cascade'))
+        .addColumn('t', 'integer', (c) => c.notNull())
+        .addColumn('observation_text', 'text', (c) => c.notNull())
+        .addColumn('actions_json', 'text', (c) => c.notNull())
+        .addColumn('previews_json', 'text')
+        .addColumn('action_json', 'text', (c) => c.notNull())
+        .addColumn('decision_json', 'text', (c) => c.notNull())
+        .addColumn('info_json', 'text', (c) => c.notNull())
+        .addColumn('snapshot_json', 'text', (c) => c.notNull())
+        .addColumn('ms', 'real', (c) => c.notNull())
+        .addPrimaryKeyConstraint('episode_steps_pk', ['episode_id', 't'])
+        .execute()
     },
   },
 }

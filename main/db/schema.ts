@@ -4,6 +4,17 @@ import type { Generated } from 'kysely'
 export interface AppDatabase {
   workspaces: WorkspaceTable
   jobs: JobTable
+  models: ModelTable
+}
+
+export interface ModelTable {
+  id: string
+  path: string
+  name: string
+  sha256: string
+  role: 'policy' | 'embedding' | 'adapter'
+  info_json: string
+  added_at: string
 }
 
 export interface WorkspaceTable {
@@ -45,6 +56,9 @@ export interface WorkspaceDatabase {
   entity_links: EntityLinkTable
   question_sets: QuestionSetTable
   questions: QuestionTable
+  runs: RunTable
+  episodes: EpisodeTable
+  episode_steps: EpisodeStepTable
   chunk_vectors: ChunkVectorTable
 }
 
@@ -150,3 +164,47 @@ export interface MetaTable {
   value: string
 }
 
+
+export interface RunTable {
+  id: Generated<number>
+  kind: string
+  name: string
+  status: 'running' | 'done' | 'failed' | 'cancelled'
+  config_json: string
+  seed: number
+  app_version: string
+  corpus_signature: string
+  job_id: string | null
+  summary_json: string | null
+  error: string | null
+  created_at: string
+  finished_at: string | null
+}
+
+export interface EpisodeTable {
+  id: Generated<number>
+  run_id: number
+  question_id: number | null
+  question: string
+  seed: number
+  answer: string | null
+  gold_json: string
+  outcome_json: string
+  metrics_json: string
+  turns: number
+  format_errors: number
+  ms: number
+}
+
+export interface EpisodeStepTable {
+  episode_id: number
+  t: number
+  observation_text: string
+  actions_json: string
+  previews_json: string | null
+  action_json: string
+  decision_json: string
+  info_json: string
+  snapshot_json: string
+  ms: number
+}

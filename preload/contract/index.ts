@@ -6,6 +6,8 @@ import type { z } from 'zod'
 import { corpusRoutes } from './corpus'
 import { graphRoutes } from './graph'
 import { jobEvents, jobRoutes } from './job'
+import { modelRoutes } from './models'
+import { runRoutes } from './runs'
 import { systemRoutes } from './system'
 import { workspaceRoutes } from './workspace'
 
@@ -13,10 +15,12 @@ export * from './corpus'
 export * from './define'
 export * from './graph'
 export * from './job'
+export * from './models'
+export * from './runs'
 export * from './system'
 export * from './workspace'
 
-export const routes = { ...systemRoutes, ...workspaceRoutes, ...jobRoutes, ...corpusRoutes, ...graphRoutes }
+export const routes = { ...systemRoutes, ...workspaceRoutes, ...jobRoutes, ...corpusRoutes, ...graphRoutes, ...runRoutes, ...modelRoutes }
 export const events = { ...jobEvents }
 
 export type Routes = typeof routes

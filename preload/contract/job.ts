@@ -1,12 +1,13 @@
 import { z } from 'zod'
 import { IngestParams } from './corpus'
 import { route } from './define'
+import { EvalParams } from './runs'
 
 export const JobStatus = z.enum(['queued', 'running', 'done', 'failed', 'cancelled'])
 export type JobStatus = z.infer<typeof JobStatus>
 
 /** Job kinds the backend knows; each has its own parameter schema. */
-export const JobKind = z.enum(['db.maintenance', 'corpus.ingest', 'corpus.embed'])
+export const JobKind = z.enum(['db.maintenance', 'corpus.ingest', 'corpus.embed', 'eval.run'])
 export type JobKind = z.infer<typeof JobKind>
 
 export const MaintenanceParams = z
@@ -51,6 +52,7 @@ export const jobRoutes = {
           params: z.object({ modelPath: z.string().trim().min(1).max(4096), batchSize: z.number().int().min(1).max(1024).default(32) }).strict(),
         })
         .strict(),
+      z.object({ kind: z.literal('eval.run'), workspaceId: z.string().min(1).max(64), params: EvalParams }).strict(),
     ]),
     Job,
   ),

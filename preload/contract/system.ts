@@ -19,4 +19,9 @@ export const systemRoutes = {
     z.object({ title: z.string().max(200).optional() }).strict(),
     z.object({ path: z.string().nullable() }),
   ),
+  'system.pickFile': route(
+    'Open the native file picker (Electron only)',
+    z.object({ title: z.string().max(200).optional(), extensions: z.array(z.string().regex(/^[a-z0-9]{1,10}$/i)).max(20).optional() }).strict(),
+    z.object({ path: z.string().nullable() }),
+  ),
 }

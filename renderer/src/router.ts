@@ -1,7 +1,11 @@
 import { createRouter, createWebHashHistory } from 'vue-router'
 import CorpusView from './views/CorpusView.vue'
 import GraphView from './views/GraphView.vue'
+import PoliciesView from './views/PoliciesView.vue'
 import QuestionsView from './views/QuestionsView.vue'
+import RunsView from './views/RunsView.vue'
+import RunView from './views/RunView.vue'
+import TrajectoryView from './views/TrajectoryView.vue'
 import WorkspaceView from './views/WorkspaceView.vue'
 import WorkspacesView from './views/WorkspacesView.vue'
 
@@ -11,10 +15,14 @@ export const createAppRouter = () =>
     history: createWebHashHistory(),
     routes: [
       { path: '/', component: WorkspacesView },
+      { path: '/models', component: PoliciesView },
       { path: '/workspaces/:id', component: WorkspaceView },
       { path: '/workspaces/:id/corpus', component: CorpusView },
       { path: '/workspaces/:id/questions', component: QuestionsView },
       { path: '/workspaces/:id/graph', component: GraphView },
+      { path: '/workspaces/:id/runs', component: RunsView },
+      { path: '/workspaces/:id/runs/:runId', component: RunView },
+      { path: '/workspaces/:id/episodes/:episodeId', component: TrajectoryView },
       { path: '/:pathMatch(.*)*', redirect: '/' },
     ],
   })

@@ -14,6 +14,7 @@ const badInputs: Partial<Record<RouteName, unknown[]>> = {
   'job.start': [{ kind: 'nope', workspaceId: 'a' }, { kind: 'db.maintenance' }, { kind: 'db.maintenance', workspaceId: 'a', params: { vacuum: 'yes' } }],
   'job.cancel': [{}, { id: '' }],
   'system.pickFolder': [{ title: 7 }],
+  'system.pickFile': [{ extensions: ['../x'] }],
 }
 
 describe('API validation', () => {
@@ -49,6 +50,7 @@ describe('API validation', () => {
   it('maps missing records to NOT_FOUND and unsupported host features to UNSUPPORTED', async () => {
     expect(await dispatch(handlers, 'workspace.get', { id: 'missing' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } })
     expect(await dispatch(handlers, 'system.pickFolder', {})).toMatchObject({ ok: false, error: { code: 'UNSUPPORTED' } })
+    expect(await dispatch(handlers, 'system.pickFile', {})).toMatchObject({ ok: false, error: { code: 'UNSUPPORTED' } })
   })
 
   it('accepts good input', async () => {

@@ -1,0 +1,90 @@
+import type SQLite from 'better-sqlite3'
+import { aggregate } from '../eval'
+import type { Answerer } from '../harness/answerer'
+import type { Policy } from '../harness/policy'
+import { createEnvironment, resolvedConfig } from '../harness/registry'
+import { createRetriever } from '../retrieval'
+import { runEpisode } from './episode'
+import { EvidenceResolver } from './evidence'
+import { corpusSignature, loadQuestions } from './questions'
+import { RunStore } from './store'
+
+export interface EvaluationSpec {
+  name: string
+  environment: string
+  envConfig: Record<string, unknown>
+  /** Plain description of the policy and answerer, stored with the run (the factories build them). */
+  policy: Record<string, unknown>
+  answerer: Record<string, unknown>
+  questionSetId: number
+  offset: number
+  limit: number
+  seed: number
+  previews: boolean
+}
+
+export interface EvaluationDeps {
+  policy: Policy
+  answerer: Answerer
+  appVersion: string
+  jobId: string | null
+  progress(progress: number, stage: string, message?: string): void
+  throwIfCancelled(): void
+}
+
+export interface EvaluationSummary {
+  runId: number
+  episodes: number
+  aggregates: ReturnType<typeof aggregate>
+  answerer: { name: string; lexical: boolean }
+  seconds: number
+}
+
+/**
+ * An evaluation: one episode per question of the split, each stored whole (steps, previews, snapshots,
+ * metrics) in its own transaction; aggregates are computed from the stored per-question results.
+ * Cancelling stops between episodes and keeps what was stored.
+ */
+export async function runEvaluation(raw: SQLite.Database, spec: EvaluationSpec, deps: EvaluationDeps): Promise<EvaluationSummary> {
+  const t0 = performance.now()
+  const questions = loadQuestions(raw, spec.questionSetId, spec.offset, spec.limit)
+  if (questions.length === 0) throw new Error(`Question set ${spec.questionSetId} has no questions in that range`)
+  const store = new RunStore(raw)
+  const config = {
+    ...spec,
+    envConfig: resolvedConfig(spec.environment, spec.envConfig),
+    answerer: { ...spec.answerer, name: deps.answerer.name, lexical: deps.answerer.lexical },
+  }
+  const runId = store.createRun({ kind: 'eval', name: spec.name, config, seed: spec.seed, appVersion: deps.appVersion, corpusSignature: corpusSignature(raw), jobId: deps.jobId })
+  const ctx = { raw, retriever: createRetriever(raw) }
+  const evidence = new EvidenceResolver(raw)
+  const summarise = (): EvaluationSummary => {
+    const records = store.metricsOf(runId)
+    return {
+      runId,
+      episodes: records.length,
+      aggregates: aggregate(records.map((r) => ({ questionId: r.questionId, variant: null, metrics: r.metrics })), { seed: spec.seed }),
+      answerer: { name: deps.answerer.name, lexical: deps.answerer.lexical },
+      seconds: (performance.now() - t0) / 1000,
+    }
+  }
+  try {
+    for (const [i, q] of questions.entries()) {
+      deps.throwIfCancelled()
+      deps.progress(i / questions.length, 'episodes', `Question ${i + 1}/${questions.length}`)
+      const env = createEnvironment(spec.environment, ctx, spec.envConfig)
+      // Each question gets its own seed derived from the run seed, so episodes are reproducible one by one.
+      const seed = (spec.seed * 1_000_003 + q.rowId) >>> 0
+      const episode = await runEpisode(env, deps.policy, deps.answerer, q, seed, evidence, { previews: spec.previews, maxSteps: 200 })
+      store.saveEpisode(runId, { ...episode, questionId: q.rowId })
+    }
+  } catch (err) {
+    const cancelled = err instanceof Error && err.name === 'JobCancelledError'
+    store.finishRun(runId, cancelled ? 'cancelled' : 'failed', summarise(), cancelled ? undefined : err instanceof Error ? err.message : String(err))
+    throw err
+  }
+  const summary = summarise()
+  store.finishRun(runId, 'done', summary)
+  deps.progress(1, 'done', `${summary.episodes} episodes`)
+  return summary
+}

@@ -1,0 +1,101 @@
+import type SQLite from 'better-sqlite3'
+import type { RunSummary } from '../../preload/contract'
+
+interface RunRow {
+  id: number
+  kind: string
+  name: string
+  status: string
+  seed: number
+  created_at: string
+  finished_at: string | null
+  error: string | null
+  config_json: string
+  summary_json: string | null
+  episodes: number
+}
+
+interface StoredAggregate {
+  mean: number | null
+  count: number
+  ci: { lower: number; upper: number } | null
+}
+
+/** Read side of runs and episodes for the API and the UI. */
+export function listRuns(raw: SQLite.Database): RunSummary[] {
+  const rows = raw.prepare('select r.*, (select count(*) from episodes e where e.run_id = r.id) as episodes from runs r order by r.id desc').all() as RunRow[]
+  return rows.map((r) => {
+    const summary = r.summary_json ? (JSON.parse(r.summary_json) as { aggregates?: Record<string, StoredAggregate> }) : null
+    const metrics: RunSummary['metrics'] = {}
+    for (const [name, a] of Object.entries(summary?.aggregates ?? {})) {
+      metrics[name] = { mean: a.mean, count: a.count, lower: a.ci?.lower ?? null, upper: a.ci?.upper ?? null }
+    }
+    return {
+      id: r.id,
+      kind: r.kind,
+      name: r.name,
+      status: r.status,
+      seed: r.seed,
+      createdAt: r.created_at,
+      finishedAt: r.finished_at,
+      error: r.error,
+      config: JSON.parse(r.config_json) as Record<string, unknown>,
+      episodes: r.episodes,
+      metrics,
+    }
+  })
+}
+
+interface EpisodeDbRow {
+  id: number
+  question_id: number | null
+  question: string
+  answer: string | null
+  gold_json: string
+  turns: number
+  format_errors: number
+  ms: number
+  metrics_json: string
+  seed: number
+  outcome_json: string
+}
+
+const toEpisode = (r: EpisodeDbRow) => ({
+  id: r.id,
+  questionId: r.question_id,
+  question: r.question,
+  answer: r.answer,
+  gold: (JSON.parse(r.gold_json) as { answers: string[] }).answers,
+  turns: r.turns,
+  formatErrors: r.format_errors,
+  ms: r.ms,
+  metrics: JSON.parse(r.metrics_json) as Record<string, number | null>,
+})
+
+export function listEpisodes(raw: SQLite.Database, runId: number, offset: number, limit: number) {
+  const total = Number(raw.prepare('select count(*) from episodes where run_id = ?').pluck().get(runId))
+  const rows = raw.prepare('select * from episodes where run_id = ? order by id limit ? offset ?').all(runId, limit, offset) as EpisodeDbRow[]
+  return { total, episodes: rows.map(toEpisode) }
+}
+
+export function getEpisode(raw: SQLite.Database, episodeId: number) {
+  const r = raw.prepare('select * from episodes where id = ?').get(episodeId) as EpisodeDbRow | undefined
+  if (!r) return null
+  const steps = raw.prepare('select * from episode_steps where episode_id = ? order by t').all(episodeId) as Record<string, unknown>[]
+  return {
+    ...toEpisode(r),
+    seed: r.seed,
+    outcome: JSON.parse(r.outcome_json) as unknown,
+    steps: steps.map((s) => ({
+      t: s.t as number,
+      observationText: s.observation_text as string,
+      actions: JSON.parse(s.actions_json as string) as unknown,
+      previews: s.previews_json ? (JSON.parse(s.previews_json as string) as unknown) : null,
+      action: JSON.parse(s.action_json as string) as unknown,
+      decision: JSON.parse(s.decision_json as string) as unknown,
+      info: JSON.parse(s.info_json as string) as unknown,
+      snapshot: JSON.parse(s.snapshot_json as string) as unknown,
+      ms: s.ms as number,
+    })),
+  }
+}

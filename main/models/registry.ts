@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto'
+import { availableParallelism } from 'node:os'
+import { basename, resolve } from 'node:path'
+import type { Kysely, Selectable } from 'kysely'
+import { ApiError, type ModelInfo } from '../../preload/contract'
+import type { AppDatabase, ModelTable } from '../db/schema'
+import { PolicyError } from '../policy/errors'
+import { getSharedRuntime, type LoadedModel } from '../policy/llama-runtime'
+import { inspectModelFile, type ModelFileInfo } from '../policy/model-file'
+
+/** Registered GGUF files (app.db) and the ones loaded in this process, shared by every workspace. */
+export class ModelRegistry {
+  private readonly loaded = new Map<string, LoadedModel>()
+
+  constructor(private readonly db: Kysely<AppDatabase>) {}
+
+  private toDto(row: Selectable<ModelTable>): ModelInfo {
+    const info = JSON.parse(row.info_json) as ModelFileInfo
+    const live = this.loaded.get(row.id)
+    return {
+      id: row.id,
+      path: row.path,
+      name: row.name,
+      sha256: row.sha256,
+      role: row.role,
+      addedAt: row.added_at,
+      architecture: info.architecture,
+      parameterCount: info.parameterCount,
+      quantization: info.quantization,
+      contextLength: info.contextLength,
+      embeddingLength: info.embeddingLength,
+      layers: info.layers,
+      hasChatTemplate: info.hasChatTemplate,
+      sizeBytes: info.sizeBytes,
+      loaded: live ? { backend: live.backend, gpuLayers: live.gpuLayers, totalLayers: live.totalLayers, loadMs: live.loadMs } : null,
+    }
+  }
+
+  private async row(id: string): Promise<Selectable<ModelTable>> {
+    const row = await this.db.selectFrom('models').selectAll().where('id', '=', id).executeTakeFirst()
+    if (!row) throw new ApiError('NOT_FOUND', `No registered model with id ${id}`)
+    return row
+  }
+
+  async list(): Promise<ModelInfo[]> {
+    return (await this.db.selectFrom('models').selectAll().orderBy('added_at').execute()).map((r) => this.toDto(r))
+  }
+
+  /** Inspects the file's header and hash without loading weights; a bad file is a validation error. */
+  async add(path: string, role?: ModelTable['role']): Promise<ModelInfo> {
+    const abs = resolve(path)
+    let info: ModelFileInfo
+    try {
+      info = await inspectModelFile(abs, { hash: true })
+    } catch (err) {
+      if (err instanceof PolicyError) throw new ApiError('VALIDATION', err.message)
+      throw err
+    }
+    const sha256 = info.sha256 ?? ''
+    const id = createHash('sha256').update(abs).digest('hex').slice(0, 16)
+    const chosen = role ?? (info.isLoraAdapter ? 'adapter' : info.isEmbeddingModel ? 'embedding' : 'policy')
+    await this.db
+      .insertInto('models')
+      .values({ id, path: abs, name: info.name ?? basename(abs), sha256, role: chosen, info_json: JSON.stringify(info), added_at: new Date().toISOString() })
+      .onConflict((oc) => oc.column('path').doUpdateSet({ sha256, role: chosen, info_json: JSON.stringify(info) }))
+      .execute()
+    return this.toDto(await this.row(id))
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.row(id)
+    await this.unload(id)
+    await this.db.deleteFrom('models').where('id', '=', id).execute()
+  }
+
+  async load(id: string): Promise<ModelInfo> {
+    const row = await this.row(id)
+    if (row.role === 'adapter') throw new ApiError('VALIDATION', 'A LoRA adapter is applied to a base model, not loaded on its own')
+    if (!this.loaded.has(id)) {
+      try {
+        const runtime = await getSharedRuntime()
+        this.loaded.set(id, await runtime.loadModel(row.path))
+      } catch (err) {
+        if (err instanceof PolicyError) throw new ApiError('VALIDATION', err.message)
+        throw err
+      }
+    }
+    return this.toDto(row)
+  }
+
+  async unload(id: string): Promise<ModelInfo> {
+    const row = await this.row(id)
+    const live = this.loaded.get(id)
+    this.loaded.delete(id)
+    await live?.dispose()
+    return this.toDto(row)
+  }
+
+  async runtime(): Promise<{ backend: string; threads: number; gpuDevices: string[]; cores: number; internet: boolean }> {
+    const info = await (await getSharedRuntime()).info()
+    // Downloads by hf: URI need the internet; this workbench runs offline by design, so it only reports it.
+    return { backend: info.backend, threads: info.threads, gpuDevices: info.gpuDevices, cores: availableParallelism(), internet: false }
+  }
+
+  async closeAll(): Promise<void> {
+    for (const id of [...this.loaded.keys()]) await this.unload(id).catch(() => undefined)
+  }
+}

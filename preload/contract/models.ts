@@ -1,0 +1,41 @@
+import { z } from 'zod'
+import { route } from './define'
+
+export const ModelInfo = z.object({
+  id: z.string(),
+  path: z.string(),
+  name: z.string(),
+  sha256: z.string(),
+  role: z.enum(['policy', 'embedding', 'adapter']),
+  addedAt: z.string(),
+  architecture: z.string().nullable(),
+  parameterCount: z.number(),
+  quantization: z.string().nullable(),
+  contextLength: z.number().nullable(),
+  embeddingLength: z.number().nullable(),
+  layers: z.number().nullable(),
+  hasChatTemplate: z.boolean(),
+  sizeBytes: z.number(),
+  /** Present while the model is loaded in this process. */
+  loaded: z.object({ backend: z.string(), gpuLayers: z.number(), totalLayers: z.number(), loadMs: z.number() }).nullable(),
+})
+export type ModelInfo = z.infer<typeof ModelInfo>
+
+const Id = z.object({ id: z.string().min(1).max(64) }).strict()
+
+export const modelRoutes = {
+  'models.list': route('Registered GGUF models with their metadata and load state', z.object({}).strict(), z.array(ModelInfo)),
+  'models.add': route(
+    'Register a local GGUF file (inspected, not loaded)',
+    z.object({ path: z.string().trim().min(1).max(4096), role: z.enum(['policy', 'embedding', 'adapter']).optional() }).strict(),
+    ModelInfo,
+  ),
+  'models.remove': route('Forget a registered model (the file is left alone)', Id, z.object({ removed: z.literal(true) })),
+  'models.load': route('Load a model (GPU when present, CPU otherwise)', Id, ModelInfo),
+  'models.unload': route('Unload a model and free its memory', Id, ModelInfo),
+  'models.runtime': route(
+    'The llama.cpp backend this process uses',
+    z.object({}).strict(),
+    z.object({ backend: z.string(), threads: z.number(), gpuDevices: z.array(z.string()), cores: z.number(), internet: z.boolean() }),
+  ),
+}

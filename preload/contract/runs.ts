@@ -1,0 +1,101 @@
+import { z } from 'zod'
+import { route } from './define'
+
+const WorkspaceId = z.string().min(1).max(64)
+
+export const PolicySpec = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('scripted'), name: z.string().min(1).max(64) }).strict(),
+  z
+    .object({
+      kind: z.literal('llm'),
+      modelPath: z.string().trim().min(1).max(4096),
+      temperature: z.number().min(0).max(5).default(0),
+      topK: z.number().int().min(0).max(1000).default(0),
+      topP: z.number().min(0).max(1).default(1),
+    })
+    .strict(),
+])
+
+export const AnswererSpec = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('lexical') }).strict(),
+  z.object({ kind: z.literal('gguf'), modelPath: z.string().trim().min(1).max(4096) }).strict(),
+])
+
+export const EvalParams = z
+  .object({
+    name: z.string().trim().max(200).default(''),
+    environment: z.string().min(1).max(64),
+    /** Config delta over the environment's defaults: an ablation is a delta. */
+    envConfig: z.record(z.string(), z.unknown()).default({}),
+    policy: PolicySpec,
+    answerer: AnswererSpec.default({ kind: 'lexical' }),
+    questionSetId: z.number().int().min(1),
+    offset: z.number().int().min(0).default(0),
+    limit: z.number().int().min(1).max(100_000).default(50),
+    seed: z.number().int().min(0).max(2 ** 31 - 1).default(1),
+    previews: z.boolean().default(true),
+  })
+  .strict()
+export type EvalParams = z.infer<typeof EvalParams>
+
+export const RunSummary = z.object({
+  id: z.number(),
+  kind: z.string(),
+  name: z.string(),
+  status: z.string(),
+  seed: z.number(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+  error: z.string().nullable(),
+  config: z.record(z.string(), z.unknown()),
+  episodes: z.number(),
+  /** Mean of each metric over the run's episodes, with bootstrap CI bounds when computed. */
+  metrics: z.record(z.string(), z.object({ mean: z.number().nullable(), count: z.number(), lower: z.number().nullable(), upper: z.number().nullable() })),
+})
+export type RunSummary = z.infer<typeof RunSummary>
+
+export const EpisodeRow = z.object({
+  id: z.number(),
+  questionId: z.number().nullable(),
+  question: z.string(),
+  answer: z.string().nullable(),
+  gold: z.array(z.string()),
+  turns: z.number(),
+  formatErrors: z.number(),
+  ms: z.number(),
+  metrics: z.record(z.string(), z.number().nullable()),
+})
+
+export const EpisodeStep = z.object({
+  t: z.number(),
+  observationText: z.string(),
+  actions: z.unknown(),
+  previews: z.unknown().nullable(),
+  action: z.unknown(),
+  decision: z.unknown(),
+  info: z.unknown(),
+  snapshot: z.unknown(),
+  ms: z.number(),
+})
+
+export const runRoutes = {
+  'harness.catalog': route(
+    'Registered environments with their default configs, scripted policies and ablation presets',
+    z.object({}).strict(),
+    z.object({
+      environments: z.array(z.object({ name: z.string(), description: z.string(), defaults: z.record(z.string(), z.unknown()) })),
+      scriptedPolicies: z.array(z.string()),
+    }),
+  ),
+  'runs.list': route('Runs of the workspace, newest first, with aggregate metrics', z.object({ workspaceId: WorkspaceId }).strict(), z.array(RunSummary)),
+  'runs.episodes': route(
+    'Per-question results of a run',
+    z.object({ workspaceId: WorkspaceId, runId: z.number().int().min(1), offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(1000).default(100) }).strict(),
+    z.object({ total: z.number(), episodes: z.array(EpisodeRow) }),
+  ),
+  'runs.episode': route(
+    'One episode with every step (observation, menu, previews, decision, snapshot)',
+    z.object({ workspaceId: WorkspaceId, episodeId: z.number().int().min(1) }).strict(),
+    EpisodeRow.extend({ seed: z.number(), outcome: z.unknown(), steps: z.array(EpisodeStep) }),
+  ),
+}

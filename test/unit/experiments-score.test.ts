@@ -1,0 +1,59 @@
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { workspaceMigrations } from '../../main/db/migrations'
+import { openDatabase, type OpenedDatabase } from '../../main/db/open'
+import { EvidenceResolver } from '../../main/experiments/evidence'
+import { loadQuestions } from '../../main/experiments/questions'
+import { scoreEpisode } from '../../main/experiments/score'
+import { RunStore } from '../../main/experiments/store'
+import { defaultIngestOptions, runIngest } from '../../main/ingest/run'
+import { tempDir } from '../helpers/services'
+
+describe('episode scoring and storage', () => {
+  const tmp = tempDir()
+  let db: OpenedDatabase<unknown>
+  beforeAll(async () => {
+    db = await openDatabase(join(tmp.dir, 'w.db'), workspaceMigrations)
+    await runIngest(db.raw, { kind: 'demo', seed: 5, size: 0.3 }, defaultIngestOptions(), { progress: () => undefined, throwIfCancelled: () => undefined })
+  })
+  afterAll(async () => {
+    await db.close()
+    tmp.cleanup()
+  })
+
+  const goldSentenceIds = (q: ReturnType<typeof loadQuestions>[number]): number[] =>
+    q.supportingFacts.map(
+      (f) => db.raw.prepare('select s.id from sentences s join documents d on d.id = s.document_id where d.title = ? and s.ord = ?').pluck().get(f.title, f.sentence) as number,
+    )
+
+  it('gives full marks to the gold evidence and the gold answer, in both normalisation variants', () => {
+    const [q] = loadQuestions(db.raw, 1, 0, 1)
+    const ids = goldSentenceIds(q!)
+    const m = scoreEpisode(q!, { evidence: { sentenceIds: ids }, seen: { sentenceIds: ids }, turns: 3, formatErrors: 0, endReason: 'answer' }, q!.answers[0]!, new EvidenceResolver(db.raw))
+    expect(m).toMatchObject({ 'answer.em.official': 1, 'answer.f1.official': 1, 'answer.em.graphr1': 1, 'sp.recall': 1, 'sp.precision': 1, 'paragraph.recall': 1, turns: 3 })
+  })
+
+  it('scores half the evidence and a wrong answer as such', () => {
+    const [q] = loadQuestions(db.raw, 1, 0, 1)
+    const ids = goldSentenceIds(q!)
+    const m = scoreEpisode(q!, { evidence: { sentenceIds: ids.slice(0, 1) }, seen: { sentenceIds: ids }, turns: 2, formatErrors: 1, endReason: 'answer' }, 'certainly not this', new EvidenceResolver(db.raw))
+    expect(m['answer.em.official']).toBe(0)
+    expect(m['sp.recall']).toBe(0.5)
+    expect(m['paragraph.trajectoryRecall']).toBe(1)
+    expect(m.formatErrors).toBe(1)
+  })
+
+  it('stores episodes whole and reads their metrics back', () => {
+    const store = new RunStore(db.raw)
+    const runId = store.createRun({ kind: 'eval', name: 't', config: { a: 1 }, seed: 1, appVersion: 'test', corpusSignature: 'sig', jobId: null })
+    const [q] = loadQuestions(db.raw, 1, 0, 1)
+    store.saveEpisode(runId, {
+      questionId: q!.rowId, question: q!, seed: 9, answer: 'x', ms: 1,
+      outcome: { evidence: { sentenceIds: [] }, seen: { sentenceIds: [] }, turns: 1, formatErrors: 0, endReason: 'answer' },
+      metrics: { 'sp.recall': 0 },
+      steps: [{ t: 0, observationText: 'obs', actions: { kind: 'menu', items: [] }, previews: {}, action: { kind: 'menu', id: 'A' }, decision: {}, info: { valid: true, summary: 's', ms: 0 }, snapshot: { k: 1 }, ms: 0 }],
+    })
+    expect(store.metricsOf(runId)).toEqual([{ questionId: `${q!.rowId}:9`, metrics: { 'sp.recall': 0 } }])
+    expect(store.doneQuestions(runId)).toEqual(new Set([`${q!.rowId}:9`]))
+  })
+})

@@ -1,0 +1,47 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { tinyModel } from '../helpers/gguf'
+import { startBackend, tempDir, type TestBackend } from '../helpers/services'
+
+describe('model registry', () => {
+  const tmp = tempDir()
+  let backend: TestBackend
+  beforeAll(async () => {
+    backend = await startBackend()
+  })
+  afterAll(async () => {
+    await backend.close()
+    tmp.cleanup()
+  })
+
+  it('registers a GGUF file with its metadata, without loading it', async () => {
+    const file = tinyModel(tmp.dir, { vocab: 'spm', seed: 3 }).file
+    const m = await backend.call('models.add', { path: file })
+    expect(m).toMatchObject({ path: file, role: 'policy', architecture: 'llama', embeddingLength: 64, layers: 2, loaded: null })
+    expect(m.sha256).toMatch(/^[0-9a-f]{64}$/)
+    expect(m.parameterCount).toBeGreaterThan(1000)
+    expect((await backend.call('models.list', {})).map((x) => x.id)).toEqual([m.id])
+  })
+
+  it('loads on the best backend available and unloads', async () => {
+    const [m] = await backend.call('models.list', {})
+    const loaded = await backend.call('models.load', { id: m!.id })
+    expect(loaded.loaded).toMatchObject({ totalLayers: expect.any(Number) })
+    const runtime = await backend.call('models.runtime', {})
+    expect(['cpu', 'cuda', 'vulkan', 'metal']).toContain(runtime.backend)
+    expect(runtime.threads).toBeGreaterThanOrEqual(1)
+    expect(runtime.threads).toBeLessThanOrEqual(runtime.cores)
+    expect((await backend.call('models.unload', { id: m!.id })).loaded).toBeNull()
+    await backend.call('models.remove', { id: m!.id })
+    expect(await backend.call('models.list', {})).toEqual([])
+  })
+
+  it('refuses files that are not GGUF models with a clear error, and keeps working', async () => {
+    const text = join(tmp.dir, 'notes.gguf')
+    writeFileSync(text, 'this is a text file, not a model')
+    await expect(backend.call('models.add', { path: text })).rejects.toMatchObject({ body: { code: 'VALIDATION', message: expect.stringMatching(/GGUF/i) } })
+    await expect(backend.call('models.add', { path: join(tmp.dir, 'missing.gguf') })).rejects.toMatchObject({ body: { code: 'VALIDATION' } })
+    expect(await backend.call('models.list', {})).toEqual([])
+  })
+})

@@ -5,7 +5,11 @@ import type { EvidenceResolver } from './evidence'
 import { scoreEpisode } from './score'
 import type { RecordedEpisode, RecordedStep } from './store'
 
+/** Per-episode reward hook (Harness-1's terms); returns metrics to store beside the evaluation metrics. */
+export type EpisodeRewarder = (env: Environment, question: EnvQuestion, outcome: ReturnType<Environment['outcome']>) => Record<string, number | null>
+
 export interface EpisodeOptions {
+  rewarder?: EpisodeRewarder
   /** Compute and store the preview of every menu item at every step (Harness-G; cheap by design). */
   previews: boolean
   /** Hard stop against a policy that never ends an episode, beyond the environment's own limit. */
@@ -44,6 +48,6 @@ export async function runEpisode(
     ? evidence.sentences(outcome.evidence.sentenceIds).map((s) => s.text)
     : evidence.chunks(outcome.evidence.chunkIds ?? []).map((c) => c.text)
   const answer = outcome.answer ?? (await answerer.answer(question.question, evidenceTexts))
-  const metrics = scoreEpisode(question, outcome, answer, evidence)
+  const metrics = { ...scoreEpisode(question, outcome, answer, evidence), ...(options.rewarder?.(env, question, outcome) ?? {}) }
   return { question, seed, answer, outcome, metrics, steps, ms: performance.now() - t0 }
 }

@@ -5,6 +5,7 @@ import type { Policy } from '../harness/policy'
 import { createEnvironment, resolvedConfig } from '../harness/registry'
 import { createRetriever } from '../retrieval'
 import { runEpisode } from './episode'
+import { harness1Rewarder } from './rewards'
 import { EvidenceResolver } from './evidence'
 import { corpusSignature, loadQuestions } from './questions'
 import { RunStore } from './store'
@@ -21,6 +22,8 @@ export interface EvaluationSpec {
   limit: number
   seed: number
   previews: boolean
+  /** Edits over the published Harness-1 reward weights (Harness-1 environments only). */
+  rewardWeights?: Record<string, unknown>
 }
 
 export interface EvaluationDeps {
@@ -75,7 +78,7 @@ export async function runEvaluation(raw: SQLite.Database, spec: EvaluationSpec, 
       const env = createEnvironment(spec.environment, ctx, spec.envConfig)
       // Each question gets its own seed derived from the run seed, so episodes are reproducible one by one.
       const seed = (spec.seed * 1_000_003 + q.rowId) >>> 0
-      const episode = await runEpisode(env, deps.policy, deps.answerer, q, seed, evidence, { previews: spec.previews, maxSteps: 200 })
+      const episode = await runEpisode(env, deps.policy, deps.answerer, q, seed, evidence, { previews: spec.previews, maxSteps: 200, rewarder: harness1Rewarder(raw, spec.rewardWeights) })
       store.saveEpisode(runId, { ...episode, questionId: q.rowId })
     }
   } catch (err) {

@@ -1,6 +1,7 @@
 import type { JobKind } from '../../preload/contract'
 import type { JobRunner } from '../jobs/protocol'
 import { runEmbedJob } from './embed'
+import { runEvalJob } from './eval'
 import { runIngestJob } from './ingest'
 import { runMaintenance } from './maintenance'
 
@@ -9,4 +10,5 @@ export const jobRunners: Record<JobKind, JobRunner> = {
   'db.maintenance': runMaintenance,
   'corpus.ingest': runIngestJob,
   'corpus.embed': (ctx) => runEmbedJob(ctx),
+  'eval.run': runEvalJob,
 }

@@ -34,6 +34,8 @@ export const EvalParams = z
     limit: z.number().int().min(1).max(100_000).default(50),
     seed: z.number().int().min(0).max(2 ** 31 - 1).default(1),
     previews: z.boolean().default(true),
+    /** Edits over the published Harness-1 reward weights. */
+    rewardWeights: z.record(z.string(), z.number()).default({}),
   })
   .strict()
 export type EvalParams = z.infer<typeof EvalParams>
@@ -85,6 +87,10 @@ export const runRoutes = {
     z.object({
       environments: z.array(z.object({ name: z.string(), description: z.string(), defaults: z.record(z.string(), z.unknown()) })),
       scriptedPolicies: z.array(z.string()),
+      /** Published Harness-1 reward weights (the editable preset). */
+      rewardWeights: z.record(z.string(), z.unknown()),
+      /** Ablation presets: each is a config delta over an environment's defaults. */
+      ablations: z.array(z.object({ environment: z.string(), name: z.string(), label: z.string(), delta: z.record(z.string(), z.unknown()) })),
     }),
   ),
   'runs.list': route('Runs of the workspace, newest first, with aggregate metrics', z.object({ workspaceId: WorkspaceId }).strict(), z.array(RunSummary)),

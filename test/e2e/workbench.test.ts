@@ -126,8 +126,37 @@ describe.runIf(run)('workbench in Chromium (browser mode)', () => {
     await page.click('text=← Demo')
   })
 
+  it('evaluates a scripted policy in Harness-G and replays a trajectory; runs the tool policy in Harness-1', async () => {
+    await page.click('[data-test=open-runs]')
+    await page.selectOption('[data-test=eval-environment]', 'graph-menu')
+    await page.selectOption('[data-test=eval-policy]', 'greedy')
+    await page.fill('[data-test=eval-limit]', '5')
+    await page.fill('[data-test=eval-config]', '{"bogus": 1}')
+    await page.locator('[data-test=eval-config-error]', { hasText: 'Unknown option' }).waitFor()
+    await page.fill('[data-test=eval-config]', '{"turnLimit": 6}')
+    await page.click('[data-test=eval-start]')
+    const done = page.locator('[data-test=runs-table] tr[data-status=done]')
+    await done.first().waitFor({ timeout: 120_000 })
+    expect(await done.first().locator('[data-metric="sp.recall"]').textContent()).toMatch(/\d/)
+    await page.screenshot({ path: join(OUTPUT_DIR, 'runs.png'), fullPage: true })
+
+    await page.selectOption('[data-test=eval-environment]', 'stateful')
+    await page.selectOption('[data-test=eval-policy]', 'scripted-tools')
+    await page.fill('[data-test=eval-config]', '{}')
+    await page.fill('[data-test=eval-limit]', '3')
+    await page.click('[data-test=eval-start]')
+    await page.waitForFunction(() => document.querySelectorAll('[data-test=runs-table] tr[data-status=done]').length === 2, undefined, { timeout: 120_000 })
+
+    await done.last().locator('a').first().click()
+    await page.locator('[data-test=open-trajectory]').first().click()
+    await page.locator('[data-test=trajectory-steps] li.step').first().waitFor()
+    expect(await page.locator('[data-test=trajectory-steps] .menu li[data-chosen=true]').count()).toBeGreaterThan(0)
+    await page.screenshot({ path: join(OUTPUT_DIR, 'trajectory.png'), fullPage: false })
+    await page.goto(`${app.origin}/#/`)
+  })
+
   it('deletes the workspace after confirmation', async () => {
-    await page.click('text=← All workspaces')
+    await page.goto(`${app.origin}/#/`)
     for (const name of ['E2E renamed', 'Demo']) {
       await row(name).locator('[data-test=delete]').click()
       await page.fill('[data-test=confirm-input]', name)

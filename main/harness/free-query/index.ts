@@ -1,0 +1,21 @@
+import { checkConfig } from '../graph-menu/config'
+import type { EnvironmentFactory } from '../types'
+import { FREE_QUERY_DEFAULTS, type FreeQueryConfig } from './config'
+import { FreeQueryEnvironment } from './environment'
+
+export { FreeQueryEnvironment } from './environment'
+export { FREE_QUERY_DEFAULTS, type FreeQueryConfig } from './config'
+export { capQuery, freeQueryTools, parseToolText } from './tools'
+
+export const FREE_QUERY = 'free-query'
+
+export const freeQueryFactory: EnvironmentFactory<FreeQueryConfig> = {
+  name: FREE_QUERY,
+  description:
+    'Free-query baseline (Search-R1 style) over the Harness-G substrate: the policy writes search queries; SELECT, ANSWER_WITH and ANSWER as in the menu environment, with the same budgets.',
+  defaults: FREE_QUERY_DEFAULTS,
+  create(ctx, config) {
+    checkConfig(FREE_QUERY, config)
+    return new FreeQueryEnvironment(ctx, { ...FREE_QUERY_DEFAULTS, ...config })
+  },
+}

@@ -1,0 +1,63 @@
+import type { MenuItem, Observation } from '../types'
+import type { SentenceEnvData, SentenceView } from '../graph-menu/sentence-environment'
+import type { SentenceRef } from '../graph-menu/sentence-items'
+import { capQuery } from '../free-query/tools'
+import { contentTerms, normalisedText, queryKey, stemSet, type Term } from '../graph-menu/terms'
+
+/** The structured observation of the sentence environments, checked enough to fail loudly on another environment's. */
+export function sentenceData(observation: Observation, policy: string): SentenceEnvData {
+  const data = observation.data as Partial<SentenceEnvData>
+  if (!Array.isArray(data.menu) || !Array.isArray(data.visible) || typeof data.question !== 'string') {
+    throw new Error(`${policy}: expects a graph-menu or free-query observation, got one from ${String(data.environment ?? 'an unknown environment')}`)
+  }
+  return data as SentenceEnvData
+}
+
+export const feature = (item: MenuItem, name: string): number => item.features?.[name] ?? 0
+
+export const ofType = (data: SentenceEnvData, type: string): MenuItem[] => data.menu.filter((i) => i.type === type)
+
+export const sentenceOf = (item: MenuItem): SentenceRef | undefined => (item.target as { sentence?: SentenceRef } | undefined)?.sentence
+
+export const addsOf = (item: MenuItem): { title: string; ord: number }[] => (item.target as { adds?: { title: string; ord: number }[] } | undefined)?.adds ?? []
+
+export const entityNameOf = (item: MenuItem): string => (item.target as { entity?: { name: string } } | undefined)?.entity?.name ?? ''
+
+/** The item with the highest value, the first in menu order on ties. */
+export function best<T>(items: readonly T[], value: (item: T) => number): T | undefined {
+  let top: T | undefined
+  let topValue = -Infinity
+  for (const item of items) {
+    const v = value(item)
+    if (v > topValue) {
+      top = item
+      topValue = v
+    }
+  }
+  return top
+}
+
+/** Question terms the committed sentences do not contain yet, as the environments compute them. */
+export function unmetTerms(data: SentenceEnvData): Term[] {
+  const covered = new Set<string>()
+  for (const s of data.committed) for (const stem of stemSet(s.text)) covered.add(stem)
+  return contentTerms(data.question).filter((t) => !covered.has(t.stem))
+}
+
+/** A query of a name and the question's unmet terms (all question terms once none or all are met). */
+export function entityQuery(data: SentenceEnvData, name: string): string {
+  const nameStems = stemSet(name)
+  const unmet = unmetTerms(data)
+  const need = (unmet.length > 0 ? unmet : contentTerms(data.question)).filter((t) => !nameStems.has(t.stem))
+  return [name, ...need.slice(0, 6).map((t) => t.surface)].join(' ')
+}
+
+/** Keys of the searches made so far (free query), to avoid a blocked repeat. */
+export const usedQueryKeys = (data: SentenceEnvData): Set<string> => new Set((data.queries ?? []).map(queryKey))
+
+/** The key a search would have once the environment cuts it to its length limit. */
+export const searchKey = (data: SentenceEnvData, query: string): string =>
+  queryKey(data.maxQueryChars ? capQuery(query, data.maxQueryChars).query : query)
+
+export { queryKey, normalisedText, stemSet }
+export type { SentenceView }

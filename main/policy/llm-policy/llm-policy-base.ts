@@ -1,0 +1,94 @@
+import type { Token } from 'node-llama-cpp'
+import type { EnvQuestion } from '../../harness/types'
+import type { PolicyDecision } from '../../harness/policy'
+import { PolicyError } from '../errors'
+import type { SequencePool } from '../sequence-pool'
+import { tokenizePrompt } from '../tokens'
+import { fitBody, PromptRenderer, type RenderedPrompt, type TemplateChoice } from '../prompt'
+import { EpisodeSeeds, resolveSampling, type ResolvedSampling, type SamplingSettings } from './sampling'
+
+/** The model a policy runs on: a pool of sequences (usually leased from the ModelCache) and its id. */
+export interface PolicyModel {
+  pool: SequencePool
+  /** "<file name>@<short hash>", recorded with every run. */
+  modelId: string
+  /** Called by dispose(): gives a cache lease back. */
+  release?: () => Promise<void>
+}
+
+export interface LlmPolicyOptions {
+  sampling?: SamplingSettings
+  /** 'auto' (default): the model's chat template when it has one, else the plain layout. */
+  template?: TemplateChoice
+  /** Replaces the built-in system prompt for this environment kind. */
+  systemPrompt?: string
+}
+
+/** What an LLM policy records per step, beyond the shared PolicyDecision fields (all of which it fills). */
+export interface LlmDecision extends PolicyDecision {
+  logprob: number
+  raw: string
+  /** Generated tokens, the end token included when it was sampled. */
+  tokens: number
+  ms: number
+  tokenLogprobs: number[]
+  promptTokens: number
+  /** The sampling seed of this step (derived from the run seed, the episode seed and the step). */
+  seed: number
+  step: number
+  /** 'plain' or the chat wrapper that rendered the prompt. */
+  template: string
+  /** Characters cut from the middle of the observation to fit the context (0 normally). */
+  cutChars: number
+  /** Why model output became a text action (the environment then records a format error). */
+  formatError?: string
+  /** Free-query mode: the query was longer than the cap and was cut (only where the grammar could not cap it). */
+  queryCut?: boolean
+}
+
+/** Sampling, seeding, prompt rendering and model ownership shared by the menu and tool policies. */
+export abstract class LlmPolicyBase {
+  abstract readonly name: string
+  protected readonly sampling: ResolvedSampling
+  protected readonly renderer: PromptRenderer
+  private readonly seeds: EpisodeSeeds
+  private disposed = false
+
+  constructor(protected readonly model: PolicyModel, protected readonly options: LlmPolicyOptions = {}) {
+    this.sampling = resolveSampling(options.sampling)
+    this.seeds = new EpisodeSeeds(this.sampling.seed)
+    this.renderer = new PromptRenderer(model.pool.model, options.template ?? 'auto')
+  }
+
+  get template(): string {
+    return this.renderer.template
+  }
+
+  get contextSize(): number {
+    return this.model.pool.context.contextSize
+  }
+
+  reset(episode: { seed: number; question: EnvQuestion }): void {
+    // The question's gold fields are deliberately not read: the policy sees only observations.
+    this.seeds.reset(episode.seed)
+  }
+
+  protected nextStep(): { seed: number; step: number } {
+    if (this.disposed) throw new PolicyError('disposed', `${this.name} has been disposed`)
+    return this.seeds.next(this.name)
+  }
+
+  /** Renders system + observation, cutting the observation's middle if the prompt and `reserve` generated tokens would not fit. */
+  protected renderFitted(system: string, body: string, cue: string, reserve: number): { prompt: RenderedPrompt; tokens: Token[]; cutChars: number } {
+    const model = this.model.pool.model
+    const budget = this.contextSize - reserve
+    const fitted = fitBody(body, budget - 1, (text) => this.renderer.render({ system, user: text, cue }))
+    return { prompt: fitted.prompt, tokens: tokenizePrompt(model, fitted.prompt.tokens), cutChars: fitted.cutChars }
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return
+    this.disposed = true
+    await this.model.release?.()
+  }
+}

@@ -1,0 +1,66 @@
+import type { Policy } from '../../harness/policy'
+import type { ActionSpace, MenuItem, Observation } from '../../harness/types'
+import { ConstrainedChooser } from '../choice'
+import { PolicyError } from '../errors'
+import { MENU_CUE, MENU_SYSTEM_PROMPT } from '../prompt'
+import { LlmPolicyBase, type LlmDecision, type LlmPolicyOptions, type PolicyModel } from './llm-policy-base'
+
+/**
+ * The observation as the policy reads it. Environments list the menu in render(); when some id is
+ * missing from the text (a terse renderer), the menu is appended so the model sees every choice.
+ */
+export function menuPromptBody(observation: string, items: readonly MenuItem[]): string {
+  if (items.every((item) => observation.includes(item.id))) return observation
+  const menu = items.map((item) => `${item.id}: ${item.label}`).join('\n')
+  return `${observation.trimEnd()}\n\nMenu:\n${menu}`
+}
+
+/**
+ * An LLM choosing from a finite menu (Harness-G): the reply is grammar-constrained to exactly one of
+ * the available ids, and the log-probability of the id under the distribution it was sampled from
+ * is recorded for the learner.
+ */
+export class MenuLlmPolicy extends LlmPolicyBase implements Policy {
+  readonly name: string
+  private readonly chooser: ConstrainedChooser
+
+  constructor(model: PolicyModel, options: LlmPolicyOptions = {}) {
+    super(model, options)
+    this.name = `llm-menu:${model.modelId}`
+    this.chooser = new ConstrainedChooser(model.pool)
+  }
+
+  async act(observation: Observation, actions: ActionSpace): Promise<LlmDecision> {
+    if (actions.kind !== 'menu') throw new PolicyError('invalid-input', `${this.name} needs a menu action space, got ${actions.kind}`)
+    if (actions.items.length === 0) throw new PolicyError('invalid-input', `${this.name}: the menu is empty (the episode is over)`)
+    const started = performance.now()
+    const { seed, step } = this.nextStep()
+    const ids = actions.items.map((item) => item.id)
+    // Room for the longest id, one token per byte at worst, plus the end token.
+    const reserve = Math.max(...ids.map((id) => Buffer.byteLength(id))) + 1
+    const system = this.options.systemPrompt ?? MENU_SYSTEM_PROMPT
+    const { tokens, cutChars } = this.renderFitted(system, menuPromptBody(observation.text, actions.items), MENU_CUE, reserve)
+    const choice = await this.chooser.choose({
+      prompt: tokens,
+      allowed: ids,
+      temperature: this.sampling.temperature,
+      topK: this.sampling.topK,
+      topP: this.sampling.topP,
+      minP: this.sampling.minP,
+      seed,
+    })
+    return {
+      action: { kind: 'menu', id: choice.id },
+      logprob: choice.logprob,
+      raw: choice.id,
+      tokens: choice.tokenLogprobs.length,
+      ms: performance.now() - started,
+      tokenLogprobs: choice.tokenLogprobs,
+      promptTokens: tokens.length,
+      seed,
+      step,
+      template: this.template,
+      cutChars,
+    }
+  }
+}

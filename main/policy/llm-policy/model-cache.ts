@@ -1,0 +1,195 @@
+import { stat } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { embeddingModelId } from '../embedder'
+import { PolicyError } from '../errors'
+import type { LlamaRuntime, LoadedModel } from '../llama-runtime'
+import { inspectModelFile, type ModelFileInfo } from '../model-file'
+import { SequencePool } from '../sequence-pool'
+
+export interface PoolOptions {
+  /** Parallel sequences in the shared context (default 4). */
+  sequences?: number
+  /** Tokens per sequence (default min(4096, the model's training context)). */
+  contextSize?: number
+  gpuLayers?: 'auto' | 'max' | number
+  /**
+   * llama.cpp flash attention (default false). With it on, a token's log-probability depends on
+   * where its context sits in the KV cache: scoring the same text after a reused prefix, or beside
+   * other sequences, moved results by ~1e-3 on CPU in our tests; with it off they are identical.
+   * Exact, path-independent log-probabilities matter more here (importance ratios, credit as score
+   * differences) than its memory savings; turn it on for long contexts on a GPU if needed.
+   */
+  flashAttention?: boolean
+}
+
+/** A borrowed context: several policies or answerers with the same path and pool options share one. */
+export interface PoolLease {
+  readonly loaded: LoadedModel
+  readonly pool: SequencePool
+  /** "<file name>@<first 12 hex of SHA-256>", as in run records. */
+  readonly modelId: string
+  readonly file: ModelFileInfo
+  /** Gives the lease back; the context and then the model are disposed when nobody holds them. */
+  release(): Promise<void>
+}
+
+interface ModelEntry {
+  loading: Promise<LoadedModel>
+  pools: Map<string, { creating: Promise<SequencePool>; leases: number }>
+}
+
+export interface CacheEntryInfo {
+  path: string
+  contexts: Array<{ sequences: number; contextSize: number; flashAttention: boolean; leases: number }>
+}
+
+const DEFAULT_SEQUENCES = 4
+
+/**
+ * The per-process cache of loaded models, keyed by absolute path: one model in memory per file,
+ * and one context per (sequences, context size) on it, lent to every policy and answerer that asks
+ * with the same options. Concurrent rollouts then decode in the same llama.cpp batch.
+ */
+export class ModelCache {
+  private readonly models = new Map<string, ModelEntry>()
+  private disposed = false
+
+  constructor(readonly runtime: LlamaRuntime) {}
+
+  async lease(modelPath: string, options: PoolOptions = {}): Promise<PoolLease> {
+    if (this.disposed) throw new PolicyError('disposed', 'the model cache has been disposed')
+    const path = resolve(modelPath)
+    // Bad files fail here with a ModelFileError, before llama.cpp sees them.
+    const file = await describeModel(path)
+    if (file.isLoraAdapter) throw new PolicyError('not-a-model', `${path} is a LoRA adapter, not a model`, { path })
+
+    let entry = this.models.get(path)
+    if (!entry) {
+      const loading = this.runtime.loadModel(path, { gpuLayers: options.gpuLayers })
+      entry = { loading, pools: new Map() }
+      this.models.set(path, entry)
+      loading.catch(() => this.models.delete(path))
+    }
+    const loaded = await entry.loading
+    // The last holder may have released the model while it was loading for us: start again.
+    if (this.models.get(path) !== entry) return this.lease(modelPath, options)
+    const sequences = Math.max(1, Math.floor(options.sequences ?? DEFAULT_SEQUENCES))
+    const contextSize = Math.max(32, Math.floor(options.contextSize ?? Math.min(4096, loaded.model.trainContextSize || 4096)))
+    const flashAttention = options.flashAttention ?? false
+    const key = `${sequences}x${contextSize}${flashAttention ? 'fa' : ''}`
+    let slot = entry.pools.get(key)
+    if (!slot) {
+      const creating = createPool(loaded, sequences, contextSize, flashAttention)
+      slot = { creating, leases: 0 }
+      entry.pools.set(key, slot)
+      creating.catch(() => entry!.pools.delete(key))
+    }
+    slot.leases++
+    let pool: SequencePool
+    try {
+      pool = await slot.creating
+    } catch (error) {
+      slot.leases--
+      await this.collect(path)
+      throw error
+    }
+    let released = false
+    return {
+      loaded,
+      pool,
+      modelId: embeddingModelId(path, file.sha256!),
+      file,
+      release: async () => {
+        if (released) return
+        released = true
+        slot.leases--
+        if (slot.leases === 0 && entry.pools.get(key) === slot) {
+          entry.pools.delete(key)
+          await pool.dispose()
+        }
+        await this.collect(path)
+      },
+    }
+  }
+
+  /** Disposes the model at `path` once no context on it is held. */
+  private async collect(path: string): Promise<void> {
+    const entry = this.models.get(path)
+    if (!entry || entry.pools.size > 0) return
+    this.models.delete(path)
+    const loaded = await entry.loading.catch(() => null)
+    await loaded?.dispose()
+  }
+
+  entries(): CacheEntryInfo[] {
+    return [...this.models.entries()].map(([path, entry]) => ({
+      path,
+      contexts: [...entry.pools.entries()].map(([key, slot]) => {
+        const [sequences, contextSize] = key.replace('fa', '').split('x').map(Number)
+        return { sequences: sequences!, contextSize: contextSize!, flashAttention: key.endsWith('fa'), leases: slot.leases }
+      }),
+    }))
+  }
+
+  /** Disposes every context and model, held or not; later leases fail with 'disposed'. */
+  async dispose(): Promise<void> {
+    this.disposed = true
+    const entries = [...this.models.values()]
+    this.models.clear()
+    for (const entry of entries) {
+      for (const slot of entry.pools.values()) await (await slot.creating.catch(() => null))?.dispose()
+      await (await entry.loading.catch(() => null))?.dispose()
+    }
+  }
+}
+
+/**
+ * A context with the runtime's thread count, like LoadedModel.createContext, but with the flash
+ * attention setting explicit (see PoolOptions.flashAttention).
+ */
+async function createPool(loaded: LoadedModel, sequences: number, contextSize: number, flashAttention: boolean): Promise<SequencePool> {
+  try {
+    return new SequencePool(await loaded.model.createContext({ sequences, contextSize, threads: loaded.runtime.threads, flashAttention }))
+  } catch (error) {
+    throw new PolicyError('context-failed', `could not create a context (${sequences} x ${contextSize} tokens): ${(error as Error).message}`, { path: loaded.path, cause: error })
+  }
+}
+
+const caches = new WeakMap<LlamaRuntime, ModelCache>()
+
+/** The cache for a runtime (models belong to the llama.cpp binding that loaded them). */
+export function modelCacheFor(runtime: LlamaRuntime): ModelCache {
+  let cache = caches.get(runtime)
+  if (!cache) {
+    cache = new ModelCache(runtime)
+    caches.set(runtime, cache)
+  }
+  return cache
+}
+
+/** Disposes a runtime's cached models; the next lease starts a fresh cache. */
+export async function disposeModelCache(runtime: LlamaRuntime): Promise<void> {
+  const cache = caches.get(runtime)
+  caches.delete(runtime)
+  await cache?.dispose()
+}
+
+const described = new Map<string, { size: number; mtimeMs: number; info: Promise<ModelFileInfo> }>()
+
+/**
+ * inspectModelFile with the hash remembered per (path, size, mtime): hashing a multi-gigabyte model
+ * takes seconds, and every policy and answerer names its model by that hash.
+ */
+export async function describeModel(path: string): Promise<ModelFileInfo> {
+  const absolute = resolve(path)
+  const stats = await stat(absolute).catch(() => null)
+  const known = described.get(absolute)
+  if (stats && known && known.size === stats.size && known.mtimeMs === stats.mtimeMs) return known.info
+  // Missing and unreadable files get their typed error from inspectModelFile.
+  const info = inspectModelFile(absolute)
+  if (stats) {
+    described.set(absolute, { size: stats.size, mtimeMs: stats.mtimeMs, info })
+    info.catch(() => described.delete(absolute))
+  }
+  return info
+}

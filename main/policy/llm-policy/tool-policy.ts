@@ -1,0 +1,111 @@
+import type { Policy } from '../../harness/policy'
+import type { ActionSpace, Observation, ToolSchema } from '../../harness/types'
+import { PolicyError } from '../errors'
+import { LruCache } from '../lru-cache'
+import { describeTools, FREE_QUERY_SYSTEM_PROMPT, TOOLS_CUE, TOOLS_SYSTEM_PROMPT } from '../prompt'
+import { assertSearchTool, capQueryInAction, capQueryInGrammar } from './free-query'
+import { generateWithGrammar } from './generate'
+import { completedJsonEnd } from './json-scan'
+import { LlmPolicyBase, type LlmDecision, type LlmPolicyOptions, type PolicyModel } from './llm-policy-base'
+import { buildToolCallGrammar, parseToolCall, type ToolCallGrammar } from './tool-call'
+
+export interface ToolPolicyOptions extends LlmPolicyOptions {
+  /** Most tokens a call may take before it is given up as a format error (default 256). */
+  maxTokens?: number
+  /** Cap for strings whose schema has no maxLength (default 512 characters). */
+  maxStringLength?: number
+  /** Free-query mode: the action space must have `search({ query })`, and queries are capped to this many characters. */
+  freeQuery?: { maxQueryChars?: number }
+  /** List each tool's name, description and argument schema in the system prompt (default true). */
+  describeTools?: boolean
+}
+
+export const DEFAULT_MAX_QUERY_CHARS = 96
+
+/**
+ * An LLM calling tools (Harness-1, and the free-query baseline): the reply is a JSON tool call
+ * constrained by a grammar built from the tools' schemas, then validated against the full schemas.
+ * A call that does not finish or does not validate is passed on as text, so the environment records
+ * the format error the way it would for any malformed reply.
+ */
+export class ToolLlmPolicy extends LlmPolicyBase implements Policy {
+  readonly name: string
+  private readonly grammars = new LruCache<string, Promise<ToolCallGrammar>>(32)
+  private readonly maxTokens: number
+  private readonly maxQueryChars: number | null
+
+  constructor(model: PolicyModel, private readonly toolOptions: ToolPolicyOptions = {}) {
+    super(model, toolOptions)
+    this.maxQueryChars = toolOptions.freeQuery ? Math.max(1, Math.floor(toolOptions.freeQuery.maxQueryChars ?? DEFAULT_MAX_QUERY_CHARS)) : null
+    this.name = `${this.maxQueryChars === null ? 'llm-tools' : 'llm-free-query'}:${model.modelId}`
+    this.maxTokens = Math.max(8, Math.floor(toolOptions.maxTokens ?? 256))
+  }
+
+  /** The grammar and validators for a tool set (built once per distinct set). */
+  grammarFor(tools: readonly ToolSchema[]): Promise<ToolCallGrammar> {
+    const key = JSON.stringify(tools.map((t) => [t.name, t.parameters]))
+    let grammar = this.grammars.get(key)
+    if (!grammar) {
+      grammar = buildToolCallGrammar(this.model.pool.model.llama, tools, {
+        defaultMaxStringLength: this.toolOptions.maxStringLength,
+        adjust: this.maxQueryChars === null ? undefined : capQueryInGrammar(this.maxQueryChars),
+      })
+      this.grammars.set(key, grammar)
+    }
+    return grammar
+  }
+
+  async act(observation: Observation, actions: ActionSpace): Promise<LlmDecision> {
+    if (actions.kind !== 'tools') throw new PolicyError('invalid-input', `${this.name} needs a tools action space, got ${actions.kind}`)
+    if (actions.tools.length === 0) throw new PolicyError('invalid-input', `${this.name}: no tools are available (the episode is over)`)
+    if (this.maxQueryChars !== null) assertSearchTool(actions.tools, this.name)
+    const started = performance.now()
+    const { seed, step } = this.nextStep()
+    const grammar = await this.grammarFor(actions.tools)
+
+    const base = this.options.systemPrompt ?? (this.maxQueryChars === null ? TOOLS_SYSTEM_PROMPT : `${FREE_QUERY_SYSTEM_PROMPT}\nQueries have at most ${this.maxQueryChars} characters.`)
+    const system = this.toolOptions.describeTools === false ? base : `${base}\n\n${describeTools(actions.tools)}`
+    const maxTokens = Math.min(this.maxTokens, Math.max(8, Math.floor(this.contextSize / 2)))
+    const { tokens, cutChars } = this.renderFitted(system, observation.text, TOOLS_CUE, maxTokens)
+
+    const generated = await this.model.pool.use((sequence) => generateWithGrammar(sequence, this.model.pool.model, {
+      prompt: tokens,
+      grammar: grammar.grammar,
+      sampling: { ...this.sampling, seed },
+      maxTokens,
+      complete: completedJsonEnd,
+    }))
+
+    let formatError: string | undefined
+    let queryCut = false
+    let action: LlmDecision['action']
+    if (generated.reason !== 'complete') {
+      formatError = generated.reason === 'max-tokens' ? `the tool call did not finish within ${maxTokens} tokens` : `generation ended (${generated.reason}) before the tool call was complete`
+      action = { kind: 'text', text: generated.text.trim() }
+    } else {
+      const parsed = parseToolCall(generated.text, grammar)
+      action = parsed.action
+      formatError = parsed.error
+      if (this.maxQueryChars !== null) {
+        const capped = capQueryInAction(action, this.maxQueryChars)
+        action = capped.action
+        queryCut = capped.cut
+      }
+    }
+    return {
+      action,
+      logprob: generated.logprob,
+      raw: generated.text,
+      tokens: generated.tokenLogprobs.length,
+      ms: performance.now() - started,
+      tokenLogprobs: generated.tokenLogprobs,
+      promptTokens: tokens.length,
+      seed,
+      step,
+      template: this.template,
+      cutChars,
+      ...(formatError === undefined ? {} : { formatError }),
+      ...(queryCut ? { queryCut } : {}),
+    }
+  }
+}

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startBackend, type TestBackend } from '../helpers/services'
+
+describe('evaluation job', () => {
+  let backend: TestBackend
+  let workspaceId: string
+  let setId: number
+
+  beforeAll(async () => {
+    backend = await startBackend()
+    workspaceId = (await backend.call('workspace.create', { name: 'eval' })).id
+    const ingest = await backend.call('job.start', { kind: 'corpus.ingest', workspaceId, params: { source: { kind: 'demo', seed: 2, size: 0.5 } } })
+    expect((await backend.services.jobs.waitFor(ingest.id)).status).toBe('done')
+    setId = (await backend.call('questions.sets', { workspaceId }))[0]!.id
+  }, 120_000)
+  afterAll(() => backend.close())
+
+  const evaluate = async (environment: string, policy: string, limit = 6) => {
+    const job = await backend.call('job.start', { kind: 'eval.run', workspaceId, params: { environment, policy: { kind: 'scripted', name: policy }, questionSetId: setId, limit } })
+    return backend.services.jobs.waitFor(job.id)
+  }
+
+  it('offers every registered environment and the scripted policies', async () => {
+    const catalog = await backend.call('harness.catalog', {})
+    expect(catalog.environments.map((e) => e.name)).toEqual(expect.arrayContaining(['graph-menu', 'free-query', 'stateful', 'transcript']))
+    expect(catalog.scriptedPolicies).toEqual(expect.arrayContaining(['greedy', 'random', 'oracle', 'scripted-tools']))
+  })
+
+  it('runs greedy and oracle in the menu environment, storing every episode with its steps and menus', async () => {
+    for (const policy of ['greedy', 'oracle']) {
+      const done = await evaluate('graph-menu', policy)
+      expect(done.status, done.error ?? '').toBe('done')
+    }
+    const runs = await backend.call('runs.list', { workspaceId })
+    const [oracle, greedy] = runs
+    expect(oracle!.episodes).toBe(6)
+    expect(oracle!.metrics['sp.recall']!.mean).toBeGreaterThan(greedy!.metrics['sp.recall']!.mean ?? 0)
+    expect(oracle!.config).toMatchObject({ environment: 'graph-menu', answerer: { lexical: true, name: 'lexical stand-in' } })
+    const episodes = await backend.call('runs.episodes', { workspaceId, runId: greedy!.id })
+    expect(episodes.total).toBe(6)
+    const episode = await backend.call('runs.episode', { workspaceId, episodeId: episodes.episodes[0]!.id })
+    expect(episode.steps.length).toBe(episode.turns)
+    const first = episode.steps[0]!
+    expect(first.actions).toMatchObject({ kind: 'menu' })
+    expect(Object.keys(first.previews as object).length).toBe((first.actions as { items: unknown[] }).items.length)
+  })
+
+  it('runs the scripted tool policy in Harness-1 and the free-query baseline', async () => {
+    expect((await evaluate('stateful', 'scripted-tools', 4)).status).toBe('done')
+    expect((await evaluate('free-query', 'greedy', 4)).status).toBe('done')
+    const [freeQuery, stateful] = await backend.call('runs.list', { workspaceId })
+    expect(stateful!.metrics['paragraph.recall']!.mean).toBeGreaterThan(0)
+    // Harness-1's reward is stored term by term with the published weights.
+    expect(stateful!.metrics['reward.total']!.mean).toBeGreaterThan(0)
+    expect(Object.keys(stateful!.metrics).filter((k) => k.startsWith('reward.')).length).toBeGreaterThan(5)
+    expect(freeQuery!.config).toMatchObject({ environment: 'free-query' })
+  })
+
+  it('refuses a policy that cannot drive the environment, with a clear failure', async () => {
+    const failed = await evaluate('stateful', 'greedy', 1)
+    expect(failed.status).toBe('failed')
+    expect(failed.error).toMatch(/greedy|Scripted policies drive/)
+  })
+})

@@ -1,0 +1,237 @@
+import { join } from 'node:path'
+import type SQLite from 'better-sqlite3'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { workspaceMigrations } from '../../main/db/migrations'
+import { openDatabase, type OpenedDatabase } from '../../main/db/open'
+import { registerBuiltinEnvironments } from '../../main/harness/builtin'
+import { capQuery, FREE_QUERY_DEFAULTS, parseToolText } from '../../main/harness/free-query'
+import type { SentenceEnvData, SentenceEnvSnapshot } from '../../main/harness/graph-menu'
+import { createEnvironment } from '../../main/harness/registry'
+import { createScriptedPolicy, playEpisode } from '../../main/harness/scripted'
+import type { Action, EnvContext, Environment, EnvQuestion, MenuItem } from '../../main/harness/types'
+import { defaultIngestOptions, runIngest } from '../../main/ingest/run'
+import { createHashedEmbedder, createRetriever, embedMissingChunks } from '../../main/retrieval'
+import { tempDir } from '../helpers/services'
+
+const quiet = { progress: () => undefined, throwIfCancelled: () => undefined }
+
+function loadQuestions(raw: SQLite.Database): EnvQuestion[] {
+  const rows = raw.prepare('select id, question, answers_json, supporting_facts_json, supporting_docs_json from questions order by id').all() as Record<string, string>[]
+  return rows.map((r) => ({
+    id: String(r.id),
+    question: r.question!,
+    answers: JSON.parse(r.answers_json!),
+    supportingFacts: JSON.parse(r.supporting_facts_json!),
+    supportingDocs: JSON.parse(r.supporting_docs_json!),
+  }))
+}
+
+const snap = (env: Environment) => env.snapshot() as SentenceEnvSnapshot
+const search = (query: string): Action => ({ kind: 'tool', name: 'search', arguments: { query } })
+const menuItems = (env: Environment): MenuItem[] => snap(env).menu
+
+describe('free-query baseline', () => {
+  const tmp = tempDir()
+  let db: OpenedDatabase<unknown>
+  let ctx: EnvContext
+  let questions: EnvQuestion[]
+
+  beforeAll(async () => {
+    db = await openDatabase(join(tmp.dir, 'workspace.db'), workspaceMigrations)
+    await runIngest(db.raw, { kind: 'demo', seed: 5, size: 0.4 }, defaultIngestOptions(), quiet)
+    ctx = { raw: db.raw, retriever: createRetriever(db.raw) }
+    questions = loadQuestions(db.raw)
+    registerBuiltinEnvironments()
+  })
+  afterAll(async () => {
+    await db.close()
+    tmp.cleanup()
+  })
+
+  const fqEnv = (delta: Record<string, unknown> = {}) => createEnvironment('free-query', ctx, delta)
+  const titleOf = (sentenceId: number): string =>
+    String(db.raw.prepare('select d.title from sentences s join documents d on d.id = s.document_id where s.id = ?').pluck().get(sentenceId))
+
+  it('offers search, select and answer as tools with JSON schemas', async () => {
+    const env = fqEnv()
+    await env.reset(questions[0]!, 0)
+    const space = env.actions()
+    expect(space.kind).toBe('tools')
+    if (space.kind !== 'tools') return
+    expect(space.tools.map((t) => t.name)).toEqual(['search', 'select', 'answer'])
+    for (const tool of space.tools) expect(tool.parameters).toMatchObject({ type: 'object', additionalProperties: false })
+    expect((space.tools[0]!.parameters as any).properties.query.maxLength).toBe(FREE_QUERY_DEFAULTS.maxQueryChars)
+  })
+
+  it('shares the substrate with the menu environment: same reset state, same SELECT/ANSWER items', async () => {
+    const menu = createEnvironment('graph-menu', ctx)
+    const fq = fqEnv()
+    for (const q of questions.slice(0, 10)) {
+      await menu.reset(q, 3)
+      await fq.reset(q, 3)
+      const a = snap(menu)
+      const b = snap(fq)
+      expect(b.visible).toEqual(a.visible)
+      expect(b.entities).toEqual(a.entities)
+      const sentenceItems = (items: MenuItem[]) => items.filter((i) => i.type !== 'LOOKUP')
+      expect(sentenceItems(b.menu)).toEqual(sentenceItems(a.menu))
+    }
+  })
+
+  it('maps a query to retrieval: the new sentences come from the top chunks, as previewed', async () => {
+    const env = fqEnv()
+    let searched = 0
+    for (const [i, q] of questions.slice(0, 10).entries()) {
+      await env.reset(q, i)
+      const name = (env.snapshot() as SentenceEnvSnapshot).entities.at(-1)?.name ?? 'river'
+      const query = `${name} founded`
+      const hits = (await ctx.retriever.search(query, FREE_QUERY_DEFAULTS.lookupK, 'bm25')).hits
+      const chunkSentences = new Set(
+        db.raw
+          .prepare(
+            `select s.id from chunks c join sentences s on s.document_id = c.document_id and s.start_char < c.end_char and s.end_char > c.start_char
+             where c.id in (select value from json_each(?))`,
+          )
+          .pluck()
+          .all(JSON.stringify(hits.map((h) => h.chunkId))) as number[],
+      )
+      const before = JSON.stringify(env.snapshot())
+      const preview = await env.preview(search(query))
+      expect(JSON.stringify(env.snapshot())).toBe(before)
+      const visible = new Set(snap(env).visible.map((s) => s.id))
+      const result = await env.step(search(query))
+      expect(result.info.valid).toBe(true)
+      const added = result.info.added?.sentenceIds ?? []
+      expect(added).toEqual(preview?.sentenceIds)
+      expect(added.length).toBeLessThanOrEqual(FREE_QUERY_DEFAULTS.lookupSentences)
+      for (const id of added) {
+        expect(chunkSentences.has(id)).toBe(true)
+        expect(visible.has(id)).toBe(false)
+      }
+      searched += added.length
+      const last = snap(env).history.at(-1)!
+      expect(last).toMatchObject({ type: 'SEARCH', query, valid: true })
+      expect((result.observation.data as SentenceEnvData).queries).toEqual([query])
+      expect(snap(env).provenance.filter((e) => e.kind === 'sentence' && e.via === 'search').map((e) => e.id)).toEqual(added)
+      expect(new Set(added.map(titleOf)).size).toBeGreaterThan(0)
+    }
+    expect(searched).toBeGreaterThan(0)
+  })
+
+  it('cuts queries to the length limit before retrieval', async () => {
+    const env = fqEnv({ maxQueryChars: 40 })
+    const q = questions[1]!
+    await env.reset(q, 0)
+    // The only content word past the limit names a document: after the cut it cannot steer retrieval.
+    const title = String(db.raw.prepare('select title from documents order by id limit 1').pluck().get())
+    const long = `${'lorem ipsum dolor '.repeat(5)}${title}`
+    expect(capQuery(long, 40).query.length).toBeLessThanOrEqual(40)
+    const result = await env.step(search(long))
+    const recorded = snap(env).history.at(-1)!
+    expect(recorded.query!.length).toBeLessThanOrEqual(40)
+    expect(recorded.query).not.toContain(title)
+    expect(result.info.summary).toMatch(/cut to the length limit/)
+    expect(capQuery('  short   query ', 40)).toEqual({ query: 'short query', truncated: false })
+    expect(capQuery('x'.repeat(50), 40)).toEqual({ query: 'x'.repeat(40), truncated: true })
+  })
+
+  it('accepts search text, JSON tool calls, tools with ids and plain menu ids', async () => {
+    const env = fqEnv({ turnLimit: 10 })
+    const q = questions[2]!
+    await env.reset(q, 0)
+    expect(parseToolText('search: river')).toEqual(search('river'))
+    expect(parseToolText('<search>old city</search>')).toEqual(search('old city'))
+    expect(parseToolText('{"name":"answer","arguments":{}}')).toEqual({ kind: 'tool', name: 'answer', arguments: {} })
+    expect(parseToolText('S3')).toBeNull()
+
+    expect((await env.step({ kind: 'text', text: '  search: country capital \n' })).info.valid).toBe(true)
+    expect((await env.step({ kind: 'text', text: '<search>founded company</search>' })).info.valid).toBe(true)
+    expect((await env.step({ kind: 'text', text: '{"name": "search", "arguments": {"query": "university"}}' })).info.valid).toBe(true)
+    const selects = menuItems(env).filter((i) => i.type === 'SELECT')
+    const first = (selects[0]!.target as any).sentence.id
+    expect((await env.step({ kind: 'tool', name: 'select', arguments: { id: selects[0]!.id } })).info.valid).toBe(true)
+    const second = menuItems(env).find((i) => i.type === 'SELECT')!
+    expect((await env.step({ kind: 'menu', id: second.id })).info.valid).toBe(true)
+    expect(snap(env).committed).toEqual([first, (second.target as any).sentence.id])
+    const w = menuItems(env).find((i) => i.type === 'ANSWER_WITH')!
+    const end = await env.step({ kind: 'tool', name: 'answer', arguments: { id: `S${w.id.slice(1)}` } })
+    expect(end.done).toBe(true)
+    expect(env.outcome()).toMatchObject({ endReason: 'answer', turns: 6, formatErrors: 0 })
+    expect(env.outcome().evidence.sentenceIds).toHaveLength(3)
+    expect(env.actions()).toEqual({ kind: 'tools', tools: [] })
+  })
+
+  it('records malformed and blocked actions as format errors and changes nothing else', async () => {
+    const env = fqEnv({ turnLimit: 30 })
+    const q = questions[4]!
+    await env.reset(q, 0)
+    await env.step(search('harbour'))
+    const select = menuItems(env).find((i) => i.type === 'SELECT')!
+    await env.step({ kind: 'menu', id: select.id })
+    const bad: Action[] = [
+      search('harbour'), // same terms as an earlier search
+      search('the harbours'), // same key after stemming and stopwords
+      search('   '),
+      search('?? !!'),
+      { kind: 'tool', name: 'search', arguments: {} },
+      { kind: 'tool', name: 'search', arguments: { query: 'x', k: 50 } },
+      { kind: 'tool', name: 'search', arguments: 'river' },
+      { kind: 'tool', name: 'fetch', arguments: { url: 'http://example.com' } },
+      { kind: 'tool', name: 'select', arguments: { id: 'S999' } },
+      { kind: 'tool', name: 'select', arguments: { id: select.id } }, // committed already
+      { kind: 'tool', name: 'select', arguments: {} },
+      { kind: 'menu', id: 'L1' },
+      { kind: 'text', text: 'The answer is 42.' },
+      { kind: 'text', text: '' },
+      { kind: 'text', text: '{"name": "search", "arguments": ' },
+      { kind: 'text', text: '[1, 2]' },
+      { kind: 'text', text: `${select.id}` }, // an id from a previous menu
+    ]
+    for (const action of bad) {
+      const before = snap(env)
+      const result = await env.step(action)
+      expect(result.info.valid, JSON.stringify(action)).toBe(false)
+      expect(result.info.formatError).toBeTruthy()
+      const after = snap(env)
+      expect({ ...after, turn: before.turn, formatErrors: before.formatErrors, history: after.history.slice(0, -1) }).toEqual(before)
+      expect(after.history.at(-1)).toMatchObject({ valid: false })
+    }
+    expect(env.outcome()).toMatchObject({ turns: 2 + bad.length, formatErrors: bad.length })
+    // With repeats allowed, the same query is a valid step again.
+    const lenient = fqEnv({ allowRepeatedQueries: true })
+    await lenient.reset(q, 0)
+    await lenient.step(search('harbour'))
+    expect((await lenient.step(search('harbour'))).info.valid).toBe(true)
+  })
+
+  it('ends at the turn limit and gives identical episodes for identical seeds', async () => {
+    const env = fqEnv({ turnLimit: 4 })
+    const q = questions[6]!
+    await env.reset(q, 0)
+    for (const query of ['river', 'city', 'company', 'university']) await env.step(search(query))
+    expect(env.done).toBe(true)
+    expect(env.outcome()).toMatchObject({ endReason: 'turn-limit', turns: 4 })
+
+    const full = fqEnv()
+    for (const [i, question] of questions.slice(0, 8).entries()) {
+      const a = await playEpisode(full, createScriptedPolicy('random', 'free-query'), question, 7 + i, { snapshots: true })
+      const b = await playEpisode(full, createScriptedPolicy('random', 'free-query'), question, 7 + i, { snapshots: true })
+      expect(b.snapshots).toEqual(a.snapshots)
+    }
+  })
+
+  it('runs both environments on dense and hybrid retrieval too (searchMode)', async () => {
+    const embedder = createHashedEmbedder(128)
+    await embedMissingChunks(db.raw, embedder)
+    const dense = { raw: db.raw, retriever: createRetriever(db.raw, { embedder }) }
+    for (const searchMode of ['dense', 'hybrid']) {
+      for (const envName of ['graph-menu', 'free-query']) {
+        const env = createEnvironment(envName, dense, { searchMode })
+        const { outcome } = await playEpisode(env, createScriptedPolicy('greedy', envName), questions[0]!, 0)
+        expect(outcome.turns).toBeGreaterThan(0)
+        expect(outcome.seen.sentenceIds!.length).toBeGreaterThan(0)
+        expect(outcome.formatErrors).toBe(0)
+      }
+    }
+  })
+})

@@ -1,5 +1,6 @@
 import type SQLite from 'better-sqlite3'
 import type { RunSummary } from '../../preload/contract'
+import { diffSnapshots, type StatefulSnapshot } from '../harness/stateful'
 
 interface RunRow {
   id: number
@@ -82,6 +83,14 @@ export function getEpisode(raw: SQLite.Database, episodeId: number) {
   const r = raw.prepare('select * from episodes where id = ?').get(episodeId) as EpisodeDbRow | undefined
   if (!r) return null
   const steps = raw.prepare('select * from episode_steps where episode_id = ? order by t').all(episodeId) as Record<string, unknown>[]
+  let previous: StatefulSnapshot | null = null
+  const changesOf = (snapshot: unknown): string[] | null => {
+    const s = snapshot as Partial<StatefulSnapshot>
+    if (s.mode !== 'stateful' && s.mode !== 'transcript') return null
+    const changes = previous ? describeDiff(diffSnapshots(previous, s as StatefulSnapshot)) : ['initial state']
+    previous = s as StatefulSnapshot
+    return changes
+  }
   return {
     ...toEpisode(r),
     seed: r.seed,
@@ -96,6 +105,23 @@ export function getEpisode(raw: SQLite.Database, episodeId: number) {
       info: JSON.parse(s.info_json as string) as unknown,
       snapshot: JSON.parse(s.snapshot_json as string) as unknown,
       ms: s.ms as number,
-    })),
+    })).map((s) => ({ ...s, changes: changesOf(s.snapshot) })),
   }
+}
+
+/** One line per kind of change a Harness-1 step made to the working memory. */
+function describeDiff(d: ReturnType<typeof diffSnapshots>): string[] {
+  const out: string[] = []
+  const list = (xs: string[]) => xs.slice(0, 8).join(', ') + (xs.length > 8 ? ` +${xs.length - 8}` : '')
+  if (d.curated.added.length) out.push(`curated +${d.curated.added.length}: ${list(d.curated.added.map((c) => `${c.id}${c.tag ? ` (${c.tag})` : ''}`))}`)
+  if (d.curated.removed.length) out.push(`curated -${d.curated.removed.length}: ${list(d.curated.removed.map((c) => c.id))}`)
+  if (d.curated.retagged.length) out.push(`retagged: ${list(d.curated.retagged.map((c) => `${c.id} ${c.from ?? '-'}→${c.to ?? '-'}`))}`)
+  if (d.pool.added.length) out.push(`pool +${d.pool.added.length}`)
+  if (d.seen.added.length) out.push(`seen +${d.seen.added.length}`)
+  if (d.evidenceGraph?.bridgesAdded.length) out.push(`bridge entities +${d.evidenceGraph.bridgesAdded.length}: ${list(d.evidenceGraph.bridgesAdded)}`)
+  if (d.verificationsAdded.length) out.push(`verified: ${d.verificationsAdded.map((v) => `${v.verdict} (${v.checker})`).join('; ')}`)
+  if (d.budget.warningTo !== d.budget.warningFrom && d.budget.warningTo !== null) out.push(`budget warning ${d.budget.warningTo}%`)
+  out.push(`context ${d.budget.from} → ${d.budget.to} tokens`)
+  if (d.formatErrors.to > d.formatErrors.from) out.push('format error')
+  return out
 }

@@ -78,6 +78,8 @@ export const EpisodeStep = z.object({
   info: z.unknown(),
   snapshot: z.unknown(),
   ms: z.number(),
+  /** Harness-1: what the step changed in the working memory (null for other environments). */
+  changes: z.array(z.string()).nullable(),
 })
 
 export const runRoutes = {

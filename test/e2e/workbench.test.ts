@@ -152,6 +152,15 @@ describe.runIf(run)('workbench in Chromium (browser mode)', () => {
     await page.locator('[data-test=trajectory-steps] li.step').first().waitFor()
     expect(await page.locator('[data-test=trajectory-steps] .menu li[data-chosen=true]').count()).toBeGreaterThan(0)
     await page.screenshot({ path: join(OUTPUT_DIR, 'trajectory.png'), fullPage: false })
+
+    // Harness-1 replay: the working memory as the policy saw it, and what each step changed.
+    await page.goBack()
+    await page.goBack()
+    await done.first().locator('a').first().click()
+    await page.locator('[data-test=open-trajectory]').first().click()
+    await page.locator('[data-test=working-memory]').first().waitFor()
+    expect(await page.locator('[data-test=working-memory]').first().textContent()).toMatch(/\[Context: \d+\/\d+\]/)
+    await page.screenshot({ path: join(OUTPUT_DIR, 'trajectory-harness1.png'), fullPage: false })
     await page.goto(`${app.origin}/#/`)
   })
 

@@ -11,6 +11,7 @@ export interface PoolOptions {
   sequences?: number
   /** Tokens per sequence (default min(4096, the model's training context)). */
   contextSize?: number
+  /** Layers to offload; the lease that loads the model decides (default 'auto'; ignored on CPU). */
   gpuLayers?: 'auto' | 'max' | number
   /**
    * llama.cpp flash attention (default false). With it on, a token's log-probability depends on
@@ -47,7 +48,7 @@ const DEFAULT_SEQUENCES = 4
 
 /**
  * The per-process cache of loaded models, keyed by absolute path: one model in memory per file,
- * and one context per (sequences, context size) on it, lent to every policy and answerer that asks
+ * and one context per (sequences, context size, flash attention) on it, lent to every policy and answerer that asks
  * with the same options. Concurrent rollouts then decode in the same llama.cpp batch.
  */
 export class ModelCache {

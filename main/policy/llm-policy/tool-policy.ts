@@ -16,7 +16,7 @@ export interface ToolPolicyOptions extends LlmPolicyOptions {
   maxStringLength?: number
   /** Free-query mode: the action space must have `search({ query })`, and queries are capped to this many characters. */
   freeQuery?: { maxQueryChars?: number }
-  /** List each tool's name, description and argument schema in the system prompt (default true). */
+  /** List each tool in the system prompt as a compact signature with its descriptions (default true). */
   describeTools?: boolean
 }
 

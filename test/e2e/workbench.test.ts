@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateDemoWorld } from '../../main/corpus/demo-world'
 import { fillDatabase } from '../helpers/bulk'
+import { tinyModel } from '../helpers/gguf'
 import { launchChromium, OUTPUT_DIR, requireChromium, serveBuiltApp, type ServedApp } from '../helpers/browser'
 import { tempDir } from '../helpers/services'
 
@@ -162,6 +163,27 @@ describe.runIf(run)('workbench in Chromium (browser mode)', () => {
     expect(await page.locator('[data-test=working-memory]').first().textContent()).toMatch(/\[Context: \d+\/\d+\]/)
     await page.screenshot({ path: join(OUTPUT_DIR, 'trajectory-harness1.png'), fullPage: false })
     await page.goto(`${app.origin}/#/`)
+  })
+
+  it('registers a GGUF model, loads it, and tries one episode with it as the policy', async () => {
+    const model = tinyModel(tmp.dir, { vocab: 'spm', seed: 11, chatTemplate: undefined }).file
+    await page.click('[data-test=nav-models]')
+    await page.fill('[data-test=model-path]', model)
+    await page.click('[data-test=model-add]')
+    const row = page.locator('[data-test=models-table] tbody tr').first()
+    await row.waitFor()
+    await row.locator('[data-test=model-load]').click()
+    await row.locator('[data-test=model-loaded]').waitFor({ timeout: 60_000 })
+    expect(await page.locator('[data-test=runtime]').textContent()).toMatch(/Backend: (cpu|cuda|vulkan|metal)/)
+    await page.selectOption('[data-test=try-environment]', 'graph-menu')
+    await page.locator('[data-test=try-policy] option', { hasText: '(GGUF)' }).first().waitFor({ state: 'attached' })
+    const value = await page.locator('[data-test=try-policy] option', { hasText: '(GGUF)' }).first().getAttribute('value')
+    await page.selectOption('[data-test=try-policy]', value!)
+    await page.click('[data-test=try-run]')
+    await page.locator('[data-test=trajectory-steps] li.step').first().waitFor({ timeout: 120_000 })
+    // Grammar-constrained: every step the model took is a valid menu id.
+    expect(await page.locator('[data-test=trajectory-steps] li.step[data-valid=false]').count()).toBe(0)
+    await page.screenshot({ path: join(OUTPUT_DIR, 'try-it-llm.png'), fullPage: false })
   })
 
   it('deletes the workspace after confirmation', async () => {

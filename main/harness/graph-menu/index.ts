@@ -1,3 +1,14 @@
+/**
+ * Harness-G menu environment ("graph-menu") and the substrate it shares with the free-query baseline.
+ *
+ * Menu ids, stable within an episode: S<n> SELECT sentence #n, L<m> LOOKUP entity #m, W<n>
+ * ANSWER_WITH sentence #n, A ANSWER. Sentences are numbered in the order they become visible and
+ * entities in the order they become known, so an id from an earlier menu that is no longer offered
+ * (a committed sentence, a visited entity) is rejected as a format error.
+ *
+ * Observation.data is a SentenceEnvData; snapshot() a SentenceEnvSnapshot; preview() of an item
+ * gives the sentence ids it would commit (S, W) or make visible (L). Config: GraphMenuConfig.
+ */
 import type { EnvironmentFactory } from '../types'
 import { checkConfig, GRAPH_MENU_DEFAULTS, type GraphMenuConfig } from './config'
 import { GraphMenuEnvironment } from './environment'

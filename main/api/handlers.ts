@@ -70,7 +70,7 @@ export function createHandlers(services: Services, host: HostCapabilities): Hand
       return { deleted: true as const }
     },
     'job.list': ({ workspaceId, limit }) => jobs.list({ workspaceId, limit }),
-    'job.start': ({ kind, workspaceId, params }) => jobs.start(kind, workspaceId, params),
+    'job.start': (input) => jobs.start(input.kind, 'workspaceId' in input ? input.workspaceId : null, input.params),
     'job.cancel': ({ id }) => jobs.cancel(id),
     'corpus.stats': async ({ workspaceId }) => corpusStats(await raw(workspaceId)),
     'corpus.files': async ({ workspaceId, status, limit }) => sourceFiles(await raw(workspaceId), { status, limit }),

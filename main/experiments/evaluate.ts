@@ -56,6 +56,8 @@ export async function runEvaluation(raw: SQLite.Database, spec: EvaluationSpec, 
   const config = {
     ...spec,
     envConfig: resolvedConfig(spec.environment, spec.envConfig),
+    // Names carry the model file hash: a run records exactly which policy and answerer it used.
+    policy: { ...spec.policy, name: deps.policy.name },
     answerer: { ...spec.answerer, name: deps.answerer.name, lexical: deps.answerer.lexical },
   }
   const runId = store.createRun({ kind: 'eval', name: spec.name, config, seed: spec.seed, appVersion: deps.appVersion, corpusSignature: corpusSignature(raw), jobId: deps.jobId })

@@ -2,6 +2,7 @@ import type { JobKind } from '../../preload/contract'
 import type { JobRunner } from '../jobs/protocol'
 import { runEmbedJob } from './embed'
 import { runEvalJob } from './eval'
+import { runModelDownloadJob } from './model-download'
 import { runIngestJob } from './ingest'
 import { runMaintenance } from './maintenance'
 
@@ -11,4 +12,5 @@ export const jobRunners: Record<JobKind, JobRunner> = {
   'corpus.ingest': runIngestJob,
   'corpus.embed': (ctx) => runEmbedJob(ctx),
   'eval.run': runEvalJob,
+  'model.download': runModelDownloadJob,
 }

@@ -7,7 +7,7 @@ export const JobStatus = z.enum(['queued', 'running', 'done', 'failed', 'cancell
 export type JobStatus = z.infer<typeof JobStatus>
 
 /** Job kinds the backend knows; each has its own parameter schema. */
-export const JobKind = z.enum(['db.maintenance', 'corpus.ingest', 'corpus.embed', 'eval.run'])
+export const JobKind = z.enum(['db.maintenance', 'corpus.ingest', 'corpus.embed', 'eval.run', 'model.download'])
 export type JobKind = z.infer<typeof JobKind>
 
 export const MaintenanceParams = z
@@ -53,6 +53,7 @@ export const jobRoutes = {
         })
         .strict(),
       z.object({ kind: z.literal('eval.run'), workspaceId: z.string().min(1).max(64), params: EvalParams }).strict(),
+      z.object({ kind: z.literal('model.download'), params: z.object({ uri: z.string().trim().min(3).max(2000).regex(/^(hf:|https:\/\/)/, 'use an hf: or https:// URI') }).strict() }).strict(),
     ]),
     Job,
   ),

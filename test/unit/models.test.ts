@@ -37,7 +37,16 @@ describe('model registry', () => {
     expect(await backend.call('models.list', {})).toEqual([])
   })
 
+  it('says clearly that a download needs the internet when there is none', async () => {
+    const job = await backend.call('job.start', { kind: 'model.download', params: { uri: 'hf:nobody/no-such-model-GGUF:Q4_K_M' } })
+    const done = await backend.services.jobs.waitFor(job.id)
+    expect(done.status).toBe('failed')
+    // Offline (as here and in CI) the message says so; with internet the repository does not exist.
+    expect(done.error).toMatch(/No internet connection|Could not download/)
+  })
+
   it('refuses files that are not GGUF models with a clear error, and keeps working', async () => {
+    for (const m of await backend.call('models.list', {})) await backend.call('models.remove', { id: m.id })
     const text = join(tmp.dir, 'notes.gguf')
     writeFileSync(text, 'this is a text file, not a model')
     await expect(backend.call('models.add', { path: text })).rejects.toMatchObject({ body: { code: 'VALIDATION', message: expect.stringMatching(/GGUF/i) } })

@@ -1,5 +1,4 @@
 import { join } from 'node:path'
-import type SQLite from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { workspaceMigrations } from '../../main/db/migrations'
 import { openDatabase, type OpenedDatabase } from '../../main/db/open'
@@ -10,20 +9,8 @@ import { createScriptedPolicy, playEpisode } from '../../main/harness/scripted'
 import type { Action, EnvContext, Environment, EnvQuestion, MenuItem } from '../../main/harness/types'
 import { defaultIngestOptions, runIngest } from '../../main/ingest/run'
 import { createRetriever } from '../../main/retrieval'
+import { envQuestions as loadQuestions, quiet } from '../helpers/corpus'
 import { tempDir } from '../helpers/services'
-
-const quiet = { progress: () => undefined, throwIfCancelled: () => undefined }
-
-function loadQuestions(raw: SQLite.Database): EnvQuestion[] {
-  const rows = raw.prepare('select id, question, answers_json, supporting_facts_json, supporting_docs_json from questions order by id').all() as Record<string, string>[]
-  return rows.map((r) => ({
-    id: String(r.id),
-    question: r.question!,
-    answers: JSON.parse(r.answers_json!),
-    supportingFacts: JSON.parse(r.supporting_facts_json!),
-    supportingDocs: JSON.parse(r.supporting_docs_json!),
-  }))
-}
 
 const menuOf = (env: Environment): MenuItem[] => {
   const space = env.actions()

@@ -2,7 +2,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { questionsOf } from '../../main/corpus/catalogue'
 import { workspaceMigrations } from '../../main/db/migrations'
 import { openDatabase, type OpenedDatabase } from '../../main/db/open'
 import type { WorkspaceDatabase } from '../../main/db/schema'
@@ -23,6 +22,7 @@ import {
 import type { Action, EnvContext, EnvQuestion } from '../../main/harness/types'
 import { defaultIngestOptions, runIngest, type IngestReporter } from '../../main/ingest/run'
 import { createHashedEmbedder, createRetriever, embedMissingChunks } from '../../main/retrieval'
+import { envQuestions } from '../helpers/corpus'
 import { tempDir } from '../helpers/services'
 
 const quiet: IngestReporter = { progress: () => undefined, throwIfCancelled: () => undefined }
@@ -44,13 +44,7 @@ describe('Harness-1 stateful environment', () => {
     writeFileSync(join(tmp.dir, 'extra', 'Kannarance copy.txt'), `${kannarance} It is also known for its markets.`)
     await runIngest(db.raw, { kind: 'folder', path: join(tmp.dir, 'extra') }, defaultIngestOptions(), quiet)
     ctx = { raw: db.raw, retriever: createRetriever(db.raw) }
-    questions = questionsOf(db.raw, 1, 0, 1000).questions.map((q) => ({
-      id: String(q.id),
-      question: q.question,
-      answers: q.answers,
-      supportingFacts: q.supportingFacts,
-      supportingDocs: q.supportingDocs,
-    }))
+    questions = envQuestions(db.raw)
   })
 
   afterAll(async () => {

@@ -1,7 +1,6 @@
 /** The scripted tool policy completes Harness-1 episodes on the demo world, under every ablation row. */
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { questionsOf } from '../../main/corpus/catalogue'
 import { workspaceMigrations } from '../../main/db/migrations'
 import { openDatabase, type OpenedDatabase } from '../../main/db/open'
 import type { WorkspaceDatabase } from '../../main/db/schema'
@@ -11,6 +10,7 @@ import type { EnvContext, EnvQuestion } from '../../main/harness/types'
 import { defaultIngestOptions, runIngest } from '../../main/ingest/run'
 import { createRetriever } from '../../main/retrieval'
 import { scoreHarness1Episode } from '../../main/rl/rewards'
+import { envQuestions } from '../helpers/corpus'
 import { tempDir } from '../helpers/services'
 
 describe('question reading', () => {
@@ -35,13 +35,7 @@ describe('scripted tool policy on the demo world', () => {
     db = await openDatabase(join(tmp.dir, 'w.db'), workspaceMigrations)
     await runIngest(db.raw, { kind: 'demo', seed: 1, size: 1 }, defaultIngestOptions(), { progress: () => undefined, throwIfCancelled: () => undefined })
     ctx = { raw: db.raw, retriever: createRetriever(db.raw) }
-    questions = questionsOf(db.raw, 1, 0, 1000).questions.map((q) => ({
-      id: String(q.id),
-      question: q.question,
-      answers: q.answers,
-      supportingFacts: q.supportingFacts,
-      supportingDocs: q.supportingDocs,
-    }))
+    questions = envQuestions(db.raw)
   })
 
   afterAll(async () => {

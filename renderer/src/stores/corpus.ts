@@ -2,6 +2,7 @@ import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import type { CorpusStats, Job, RouteInput, RouteOutput, SourceFile } from '../../../preload/contract'
 import { useApi } from '../api'
+import { attemptInto } from './attempt'
 import { useJobsStore } from './jobs'
 
 type SearchResult = RouteOutput<'corpus.search'>
@@ -18,16 +19,7 @@ export const useCorpusStore = defineStore('corpus', () => {
   const error = ref<string | null>(null)
   let watching = false
 
-  async function attempt<T>(fn: () => Promise<T>): Promise<T | undefined> {
-    try {
-      const out = await fn()
-      error.value = null
-      return out
-    } catch (err) {
-      error.value = err instanceof Error ? err.message : String(err)
-      return undefined
-    }
-  }
+  const attempt = attemptInto(error)
 
   async function refresh(): Promise<void> {
     const id = workspaceId.value

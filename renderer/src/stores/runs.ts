@@ -2,6 +2,7 @@ import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import type { Job, RouteInput, RouteOutput, RunSummary } from '../../../preload/contract'
 import { useApi } from '../api'
+import { attemptInto } from './attempt'
 import { useJobsStore } from './jobs'
 
 export type EvalInput = Extract<RouteInput<'job.start'>, { kind: 'eval.run' }>['params']
@@ -15,16 +16,7 @@ export const useRunsStore = defineStore('runs', () => {
   const error = ref<string | null>(null)
   let watching = false
 
-  async function attempt<T>(fn: () => Promise<T>): Promise<T | undefined> {
-    try {
-      const out = await fn()
-      error.value = null
-      return out
-    } catch (err) {
-      error.value = err instanceof Error ? err.message : String(err)
-      return undefined
-    }
-  }
+  const attempt = attemptInto(error)
 
   async function refresh(): Promise<void> {
     const id = workspaceId.value

@@ -2,6 +2,7 @@ import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import type { Workspace } from '../../../preload/contract'
 import { useApi } from '../api'
+import { attemptInto } from './attempt'
 
 export const useWorkspacesStore = defineStore('workspaces', () => {
   const list = ref<Workspace[]>([])
@@ -11,17 +12,7 @@ export const useWorkspacesStore = defineStore('workspaces', () => {
 
   const byId = computed(() => new Map(list.value.map((w) => [w.id, w])))
 
-  /** Runs an API action, keeping its error for display instead of throwing into the view. */
-  async function attempt<T>(fn: () => Promise<T>): Promise<T | undefined> {
-    try {
-      const out = await fn()
-      error.value = null
-      return out
-    } catch (err) {
-      error.value = err instanceof Error ? err.message : String(err)
-      return undefined
-    }
-  }
+  const attempt = attemptInto(error)
 
   async function refresh(): Promise<void> {
     await attempt(async () => {

@@ -96,10 +96,11 @@ export class ModelRegistry {
     return this.toDto(row)
   }
 
-  async runtime(): Promise<{ backend: string; threads: number; gpuDevices: string[]; cores: number; internet: boolean }> {
-    const info = await (await getSharedRuntime()).info()
-    // Downloads by hf: URI need the internet; this workbench runs offline by design, so it only reports it.
-    return { backend: info.backend, threads: info.threads, gpuDevices: info.gpuDevices, cores: availableParallelism(), internet: false }
+  async runtime(): Promise<{ backend: string; threads: number; gpuDevices: string[]; cores: number; vram: { total: number; used: number } | null; processRss: number }> {
+    const runtime = await getSharedRuntime()
+    const info = await runtime.info()
+    const vram = info.backend === 'cpu' ? null : await runtime.llama.getVramState().then((v) => ({ total: v.total, used: v.used })).catch(() => null)
+    return { backend: info.backend, threads: info.threads, gpuDevices: info.gpuDevices, cores: availableParallelism(), vram, processRss: process.memoryUsage().rss }
   }
 
   async closeAll(): Promise<void> {

@@ -36,6 +36,15 @@ export const modelRoutes = {
   'models.runtime': route(
     'The llama.cpp backend this process uses',
     z.object({}).strict(),
-    z.object({ backend: z.string(), threads: z.number(), gpuDevices: z.array(z.string()), cores: z.number(), internet: z.boolean() }),
+    z.object({
+      backend: z.string(),
+      threads: z.number(),
+      gpuDevices: z.array(z.string()),
+      cores: z.number(),
+      /** GPU memory (bytes) when a GPU backend is in use. */
+      vram: z.object({ total: z.number(), used: z.number() }).nullable(),
+      /** Resident memory of the process holding the models (bytes). */
+      processRss: z.number(),
+    }),
   ),
 }

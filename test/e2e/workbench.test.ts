@@ -175,6 +175,7 @@ describe.runIf(run)('workbench in Chromium (browser mode)', () => {
     await row.locator('[data-test=model-load]').click()
     await row.locator('[data-test=model-loaded]').waitFor({ timeout: 60_000 })
     expect(await page.locator('[data-test=runtime]').textContent()).toMatch(/Backend: (cpu|cuda|vulkan|metal)/)
+    await page.screenshot({ path: join(OUTPUT_DIR, 'models.png'), fullPage: true })
     await page.selectOption('[data-test=try-environment]', 'graph-menu')
     await page.locator('[data-test=try-policy] option', { hasText: '(GGUF)' }).first().waitFor({ state: 'attached' })
     const value = await page.locator('[data-test=try-policy] option', { hasText: '(GGUF)' }).first().getAttribute('value')

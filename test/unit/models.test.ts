@@ -32,6 +32,7 @@ describe('model registry', () => {
     expect(['cpu', 'cuda', 'vulkan', 'metal']).toContain(runtime.backend)
     expect(runtime.threads).toBeGreaterThanOrEqual(1)
     expect(runtime.threads).toBeLessThanOrEqual(runtime.cores)
+    expect(runtime.processRss).toBeGreaterThan(0)
     expect((await backend.call('models.unload', { id: m!.id })).loaded).toBeNull()
     await backend.call('models.remove', { id: m!.id })
     expect(await backend.call('models.list', {})).toEqual([])

@@ -98,6 +98,19 @@ describe('LlamaRuntime', () => {
     await loaded.dispose()
   })
 
+  it('refuses a LoRA adapter made for another shape with a typed error, and the model keeps working', async () => {
+    const loaded = await runtime.loadModel(writeTinyLlama(join(tmp.dir, 'lora-base-2.gguf'), { seed: 4 }).file)
+    const wrong = writeTinyLoraAdapter(join(tmp.dir, 'lora-wrong.gguf'), { seed: 4, embeddingLength: 32 }, { rank: 4 })
+    await expect(loaded.createSequencePool({ contextSize: 64, lora: [{ path: wrong.file, scale: 1 }] })).rejects.toMatchObject({
+      code: 'context-failed',
+      message: expect.stringMatching(/LoRA adapter/),
+    })
+    const plain = await loaded.createSequencePool({ contextSize: 64 })
+    expect((await new LogprobScorer(plain).score({ prompt: 'the little girl', target: ' saw' })).targetTokens.length).toBeGreaterThan(0)
+    await plain.dispose()
+    await loaded.dispose()
+  })
+
   it('refuses bad files with typed errors before llama.cpp sees them', async () => {
     writeFileSync(join(tmp.dir, 'text.gguf'), 'not a model at all')
     expect((await loadError(join(tmp.dir, 'text.gguf'))).code).toBe('not-gguf')

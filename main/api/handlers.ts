@@ -6,7 +6,7 @@ import type { Services } from '../app/services'
 import { corpusStats, questionSets, questionsOf, sourceFiles } from '../corpus/catalogue'
 import { exportGraphML, GraphError, neighbourhood, searchNodes } from '../graph/store'
 import { harnessCatalog } from '../experiments/catalog'
-import { getEpisode, listEpisodes, listRuns } from '../experiments/queries'
+import { getEpisode, listEpisodes, listRuns, reconcileRuns } from '../experiments/queries'
 import { readEmbeddingModel } from '../job-kinds/embed'
 import { createGgufEmbedder } from '../policy/embedder'
 import { createRetriever, RetrievalError, type Retriever } from '../retrieval'
@@ -124,7 +124,13 @@ export function createHandlers(services: Services, host: HostCapabilities): Hand
     'models.load': ({ id }) => models.load(id),
     'models.unload': ({ id }) => models.unload(id),
     'models.runtime': () => models.runtime(),
-    'runs.list': async ({ workspaceId }) => listRuns(await raw(workspaceId)),
+    'runs.list': async ({ workspaceId }) => {
+      const db = await raw(workspaceId)
+      const active = await jobs.list({ workspaceId, limit: 500 })
+      const byId = new Map(active.map((j) => [j.id, j]))
+      reconcileRuns(db, (id) => byId.get(id) ?? null)
+      return listRuns(db)
+    },
     'runs.episodes': async ({ workspaceId, runId, offset, limit }) => listEpisodes(await raw(workspaceId), runId, offset, limit),
     'runs.episode': async ({ workspaceId, episodeId }) => {
       const episode = getEpisode(await raw(workspaceId), episodeId)

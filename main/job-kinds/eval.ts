@@ -29,7 +29,7 @@ export async function runEvalJob(ctx: JobContext<unknown>): Promise<JobOutcome> 
         policy: policy.value,
         answerer: answerer.value,
         appVersion: APP_VERSION,
-        jobId: null,
+        jobId: ctx.jobId,
         progress: (p, stage, message) => ctx.progress(p, stage, message),
         throwIfCancelled: () => ctx.throwIfCancelled(),
       },

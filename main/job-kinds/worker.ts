@@ -8,6 +8,7 @@ const flag = new Int32Array(input.cancelFlag)
 const post = (m: WorkerMessage): void => parentPort?.postMessage(m)
 
 const ctx: JobContext<unknown> = {
+  jobId: input.jobId,
   params: input.params,
   dataDir: input.dataDir,
   workspaceDbFile: input.workspaceDbFile,

@@ -26,6 +26,7 @@ export class JobCancelledError extends Error {
 
 /** What a job implementation sees: no Electron, no worker plumbing. */
 export interface JobContext<P> {
+  jobId: string
   params: P
   dataDir: string
   workspaceDbFile: string | null

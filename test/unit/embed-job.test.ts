@@ -49,6 +49,7 @@ function jobContext(params: unknown, options: { cancelAfterProgress?: number } =
   let embedReports = 0
   const reports: Array<{ progress: number; stage: string }> = []
   return {
+    jobId: 'test',
     params,
     dataDir: tmp.dir,
     workspaceDbFile: ws.file,

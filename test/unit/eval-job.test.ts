@@ -56,6 +56,24 @@ describe('evaluation job', () => {
     expect(freeQuery!.config).toMatchObject({ environment: 'free-query' })
   })
 
+  it('can be cancelled mid-run: the run keeps its finished episodes and says it was cancelled', async () => {
+    const job = await backend.call('job.start', { kind: 'eval.run', workspaceId, params: { environment: 'graph-menu', policy: { kind: 'scripted', name: 'random' }, questionSetId: setId, limit: 40 } })
+    await new Promise<void>((resolve) => {
+      const off = backend.services.events.subscribe((name, p) => {
+        if (name === 'job.progress' && (p as { jobId: string; progress: number }).jobId === job.id && (p as { progress: number }).progress > 0.05) {
+          off()
+          resolve()
+        }
+      })
+    })
+    await backend.call('job.cancel', { id: job.id })
+    expect((await backend.services.jobs.waitFor(job.id)).status).toBe('cancelled')
+    const [run] = await backend.call('runs.list', { workspaceId })
+    expect(run!.status).toBe('cancelled')
+    expect(run!.episodes).toBeGreaterThan(0)
+    expect(run!.episodes).toBeLessThan(40)
+  })
+
   it('refuses a policy that cannot drive the environment, with a clear failure', async () => {
     const failed = await evaluate('stateful', 'greedy', 1)
     expect(failed.status).toBe('failed')

@@ -6,6 +6,7 @@ import type { Services } from '../app/services'
 import { corpusStats, questionSets, questionsOf, sourceFiles } from '../corpus/catalogue'
 import { exportGraphML, GraphError, neighbourhood, searchNodes } from '../graph/store'
 import { harnessCatalog } from '../experiments/catalog'
+import { compareRuns, metricNames } from '../experiments/compare'
 import { getEpisode, listEpisodes, listRuns, reconcileRuns } from '../experiments/queries'
 import { readEmbeddingModel } from '../job-kinds/embed'
 import { createGgufEmbedder } from '../policy/embedder'
@@ -130,6 +131,16 @@ export function createHandlers(services: Services, host: HostCapabilities): Hand
       const byId = new Map(active.map((j) => [j.id, j]))
       reconcileRuns(db, (id) => byId.get(id) ?? null)
       return listRuns(db)
+    },
+    'runs.compare': async ({ workspaceId, baselineRunId, runIds, metric }) => {
+      const db = await raw(workspaceId)
+      return {
+        metrics: metricNames(db, [baselineRunId, ...runIds]),
+        comparisons: compareRuns(db, baselineRunId, runIds, metric).map((c) => ({
+          runId: c.runId, count: c.count, baselineMean: c.baselineMean, candidateMean: c.candidateMean, meanDifference: c.meanDifference,
+          lower: c.ci?.lower ?? null, upper: c.ci?.upper ?? null, wins: c.wins, ties: c.ties, losses: c.losses,
+        })),
+      }
     },
     'runs.episodes': async ({ workspaceId, runId, offset, limit }) => listEpisodes(await raw(workspaceId), runId, offset, limit),
     'runs.episode': async ({ workspaceId, episodeId }) => {

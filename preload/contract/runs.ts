@@ -101,6 +101,34 @@ export const runRoutes = {
     z.object({ workspaceId: WorkspaceId, runId: z.number().int().min(1), offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(1000).default(100) }).strict(),
     z.object({ total: z.number(), episodes: z.array(EpisodeRow) }),
   ),
+  'runs.compare': route(
+    'Candidate runs against a baseline run on one metric, paired by question (bootstrap CI of the mean difference)',
+    z
+      .object({
+        workspaceId: WorkspaceId,
+        baselineRunId: z.number().int().min(1),
+        runIds: z.array(z.number().int().min(1)).min(1).max(50),
+        metric: z.string().min(1).max(100),
+      })
+      .strict(),
+    z.object({
+      metrics: z.array(z.string()),
+      comparisons: z.array(
+        z.object({
+          runId: z.number(),
+          count: z.number(),
+          baselineMean: z.number().nullable(),
+          candidateMean: z.number().nullable(),
+          meanDifference: z.number().nullable(),
+          lower: z.number().nullable(),
+          upper: z.number().nullable(),
+          wins: z.number(),
+          ties: z.number(),
+          losses: z.number(),
+        }),
+      ),
+    }),
+  ),
   'runs.episode': route(
     'One episode with every step (observation, menu, previews, decision, snapshot)',
     z.object({ workspaceId: WorkspaceId, episodeId: z.number().int().min(1) }).strict(),

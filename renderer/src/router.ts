@@ -1,4 +1,5 @@
 import { createRouter, createWebHashHistory } from 'vue-router'
+import AblationsView from './views/AblationsView.vue'
 import CorpusView from './views/CorpusView.vue'
 import GraphView from './views/GraphView.vue'
 import PoliciesView from './views/PoliciesView.vue'
@@ -21,6 +22,7 @@ export const createAppRouter = () =>
       { path: '/workspaces/:id/questions', component: QuestionsView },
       { path: '/workspaces/:id/graph', component: GraphView },
       { path: '/workspaces/:id/runs', component: RunsView },
+      { path: '/workspaces/:id/ablations', component: AblationsView },
       { path: '/workspaces/:id/runs/:runId', component: RunView },
       { path: '/workspaces/:id/episodes/:episodeId', component: TrajectoryView },
       { path: '/:pathMatch(.*)*', redirect: '/' },

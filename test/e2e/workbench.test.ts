@@ -162,6 +162,18 @@ describe.runIf(run)('workbench in Chromium (browser mode)', () => {
     await page.locator('[data-test=working-memory]').first().waitFor()
     expect(await page.locator('[data-test=working-memory]').first().textContent()).toMatch(/\[Context: \d+\/\d+\]/)
     await page.screenshot({ path: join(OUTPUT_DIR, 'trajectory-harness1.png'), fullPage: false })
+
+    // Ablations: the Harness-1 run against the Harness-G run on paragraph recall, paired by question.
+    await page.goBack()
+    await page.goBack()
+    await page.click('text=← Demo')
+    await page.click('[data-test=open-ablations]')
+    await page.locator('[data-test=ablation-candidate]').first().check()
+    await page.selectOption('[data-test=ablation-metric]', 'paragraph.recall')
+    await page.click('[data-test=ablation-compare]')
+    await page.locator('[data-test=ablation-table] tbody tr').first().waitFor()
+    await page.locator('[data-test=difference-chart]').waitFor()
+    await page.screenshot({ path: join(OUTPUT_DIR, 'ablations.png'), fullPage: true })
     await page.goto(`${app.origin}/#/`)
   })
 

@@ -43,6 +43,15 @@ describe('evaluation job', () => {
     const first = episode.steps[0]!
     expect(first.actions).toMatchObject({ kind: 'menu' })
     expect(Object.keys(first.previews as object).length).toBe((first.actions as { items: unknown[] }).items.length)
+
+    // The oracle against greedy, paired by question: a positive difference on supporting-fact recall.
+    const cmp = await backend.call('runs.compare', { workspaceId, baselineRunId: greedy!.id, runIds: [oracle!.id], metric: 'sp.recall' })
+    expect(cmp.metrics).toContain('answer.f1.graphr1')
+    const [c] = cmp.comparisons
+    expect(c).toMatchObject({ runId: oracle!.id, count: 6 })
+    expect(c!.meanDifference).toBeCloseTo((oracle!.metrics['sp.recall']!.mean ?? 0) - (greedy!.metrics['sp.recall']!.mean ?? 0), 10)
+    expect(c!.lower!).toBeLessThanOrEqual(c!.meanDifference!)
+    expect(c!.wins + c!.ties + c!.losses).toBe(6)
   })
 
   it('runs the scripted tool policy in Harness-1 and the free-query baseline', async () => {

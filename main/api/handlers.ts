@@ -1,10 +1,8 @@
-import { mkdirSync } from 'node:fs'
-import { dirname, join } from 'node:path'
 import type SQLite from 'better-sqlite3'
 import { ApiError, type AppInfo } from '../../preload/contract'
 import type { Services } from '../app/services'
 import { corpusStats, questionSets, questionsOf, sourceFiles } from '../corpus/catalogue'
-import { exportGraphML, GraphError, neighbourhood, searchNodes } from '../graph/store'
+import { GraphError, neighbourhood, searchNodes } from '../graph/store'
 import { harnessCatalog } from '../experiments/catalog'
 import { compareRuns, metricNames } from '../experiments/compare'
 import { getEpisode, listEpisodes, listRuns, reconcileRuns } from '../experiments/queries'
@@ -106,14 +104,6 @@ export function createHandlers(services: Services, host: HostCapabilities): Hand
     'graph.searchNodes': async ({ workspaceId, text, limit }) => {
       const db = await raw(workspaceId)
       return retrieval(() => searchNodes(db, text, limit))
-    },
-    'graph.exportGraphml': async ({ workspaceId, center, path }) => {
-      const db = await raw(workspaceId)
-      const stamp = new Date().toISOString().replace(/[:.]/g, '-')
-      const file = path ?? join(dirname(await workspaces.databaseFile(workspaceId)), 'exports', `graph-${center ? center.replace(':', '') + '-' : ''}${stamp}.graphml`)
-      mkdirSync(dirname(file), { recursive: true })
-      const result = await retrieval(() => exportGraphML(db, file, center ? { center, depth: 2 } : {}))
-      return { file: result.file, nodes: result.nodes, edges: result.edges, bytes: result.bytes, ms: result.ms, truncated: result.truncated }
     },
     'harness.catalog': async () => harnessCatalog(),
     'models.list': () => models.list(),

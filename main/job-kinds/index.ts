@@ -2,6 +2,7 @@ import type { JobKind } from '../../preload/contract'
 import type { JobRunner } from '../jobs/protocol'
 import { runEmbedJob } from './embed'
 import { runEvalJob } from './eval'
+import { runGraphExportJob } from './graph-export'
 import { runModelDownloadJob } from './model-download'
 import { runIngestJob } from './ingest'
 import { runMaintenance } from './maintenance'
@@ -13,4 +14,5 @@ export const jobRunners: Record<JobKind, JobRunner> = {
   'corpus.embed': (ctx) => runEmbedJob(ctx),
   'eval.run': runEvalJob,
   'model.download': runModelDownloadJob,
+  'graph.export': runGraphExportJob,
 }

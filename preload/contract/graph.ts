@@ -21,6 +21,15 @@ export const GraphEdge = z.object({
 })
 export const Subgraph = z.object({ nodes: z.array(GraphNode), edges: z.array(GraphEdge), truncated: z.boolean() })
 
+/** Parameters of a `graph.export` job: the whole graph, or a node's neighbourhood, as GraphML for Gephi. */
+export const GraphExportParams = z
+  .object({
+    center: NodeId.optional(),
+    /** Absolute path of the file to write; default: the workspace's exports folder. */
+    path: z.string().trim().min(1).max(4096).refine((p) => p.endsWith('.graphml'), 'the file name must end in .graphml').optional(),
+  })
+  .strict()
+
 export const graphRoutes = {
   'graph.neighbourhood': route(
     'A node and its neighbours within 1 or 2 hops, capped',
@@ -31,18 +40,6 @@ export const graphRoutes = {
     'Entities (and node ids) matching a text',
     z.object({ workspaceId: WorkspaceId, text: z.string().max(200), limit: z.number().int().min(1).max(200).default(20) }).strict(),
     z.array(GraphNode),
-  ),
-  'graph.exportGraphml': route(
-    'Write the graph (or a neighbourhood) as GraphML for Gephi; returns where it was written',
-    z
-      .object({
-        workspaceId: WorkspaceId,
-        center: NodeId.optional(),
-        /** Absolute path of the file to write; default: the workspace's exports folder. */
-        path: z.string().trim().min(1).max(4096).refine((p) => p.endsWith('.graphml'), 'the file name must end in .graphml').optional(),
-      })
-      .strict(),
-    z.object({ file: z.string(), nodes: z.number(), edges: z.number(), bytes: z.number(), ms: z.number(), truncated: z.boolean() }),
   ),
 }
 

@@ -1,13 +1,14 @@
 import { z } from 'zod'
 import { IngestParams } from './corpus'
 import { route } from './define'
+import { GraphExportParams } from './graph'
 import { EvalParams } from './runs'
 
 export const JobStatus = z.enum(['queued', 'running', 'done', 'failed', 'cancelled'])
 export type JobStatus = z.infer<typeof JobStatus>
 
 /** Job kinds the backend knows; each has its own parameter schema. */
-export const JobKind = z.enum(['db.maintenance', 'corpus.ingest', 'corpus.embed', 'eval.run', 'model.download'])
+export const JobKind = z.enum(['db.maintenance', 'corpus.ingest', 'corpus.embed', 'eval.run', 'model.download', 'graph.export'])
 export type JobKind = z.infer<typeof JobKind>
 
 export const MaintenanceParams = z
@@ -53,6 +54,7 @@ export const jobRoutes = {
         })
         .strict(),
       z.object({ kind: z.literal('eval.run'), workspaceId: z.string().min(1).max(64), params: EvalParams }).strict(),
+      z.object({ kind: z.literal('graph.export'), workspaceId: z.string().min(1).max(64), params: GraphExportParams.default({}) }).strict(),
       z.object({ kind: z.literal('model.download'), params: z.object({ uri: z.string().trim().min(3).max(2000).regex(/^(hf:|https:\/\/)/, 'use an hf: or https:// URI') }).strict() }).strict(),
     ]),
     Job,

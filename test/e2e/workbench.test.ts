@@ -120,8 +120,9 @@ describe.runIf(run)('workbench in Chromium (browser mode)', () => {
     expect(await page.locator('[data-test=graph-edge]').count()).toBeGreaterThan(0)
     await page.screenshot({ path: join(OUTPUT_DIR, 'graph.png'), fullPage: false })
     await page.click('[data-test=export-graphml]')
-    const note = await page.locator('[data-test=export-result]').textContent()
-    const file = /→ (.+\.graphml)/.exec(note ?? '')?.[1]
+    const finished = page.locator('[data-test=export-result] li.job[data-status=done] .job-message')
+    await finished.waitFor({ timeout: 60_000 })
+    const file = /→ (.+\.graphml)/.exec((await finished.textContent()) ?? '')?.[1]
     expect(file && existsSync(file)).toBe(true)
     expect(readFileSync(file!, 'utf8')).toMatch(/^<\?xml[\s\S]*<graphml[\s\S]*<\/graphml>\s*$/)
     await page.click('text=← Demo')

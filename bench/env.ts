@@ -27,8 +27,9 @@ import { defaultIngestOptions, runIngest, type IngestReporter } from '../main/in
 import type { IngestSource } from '../main/ingest/sources'
 import { createRetriever } from '../main/retrieval'
 import { tempDir } from '../test/helpers/services'
+import { sharedPath } from '../test/helpers/shared-data'
 
-const DATA = process.env.HOTPOTQA_DIR ?? '/work/shared/data/hotpotqa-train100'
+const DATA = process.env.HOTPOTQA_DIR ?? sharedPath('data/hotpotqa-train100')
 const quiet: IngestReporter = { progress: () => undefined, throwIfCancelled: () => undefined }
 const flag = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(`--${name}`)

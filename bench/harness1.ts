@@ -1,6 +1,6 @@
 /**
  * Harness-1 bench: environment step time and rendered-context tokens per turn, with the scripted tool
- * policy, on HotpotQA train-100 (read in place from /work/shared/data; skipped when absent) and on a
+ * policy, on HotpotQA train-100 (read in place from ../shared/data; skipped when absent) and on a
  * demo world of size 10. The peer is the append-only transcript baseline over the same tools and
  * questions: the ratio of its tokens per turn to the stateful harness's is the headline.
  * Run: npx tsx bench/harness1.ts   (MAX_QUESTIONS=n caps questions per corpus; default 200)
@@ -18,8 +18,9 @@ import type { IngestSource } from '../main/ingest/sources'
 import { createRetriever } from '../main/retrieval'
 import { scoreHarness1Episode } from '../main/rl/rewards'
 import { tempDir } from '../test/helpers/services'
+import { sharedPath } from '../test/helpers/shared-data'
 
-const HOTPOT = process.env.HOTPOTQA_DIR ?? '/work/shared/data/hotpotqa-train100'
+const HOTPOT = process.env.HOTPOTQA_DIR ?? sharedPath('data/hotpotqa-train100')
 const MAX_QUESTIONS = Number(process.env.MAX_QUESTIONS ?? 200)
 
 const quantile = (xs: number[], q: number): number => {

@@ -15,6 +15,7 @@ import { defaultIngestOptions, runIngest, type IngestReporter } from '../main/in
 import type { IngestSource } from '../main/ingest/sources'
 import { createRetriever } from '../main/retrieval'
 import { tempDir } from '../test/helpers/services'
+import { sharedPath } from '../test/helpers/shared-data'
 
 const PAPER_S_PER_1K = 0.116
 const quiet: IngestReporter = { progress: () => undefined, throwIfCancelled: () => undefined }
@@ -72,7 +73,7 @@ async function scaling(size: number): Promise<void> {
   await r.cleanup()
 }
 
-const hotpot = join(process.cwd(), '..', 'shared', 'data', 'hotpotqa-train100')
+const hotpot = sharedPath('data/hotpotqa-train100')
 console.log(`Graph construction cost (median of ${repeats}; embeddings: none configured, so not included)`)
 if (existsSync(hotpot)) {
   await constructionCost('HotpotQA-train100 (994 p.)', {

@@ -1,7 +1,7 @@
 /**
  * Speed of the graph NLP layer against its two building blocks, on one core.
  *   npx tsx bench/nlp.ts [--words N] [--runs N]
- * Text: paragraphs of the HotpotQA sample (/work/shared/data/..., read in place) when present, else
+ * Text: paragraphs of the HotpotQA sample (../shared/data/..., read in place) when present, else
  * generated encyclopedic sentences. Words and "tokens" here are whitespace-separated tokens.
  * Reports medians over several runs; the paper's graph build cost was 0.116 s per 1K tokens and
  * the product target is well under a fifth of that (23 ms per 1K tokens).
@@ -11,8 +11,9 @@ import nlp from 'compromise'
 import winkNLP from 'wink-nlp'
 import model from 'wink-eng-lite-web-model'
 import { analyseText, extractEntitiesBatch, isLookupTarget, splitSentences } from '../main/graph/nlp'
+import { sharedPath } from '../test/helpers/shared-data'
 
-const CORPUS = '/work/shared/data/hotpotqa-train100/hotpotqa_train_corpus.json'
+const CORPUS = sharedPath('data/hotpotqa-train100/hotpotqa_train_corpus.json')
 const PAPER_S_PER_1K = 0.116
 
 function arg(name: string, fallback: number): number {

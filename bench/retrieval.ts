@@ -1,5 +1,5 @@
 /**
- * Retrieval bench on HotpotQA train-100 (read in place from /work/shared/data): FTS5 BM25 through
+ * Retrieval bench on HotpotQA train-100 (read in place from ../shared/data): FTS5 BM25 through
  * the Retriever against MiniSearch 7.2.0, side by side in one process. Reports recall@10/@20 of the
  * gold supporting paragraphs, index build time and query latency. Run: npx tsx bench/retrieval.ts
  */
@@ -13,8 +13,9 @@ import { openDatabase } from '../main/db/open'
 import type { WorkspaceDatabase } from '../main/db/schema'
 import { buildMatchQuery, createHashedEmbedder, createRetriever, embedMissingChunks, STOPWORDS, type SearchMode } from '../main/retrieval'
 import { Bm25Ranker } from '../main/retrieval/bm25'
+import { sharedPath } from '../test/helpers/shared-data'
 
-const DATA = process.env.HOTPOTQA_DIR ?? '/work/shared/data/hotpotqa-train100'
+const DATA = process.env.HOTPOTQA_DIR ?? sharedPath('data/hotpotqa-train100')
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 5)
 const K = 20
 

@@ -96,6 +96,8 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     })
     res.write(': connected\n\n')
     const unsubscribe = options.events.subscribe((name, payload) => {
+      // A slow client skips progress ticks rather than buffering them; status events always go out.
+      if (name === 'job.progress' && res.writableNeedDrain) return
       res.write(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`)
     })
     const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), 15_000)

@@ -101,7 +101,7 @@ export async function runIngest(raw: SQLite.Database, source: IngestSource, opti
 
   report.progress(0.97, 'entities', 'Dropping entities no longer mentioned')
   summary.orphanEntitiesDropped = writer.dropOrphanEntities()
-  if (summary.ingested > 0 || summary.orphanEntitiesDropped > 0) {
+  if (writer.linksDirty() || summary.orphanEntitiesDropped > 0) {
     // Links are a whole-corpus relation: recomputed (sub-quadratically) whenever any file changed.
     report.progress(0.98, 'entity links', 'Linking entities to their nearest neighbours')
     const t = performance.now()
@@ -110,6 +110,7 @@ export async function runIngest(raw: SQLite.Database, source: IngestSource, opti
       checkpoint: () => report.throwIfCancelled(),
       ...(embedder ? { embed: (texts: string[]) => embedder.embed(texts), model: embedder.model } : {}),
     })
+    writer.markLinksClean()
     seconds.links = (performance.now() - t) / 1000
     summary.links = { method: links.method, links: links.links, entities: links.entities }
   }

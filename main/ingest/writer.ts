@@ -2,6 +2,9 @@ import type SQLite from 'better-sqlite3'
 import type { GoldQuestion, IngestFailureReason } from '../corpus/types'
 import type { PreparedDocument } from './prepare'
 
+/** Meta key set when files changed since entity links were last computed. */
+const LINKS_DIRTY = 'entity_links_dirty'
+
 export interface FileRecord {
   path: string
   format: string
@@ -67,6 +70,7 @@ export class CorpusWriter {
            type = excluded.type, supporting_facts_json = excluded.supporting_facts_json, supporting_docs_json = excluded.supporting_docs_json`,
       ),
       orphanEntities: p('delete from entities where not exists (select 1 from mentions m where m.entity_id = entities.id)'),
+      setMeta: p('insert into meta (key, value) values (?, ?) on conflict(key) do update set value = excluded.value'),
     }
   }
 
@@ -79,7 +83,26 @@ export class CorpusWriter {
   /** Replaces the file's previous content, if any, with the new documents and questions. */
   writeFile(file: FileRecord, docs: readonly PreparedDocument[], questions: readonly GoldQuestion[], questionSet?: { name: string; source: string }): WriteCounts {
     const counts: WriteCounts = { documents: 0, chunks: 0, sentences: 0, mentions: 0, questions: 0 }
+    try {
+      this.writeFileTransaction(file, docs, questions, questionSet, counts)
+    } catch (err) {
+      // The rollback also undid entity rows this transaction inserted; their cached ids would be reused by SQLite.
+      this.entityIds.clear()
+      throw err
+    }
+    return counts
+  }
+
+  private writeFileTransaction(
+    file: FileRecord,
+    docs: readonly PreparedDocument[],
+    questions: readonly GoldQuestion[],
+    questionSet: { name: string; source: string } | undefined,
+    counts: WriteCounts,
+  ): void {
     this.raw.transaction(() => {
+      // Whole-corpus relations (entity links) are stale from this commit on, even if the run is then cancelled.
+      this.s.setMeta.run(LINKS_DIRTY, '1')
       const existing = this.s.fileByPath.get(file.path) as { id: number } | undefined
       if (existing) {
         this.s.deleteFts.run(existing.id)
@@ -98,7 +121,6 @@ export class CorpusWriter {
         }
       }
     })()
-    return counts
   }
 
   private writeDocument(fileId: number, d: PreparedDocument, counts: WriteCounts): void {
@@ -153,5 +175,13 @@ export class CorpusWriter {
   dropOrphanEntities(): number {
     this.entityIds.clear()
     return this.s.orphanEntities.run().changes
+  }
+
+  linksDirty(): boolean {
+    return this.raw.prepare('select value from meta where key = ?').pluck().get(LINKS_DIRTY) === '1'
+  }
+
+  markLinksClean(): void {
+    this.raw.prepare('delete from meta where key = ?').run(LINKS_DIRTY)
   }
 }

@@ -31,6 +31,7 @@ interface Running {
   cancelTimer?: NodeJS.Timeout
   settled: boolean
   lastWrite: number
+  lastEmit: number
 }
 
 const now = (): string => new Date().toISOString()
@@ -147,7 +148,8 @@ export class JobManager {
         created_at: now(),
         started_at: null,
         finished_at: null,
-        owner_pid: null,
+        // The creating process runs its own jobs; another process takes them over only if this one dies.
+        owner_pid: process.pid,
       })
       .execute()
     const job = await this.get(id)
@@ -161,11 +163,14 @@ export class JobManager {
     if (TERMINAL.has(job.status)) return job
     const run = this.running.get(id)
     if (!run) {
-      // Still queued: it never started, so cancelling is just a status change.
-      return this.finish(id, { status: 'cancelled', message: 'Cancelled before it started' })
+      // Still queued: cancelling is a status change, guarded so that a launch claiming the job at the same moment wins or loses cleanly.
+      const after = await this.finish(id, { status: 'cancelled', message: 'Cancelled before it started' }, ['queued'])
+      if (after.status !== 'running') return after
+      if (this.running.has(id)) return this.cancel(id)
+      throw new ApiError('CONFLICT', `Job ${id} is running in another process (pid ${(await this.ownerOf(id)) ?? '?'}): cancel it there`)
     }
     Atomics.store(run.cancelFlag, 0, 1)
-    await this.update(id, { message: 'Cancelling…' })
+    await this.update(id, { message: 'Cancelling…' }, false, ['running'])
     run.cancelTimer ??= setTimeout(() => {
       // The job did not reach a cancellation point in time: stop the thread. SQLite's journal keeps the file consistent.
       void run.worker.terminate()
@@ -173,9 +178,10 @@ export class JobManager {
     return this.get(id)
   }
 
-  /** Stops every running job; they are recorded as cancelled so nothing is left "running". */
+  /** Stops every running job; they are recorded as cancelled so nothing is left "running". Queued jobs stay queued. */
   async shutdown(): Promise<void> {
     this.closed = true
+    await this.pumping
     const ids = [...this.running.keys()]
     for (const id of ids) {
       const run = this.running.get(id)
@@ -194,16 +200,16 @@ export class JobManager {
 
   private async startQueued(): Promise<void> {
     while (!this.closed && this.running.size < this.concurrency) {
-      const next = await this.db
-        .selectFrom('jobs')
-        .selectAll()
-        .where('status', '=', 'queued')
-        .orderBy('created_at')
-        .orderBy('id')
-        .executeTakeFirst()
+      const queued = await this.db.selectFrom('jobs').selectAll().where('status', '=', 'queued').orderBy('created_at').orderBy('id').execute()
+      // Our own jobs, and jobs whose creating process is gone (a crash or a finished CLI command).
+      const next = queued.find((j) => j.owner_pid === null || j.owner_pid === process.pid || !isAlive(j.owner_pid))
       if (!next) return
       await this.launch(next)
     }
+  }
+
+  private async ownerOf(id: string): Promise<number | null> {
+    return (await this.db.selectFrom('jobs').select('owner_pid').where('id', '=', id).executeTakeFirst())?.owner_pid ?? null
   }
 
   private async launch(row: Selectable<JobTable>): Promise<void> {
@@ -231,11 +237,17 @@ export class JobManager {
       .where('status', '=', 'queued')
       .executeTakeFirst()
     if (Number(claimed.numUpdatedRows) !== 1) return
-    this.events.emit('job.status', await this.get(row.id))
+    if (this.closed) {
+      // Shutting down between the claim and the start: leave it queued for the next process.
+      await this.db.updateTable('jobs').set({ status: 'queued', started_at: null, stage: 'queued', message: 'Waiting for a free slot' }).where('id', '=', row.id).execute()
+      return
+    }
+    // Registered before any await, so a cancel arriving now finds the running job.
     const spec = workerSpec(this.options.worker)
     const worker = new Worker(spec.url, { workerData: { ...input, ...spec.extra } })
-    const run: Running = { worker, cancelFlag: new Int32Array(cancelBuffer), settled: false, lastWrite: 0 }
+    const run: Running = { worker, cancelFlag: new Int32Array(cancelBuffer), settled: false, lastWrite: 0, lastEmit: 0 }
     this.running.set(row.id, run)
+    this.events.emit('job.status', await this.get(row.id))
 
     const settle = async (outcome: Parameters<JobManager['finish']>[1]): Promise<void> => {
       if (run.settled) return
@@ -246,35 +258,46 @@ export class JobManager {
       this.pump()
     }
 
+    // Database writes from worker events must never become unhandled rejections (they would end the process).
+    const logged = (p: Promise<unknown>): void => void p.catch((err: unknown) => console.error(`job ${row.id}:`, err))
     worker.on('message', (m: WorkerMessage) => {
-      if (m.type === 'progress') void this.onProgress(row.id, run, m)
-      else if (m.type === 'done') void settle({ status: 'done', progress: 1, message: m.message, result: m.result })
-      else if (m.type === 'cancelled') void settle({ status: 'cancelled', message: 'Cancelled' })
-      else void settle({ status: 'failed', error: m.error })
+      if (m.type === 'progress') logged(this.onProgress(row.id, run, m))
+      else if (m.type === 'done') logged(settle({ status: 'done', progress: 1, message: m.message, result: m.result }))
+      else if (m.type === 'cancelled') logged(settle({ status: 'cancelled', message: 'Cancelled' }))
+      else logged(settle({ status: 'failed', error: m.error }))
     })
-    worker.on('error', (err) => void settle({ status: 'failed', error: `Worker crashed: ${err.message}` }))
+    worker.on('error', (err) => logged(settle({ status: 'failed', error: `Worker crashed: ${err.message}` })))
     worker.on('exit', (code) => {
       const cancelled = Atomics.load(run.cancelFlag, 0) === 1
-      void settle(
-        cancelled
-          ? { status: 'cancelled', message: 'Cancelled (stopped)' }
-          : { status: 'failed', error: `Worker exited unexpectedly with code ${code}` },
+      logged(
+        settle(
+          cancelled
+            ? { status: 'cancelled', message: 'Cancelled (stopped)' }
+            : { status: 'failed', error: `Worker exited unexpectedly with code ${code}` },
+        ),
       )
     })
   }
 
+  /** Progress is throttled for events and writes alike; the final state always arrives as a status event. */
   private async onProgress(id: string, run: Running, m: Extract<WorkerMessage, { type: 'progress' }>): Promise<void> {
     if (run.settled) return
-    this.events.emit('job.progress', { jobId: id, progress: m.progress, stage: m.stage, message: m.message })
     const t = Date.now()
+    // Events at most every 50 ms (UI and SSE clients), database writes at most every progressWriteMs.
+    if (t - run.lastEmit >= 50) {
+      run.lastEmit = t
+      this.events.emit('job.progress', { jobId: id, progress: m.progress, stage: m.stage, message: m.message })
+    }
     if (t - run.lastWrite < this.progressWriteMs) return
     run.lastWrite = t
-    await this.update(id, { progress: m.progress, stage: m.stage, message: m.message })
+    await this.update(id, { progress: m.progress, stage: m.stage, message: m.message }, false, ['running'])
   }
 
+  /** Moves a job to a final status, only from one of `from` (a job never leaves a final status). */
   private async finish(
     id: string,
     o: { status: 'done' | 'failed' | 'cancelled'; progress?: number; message?: string; error?: string; result?: unknown },
+    from: JobTable['status'][] = ['queued', 'running'],
   ): Promise<Job> {
     const patch: Partial<JobTable> = { status: o.status, finished_at: now(), stage: o.status }
     if (o.progress !== undefined) patch.progress = o.progress
@@ -284,12 +307,15 @@ export class JobManager {
       patch.message = 'Failed'
     }
     if (o.result !== undefined) patch.result_json = JSON.stringify(o.result)
-    await this.update(id, patch, true)
+    await this.update(id, patch, true, from)
     return this.get(id)
   }
 
-  private async update(id: string, patch: Partial<JobTable>, emitStatus = false): Promise<void> {
-    await this.db.updateTable('jobs').set(patch).where('id', '=', id).execute()
-    if (emitStatus) this.events.emit('job.status', await this.get(id))
+  /** Writes a patch while the job is in one of `from`; emits the status when asked and something changed. */
+  private async update(id: string, patch: Partial<JobTable>, emitStatus = false, from?: JobTable['status'][]): Promise<void> {
+    let q = this.db.updateTable('jobs').set(patch).where('id', '=', id)
+    if (from) q = q.where('status', 'in', from)
+    const r = await q.executeTakeFirst()
+    if (emitStatus && Number(r.numUpdatedRows) > 0) this.events.emit('job.status', await this.get(id))
   }
 }

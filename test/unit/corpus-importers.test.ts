@@ -13,6 +13,7 @@ import {
 import { splitContents } from '../../main/corpus/importers/flashrag'
 import { IngestFileError, type ParsedSource, type SourceDocument } from '../../main/corpus/types'
 import { tempDir } from '../helpers/services'
+import { sharedPath } from '../helpers/shared-data'
 
 const FIXTURES = new URL('../fixtures/corpus/benchmarks/', import.meta.url).pathname
 const fixture = (name: string) => join(FIXTURES, name)
@@ -303,7 +304,7 @@ describe('detection and dispatch', () => {
   })
 })
 
-const HOTPOT = '/work/shared/data/hotpotqa-train100'
+const HOTPOT = sharedPath('data/hotpotqa-train100')
 if (!existsSync(HOTPOT)) console.log(`[corpus-importers] skipping real HotpotQA checks: ${HOTPOT} is absent`)
 describe.skipIf(!existsSync(HOTPOT))('real data: HotpotQA train100 (HippoRAG release)', () => {
   const questionsFile = join(HOTPOT, 'hotpotqa_train.json')
@@ -330,7 +331,7 @@ describe.skipIf(!existsSync(HOTPOT))('real data: HotpotQA train100 (HippoRAG rel
   })
 })
 
-const NQ = '/work/shared/data/nq17-wiki1000'
+const NQ = sharedPath('data/nq17-wiki1000')
 if (!existsSync(NQ)) console.log(`[corpus-importers] skipping real FlashRAG checks: ${NQ} is absent`)
 describe.skipIf(!existsSync(NQ))('real data: FlashRAG NQ sample', () => {
   it('imports 1000 titled passages and 17 questions', async () => {

@@ -7,6 +7,7 @@ import { markdownToText } from '../../main/corpus/parsers/markdown'
 import { IngestFileError, type IngestFailureReason, type ParsedSource } from '../../main/corpus/types'
 import { minimalDocx, minimalPdf, zipWithoutDocument } from '../fixtures/corpus/make-binary'
 import { tempDir } from '../helpers/services'
+import { sharedPath } from '../helpers/shared-data'
 
 const FIXTURES = new URL('../fixtures/corpus/files/', import.meta.url).pathname
 const OPTIONS: ParseOptions = { maxFileBytes: 5 * 1024 * 1024 }
@@ -287,7 +288,7 @@ describe('files that cannot be ingested', () => {
   })
 })
 
-const WIKI_PAGES = '/work/shared/data/wikipedia-md-300/pages'
+const WIKI_PAGES = sharedPath('data/wikipedia-md-300/pages')
 if (!existsSync(WIKI_PAGES)) console.log(`[corpus-parsers] skipping Wikipedia Markdown checks: ${WIKI_PAGES} is absent`)
 describe.skipIf(!existsSync(WIKI_PAGES))('real data: Wikipedia articles as Markdown', () => {
   it('parses a sample of pages to non-empty text without Markdown syntax', async () => {
@@ -305,7 +306,7 @@ describe.skipIf(!existsSync(WIKI_PAGES))('real data: Wikipedia articles as Markd
   })
 })
 
-const SEC_HTML = '/work/shared/data/sec-filings/10k_html'
+const SEC_HTML = sharedPath('data/sec-filings/10k_html')
 if (!existsSync(SEC_HTML)) console.log(`[corpus-parsers] skipping SEC 10-K HTML checks: ${SEC_HTML} is absent`)
 describe.skipIf(!existsSync(SEC_HTML))('real data: SEC 10-K inline-XBRL HTML', () => {
   it('extracts the filing text and leaves out hidden XBRL data', async () => {

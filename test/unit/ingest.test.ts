@@ -6,6 +6,7 @@ import { workspaceMigrations } from '../../main/db/migrations'
 import { openDatabase, type OpenedDatabase } from '../../main/db/open'
 import { runIngest, defaultIngestOptions, type IngestReporter } from '../../main/ingest/run'
 import { tempDir } from '../helpers/services'
+import { sharedPath } from '../helpers/shared-data'
 
 const quiet: IngestReporter = { progress: () => undefined, throwIfCancelled: () => undefined }
 const count = (raw: SQLite.Database, sql: string): number => Number(raw.prepare(sql).pluck().get())
@@ -138,7 +139,7 @@ describe('ingest of the demo world', () => {
   })
 })
 
-const HOTPOT = '/work/shared/data/hotpotqa-train100'.replace('/work/shared', join(process.cwd(), '..', 'shared'))
+const HOTPOT = sharedPath('data/hotpotqa-train100')
 describe.skipIf(!existsSync(HOTPOT))('ingest of HotpotQA (../shared/data/hotpotqa-train100)', () => {
   it('imports 100 questions whose 229 supporting facts all resolve to stored sentences', async () => {
     const tmp = tempDir()
@@ -179,5 +180,56 @@ describe('sentence numbering', () => {
       [2, 'Gamma three.'],
     ])
     expect(doc!.chunks).toHaveLength(1)
+  })
+})
+
+describe('a file whose transaction fails', () => {
+  it('leaves no trace, and later files never reuse the rolled-back entity ids', async () => {
+    const tmp = tempDir()
+    const dir = join(tmp.dir, 'docs')
+    mkdirSync(dir)
+    writeFileSync(join(dir, 'a-boom.txt'), 'Alice Smith founded the Harbour Guild in Lisbon.')
+    writeFileSync(join(dir, 'b.txt'), 'Bob Jones lived in Porto for many years.')
+    writeFileSync(join(dir, 'c.txt'), 'Alice Smith later moved to Madrid.')
+    const db = await openDatabase(join(tmp.dir, 'w.db'), workspaceMigrations)
+    // Fail the first file's transaction after its entities were inserted (a disk-full or constraint error in real life).
+    db.raw.exec(`create temp trigger fail_boom before insert on mentions
+      when (select d.title from sentences s join documents d on d.id = s.document_id where s.id = new.sentence_id) = 'a-boom'
+      begin select raise(abort, 'simulated write failure'); end`)
+    const summary = await runIngest(db.raw, { kind: 'folder', path: dir }, defaultIngestOptions(), { progress: () => undefined, throwIfCancelled: () => undefined })
+    expect(summary.failed).toBe(1)
+    expect(summary.ingested).toBe(2)
+    expect(count(db.raw, "select count(*) from documents where title = 'a-boom'")).toBe(0)
+    const names = db.raw
+      .prepare("select e.name from mentions m join entities e on e.id = m.entity_id join sentences s on s.id = m.sentence_id join documents d on d.id = s.document_id where d.title = 'c' and m.surface like 'Alice%'")
+      .pluck()
+      .all()
+    expect(names).toEqual(['Alice Smith'])
+    expectConsistent(db.raw)
+    await db.close()
+    tmp.cleanup()
+  })
+})
+
+describe('an ingest cancelled while linking entities', () => {
+  it('links them on the next run even though every file is unchanged', async () => {
+    const tmp = tempDir()
+    const db = await openDatabase(join(tmp.dir, 'w.db'), workspaceMigrations)
+    const cancelAtLinks: IngestReporter = {
+      progress: () => undefined,
+      throwIfCancelled: () => {
+        if (count(db.raw, 'select count(*) from source_files') > 0) throw Object.assign(new Error('cancelled'), { name: 'JobCancelledError' })
+      },
+    }
+    await expect(runIngest(db.raw, { kind: 'demo', seed: 6, size: 0.3 }, defaultIngestOptions(), cancelAtLinks)).rejects.toThrow('cancelled')
+    expect(count(db.raw, 'select count(*) from entity_links')).toBe(0)
+    const resumed = await runIngest(db.raw, { kind: 'demo', seed: 6, size: 0.3 }, defaultIngestOptions(), quiet)
+    expect(resumed.unchanged).toBe(1)
+    expect(resumed.links).not.toBeNull()
+    expect(count(db.raw, 'select count(*) from entity_links')).toBeGreaterThan(0)
+    const again = await runIngest(db.raw, { kind: 'demo', seed: 6, size: 0.3 }, defaultIngestOptions(), quiet)
+    expect(again.links).toBeNull()
+    await db.close()
+    tmp.cleanup()
   })
 })

@@ -59,7 +59,8 @@ if (!app.requestSingleInstanceLock()) {
         return result.canceled ? null : (result.filePaths[0] ?? null)
       },
     })
-    registerIpc(handlers, services.events, (e) => e.senderFrame !== null && isAppUrl(e.senderFrame.url, appUrl))
+    // Only the app's own top-level page may call the API: not an iframe, not another origin.
+    registerIpc(handlers, services.events, (e) => e.senderFrame !== null && e.senderFrame === e.sender.mainFrame && isAppUrl(e.senderFrame.url, appUrl))
     window = createMainWindow(outDir, appUrl)
     window.on('closed', () => (window = undefined))
   })

@@ -1,7 +1,7 @@
 import { BrowserWindow, ipcMain, type IpcMainInvokeEvent } from 'electron'
 import { channels } from '../../preload/contract'
 import { dispatch, type Handlers } from '../api/dispatch'
-import type { EventBus } from '../app/events'
+import type { EventBus } from '../events/bus'
 
 /** Electron transport: one invoke channel for calls, one send channel for events. */
 export function registerIpc(handlers: Handlers, events: EventBus, isTrustedSender: (e: IpcMainInvokeEvent) => boolean): () => void {

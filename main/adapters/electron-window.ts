@@ -3,9 +3,13 @@ import { pathToFileURL } from 'node:url'
 import { BrowserWindow, app, session, shell, type WebContents } from 'electron'
 import { CONTENT_SECURITY_POLICY } from './security'
 
-/** The renderer's own origin; anything else is navigation away and is refused. */
+/**
+ * The renderer's own origin; anything else is navigation away and is refused. The dev server URL is
+ * honoured only in development, so an environment variable can never point a packaged app elsewhere.
+ */
 export function rendererUrl(outDir: string): string {
-  return process.env.ELECTRON_RENDERER_URL ?? pathToFileURL(join(outDir, 'renderer', 'index.html')).href
+  const dev = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined
+  return dev ?? pathToFileURL(join(outDir, 'renderer', 'index.html')).href
 }
 
 export function isAppUrl(url: string, appUrl: string): boolean {
@@ -24,12 +28,16 @@ export function hardenSessions(appUrl: string): void {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } })
   })
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false))
+  session.defaultSession.setPermissionCheckHandler(() => false)
   app.on('web-contents-created', (_e, contents: WebContents) => {
     contents.on('will-navigate', (event, url) => {
       if (!isAppUrl(url, appUrl)) event.preventDefault()
     })
     contents.on('will-redirect', (event, url) => {
       if (!isAppUrl(url, appUrl)) event.preventDefault()
+    })
+    contents.on('will-frame-navigate', (event) => {
+      if (!isAppUrl(event.url, appUrl)) event.preventDefault()
     })
     contents.on('will-attach-webview', (event) => event.preventDefault())
     contents.setWindowOpenHandler(({ url }) => {

@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import { channels, type ApiErrorCode, type Envelope } from '../../preload/contract'
 import { dispatch, type Handlers } from '../api/dispatch'
-import type { EventBus } from '../app/events'
+import type { EventBus } from '../events/bus'
 import { CONTENT_SECURITY_POLICY, LOOPBACK_HOSTS } from './security'
 
 export interface BrowserServerOptions {

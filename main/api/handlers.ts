@@ -5,9 +5,9 @@ import { corpusStats, questionSets, questionsOf, sourceFiles } from '../corpus/c
 import { GraphError, neighbourhood, searchNodes } from '../graph/store'
 import { harnessCatalog } from '../experiments/catalog'
 import { compareRuns, metricNames } from '../experiments/compare'
-import { getEpisode, listEpisodes, listRuns, reconcileRuns } from '../experiments/queries'
+import { getEpisode, listEpisodes, listRuns } from '../experiments/queries'
+import { validateEvalParams } from '../experiments/validate'
 import { readEmbeddingModel } from '../job-kinds/embed'
-import { createGgufEmbedder } from '../policy/embedder'
 import { createRetriever, RetrievalError, type Retriever } from '../retrieval'
 import type { Handlers } from './dispatch'
 
@@ -30,17 +30,18 @@ async function retrieval<T>(fn: () => T | Promise<T>): Promise<T> {
 
 export function createHandlers(services: Services, host: HostCapabilities): Handlers {
   const { workspaces, jobs, models } = services
-  const retrievers = new WeakMap<SQLite.Database, { retriever: Retriever; model: string | null }>()
+  const retrievers = new WeakMap<SQLite.Database, { retriever: Retriever; path: string | null }>()
   const raw = async (workspaceId: string): Promise<SQLite.Database> => (await workspaces.handle(workspaceId)).raw
   /** The workspace's retriever; with its embedding model (set by a corpus.embed job) loaded lazily for dense and hybrid. */
   const retrieverOf = async (workspaceId: string, dense = false): Promise<Retriever> => {
     const db = await raw(workspaceId)
     const record = dense ? readEmbeddingModel(db) : null
     const cached = retrievers.get(db)
-    if (cached && (!record || cached.model === record.model)) return cached.retriever
-    const embedder = record ? await createGgufEmbedder(record.path).catch(() => undefined) : undefined
+    if (cached && (!record || cached.path === record.path)) return cached.retriever
+    // An embedding model that no longer loads (moved, deleted) leaves bm25; hybrid then says it fell back.
+    const embedder = record ? await models.embedderFor(record.path).catch(() => undefined) : undefined
     const retriever = createRetriever(db, embedder ? { embedder } : {})
-    retrievers.set(db, { retriever, model: embedder?.model ?? null })
+    retrievers.set(db, { retriever, path: embedder ? record!.path : null })
     return retriever
   }
   return {
@@ -69,7 +70,10 @@ export function createHandlers(services: Services, host: HostCapabilities): Hand
       return { deleted: true as const }
     },
     'job.list': ({ workspaceId, limit }) => jobs.list({ workspaceId, limit }),
-    'job.start': (input) => jobs.start(input.kind, 'workspaceId' in input ? input.workspaceId : null, input.params),
+    'job.start': async (input) => {
+      if (input.kind === 'eval.run') await validateEvalParams(await raw(input.workspaceId), input.params)
+      return jobs.start(input.kind, 'workspaceId' in input ? input.workspaceId : null, input.params)
+    },
     'job.cancel': ({ id }) => jobs.cancel(id),
     'corpus.stats': async ({ workspaceId }) => corpusStats(await raw(workspaceId)),
     'corpus.files': async ({ workspaceId, status, limit }) => sourceFiles(await raw(workspaceId), { status, limit }),
@@ -117,10 +121,10 @@ export function createHandlers(services: Services, host: HostCapabilities): Hand
     'models.runtime': () => models.runtime(),
     'runs.list': async ({ workspaceId }) => {
       const db = await raw(workspaceId)
-      const active = await jobs.list({ workspaceId, limit: 500 })
-      const byId = new Map(active.map((j) => [j.id, j]))
-      reconcileRuns(db, (id) => byId.get(id) ?? null)
-      return listRuns(db)
+      const running = (db.prepare("select job_id from runs where status = 'running' and job_id is not null").pluck().all() as string[])
+      const jobsById = new Map<string, { status: string; error: string | null }>()
+      for (const id of running) jobsById.set(id, await jobs.get(id).catch(() => ({ status: 'failed', error: 'its job record is gone' })))
+      return listRuns(db, (id) => jobsById.get(id))
     },
     'runs.compare': async ({ workspaceId, baselineRunId, runIds, metric }) => {
       const db = await raw(workspaceId)

@@ -5,8 +5,8 @@ import type { AppDatabase } from '../db/schema'
 import { JobManager, type WorkerEntry } from '../jobs/manager'
 import { ModelRegistry } from '../models/registry'
 import { WorkspaceService } from '../workspaces/service'
-import { EventBus } from './events'
-import { APP_VERSION } from './version'
+import { EventBus } from '../events/bus'
+import { APP_VERSION } from '../config/version'
 
 export interface Services {
   version: string

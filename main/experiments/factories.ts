@@ -1,3 +1,4 @@
+import type { EvalParams } from '../../preload/contract'
 import type { Answerer } from '../harness/answerer'
 import type { Policy } from '../harness/policy'
 import { createScriptedPolicy, SCRIPTED_ENVIRONMENTS } from '../harness/scripted'
@@ -6,11 +7,8 @@ import { createAnswerer } from '../policy/answerer'
 import { getSharedRuntime } from '../policy/llama-runtime'
 import { createPolicy, type LlmPolicyKind } from '../policy/llm-policy'
 
-export type PolicySpec =
-  | { kind: 'scripted'; name: string }
-  | { kind: 'llm'; modelPath: string; temperature: number; topK: number; topP: number }
-
-export type AnswererSpec = { kind: 'lexical' } | { kind: 'gguf'; modelPath: string }
+type PolicySpec = EvalParams['policy']
+type AnswererSpec = EvalParams['answerer']
 
 export interface Disposable<T> {
   value: T

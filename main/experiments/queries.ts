@@ -4,6 +4,7 @@ import { diffSnapshots, type StatefulSnapshot } from '../harness/stateful'
 
 interface RunRow {
   id: number
+  job_id: string | null
   kind: string
   name: string
   status: string
@@ -22,24 +23,22 @@ interface StoredAggregate {
   ci: { lower: number; upper: number } | null
 }
 
-/**
- * A run still marked running whose job has ended (its worker was stopped or the app crashed mid-run)
- * takes the job's final status, so the Runs page never shows a run that nothing is running.
- */
-export function reconcileRuns(raw: SQLite.Database, jobStatus: (jobId: string) => { status: string; error: string | null } | null): void {
-  const running = raw.prepare("select id, job_id from runs where status = 'running' and job_id is not null").all() as { id: number; job_id: string }[]
-  for (const run of running) {
-    const job = jobStatus(run.job_id)
-    if (!job || job.status === 'queued' || job.status === 'running') continue
-    const status = job.status === 'done' ? 'failed' : job.status
-    raw.prepare('update runs set status = ?, error = ?, finished_at = ? where id = ?').run(status, job.error ?? `stopped (${job.status})`, new Date().toISOString(), run.id)
-  }
-}
+type JobLookup = (jobId: string) => { status: string; error: string | null } | undefined
 
-/** Read side of runs and episodes for the API and the UI. */
-export function listRuns(raw: SQLite.Database): RunSummary[] {
+/**
+ * Read side of runs and episodes for the API and the UI. A run still marked running whose job has ended
+ * (its worker was stopped, or the app crashed mid-run) is shown with the job's final status: reading
+ * never writes, so it never waits on a worker holding the database.
+ */
+export function listRuns(raw: SQLite.Database, jobOf: JobLookup = () => undefined): RunSummary[] {
   const rows = raw.prepare('select r.*, (select count(*) from episodes e where e.run_id = r.id) as episodes from runs r order by r.id desc').all() as RunRow[]
   return rows.map((r) => {
+    const job = r.status === 'running' && r.job_id ? jobOf(r.job_id) : undefined
+    const ended = job && job.status !== 'queued' && job.status !== 'running'
+    if (ended) {
+      r.status = job.status === 'done' ? 'failed' : job.status
+      r.error = job.error ?? `stopped (${job.status})`
+    }
     const summary = r.summary_json ? (JSON.parse(r.summary_json) as { aggregates?: Record<string, StoredAggregate> }) : null
     const metrics: RunSummary['metrics'] = {}
     for (const [name, a] of Object.entries(summary?.aggregates ?? {})) {

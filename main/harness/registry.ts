@@ -22,7 +22,7 @@ export function environmentFactory(name: string): EnvironmentFactory {
 export function createEnvironment(name: string, ctx: EnvContext, delta: Record<string, unknown> = {}): Environment {
   const f = environmentFactory(name)
   for (const key of Object.keys(delta)) {
-    if (!(key in f.defaults)) throw new Error(`Environment ${name} has no option "${key}"; options: ${Object.keys(f.defaults).join(', ')}`)
+    if (!Object.hasOwn(f.defaults, key)) throw new Error(`Environment ${name} has no option "${key}"; options: ${Object.keys(f.defaults).join(', ')}`)
   }
   return f.create(ctx, { ...f.defaults, ...delta })
 }

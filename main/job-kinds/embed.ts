@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3'
-import { z } from 'zod'
+import { EmbedParams } from '../../preload/contract'
 import { workspaceMigrations } from '../db/migrations'
 import { openDatabase } from '../db/open'
 import type { JobContext, JobOutcome } from '../jobs/protocol'
@@ -8,14 +8,7 @@ import { createGgufEmbedder } from '../policy/embedder'
 import type { LlamaRuntime } from '../policy/llama-runtime'
 import { embedMissingChunks } from '../retrieval/vectors'
 
-export const EmbedParams = z
-  .object({
-    modelPath: z.string().trim().min(1, 'modelPath must not be empty').max(4096),
-    /** Chunks per embed call and per write transaction: the unit of progress, cancellation and resume. */
-    batchSize: z.number().int().min(1).max(1024).default(32),
-  })
-  .strict()
-export type EmbedParams = z.infer<typeof EmbedParams>
+export { EmbedParams }
 
 export interface EmbedJobResult {
   model: string

@@ -1,5 +1,5 @@
 import { EvalParams } from '../../preload/contract'
-import { APP_VERSION } from '../app/version'
+import { APP_VERSION } from '../config/version'
 import { workspaceMigrations } from '../db/migrations'
 import { openDatabase } from '../db/open'
 import { ensureEnvironments } from '../experiments/catalog'
@@ -15,12 +15,12 @@ export async function runEvalJob(ctx: JobContext<unknown>): Promise<JobOutcome> 
   if (!ctx.workspaceDbFile) throw new Error('eval.run needs a workspace')
   ensureEnvironments()
   const opened = await openDatabase(ctx.workspaceDbFile, workspaceMigrations)
-  const policy = await policyFor(params.policy, params.environment)
-  const answerer = await answererFor(params.answerer).catch(async (err: unknown) => {
-    await policy.dispose()
-    throw err
-  })
+  const resources: { dispose(): Promise<void> }[] = [{ dispose: () => opened.close() }]
   try {
+    const policy = await policyFor(params.policy, params.environment)
+    resources.unshift(policy)
+    const answerer = await answererFor(params.answerer)
+    resources.unshift(answerer)
     const policyName = params.policy.kind === 'scripted' ? params.policy.name : params.policy.modelPath.split('/').pop()
     const summary = await runEvaluation(
       opened.raw,
@@ -40,8 +40,7 @@ export async function runEvalJob(ctx: JobContext<unknown>): Promise<JobOutcome> 
       ` · SP recall ${pct(a['sp.recall']?.mean)} · paragraph recall ${pct(a['paragraph.recall']?.mean)} · answerer: ${summary.answerer.name}`
     return { result: { runId: summary.runId, episodes: summary.episodes, seconds: summary.seconds }, message }
   } finally {
-    await answerer.dispose()
-    await policy.dispose()
-    await opened.close()
+    // Answerer, policy, then the database: whatever was created, in reverse order.
+    for (const r of resources) await r.dispose()
   }
 }

@@ -1,14 +1,12 @@
 import { join } from 'node:path'
 import { createModelDownloader } from 'node-llama-cpp'
-import { z } from 'zod'
+import { ModelDownloadParams } from '../../preload/contract'
 import { appDbFile } from '../config/paths'
 import { appMigrations } from '../db/migrations'
 import { openDatabase } from '../db/open'
 import type { AppDatabase } from '../db/schema'
 import type { JobContext, JobOutcome } from '../jobs/protocol'
 import { ModelRegistry } from '../models/registry'
-
-export const ModelDownloadParams = z.object({ uri: z.string().trim().min(3).max(2000) }).strict()
 
 const OFFLINE = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ENETUNREACH|fetch failed|getaddrinfo/i
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { Worker } from 'node:worker_threads'
 import type { Kysely, Selectable } from 'kysely'
 import { ApiError, type Job, type JobKind } from '../../preload/contract'
-import type { EventBus } from '../app/events'
+import type { EventBus } from '../events/bus'
 import type { AppDatabase, JobTable } from '../db/schema'
 import type { WorkerInput, WorkerMessage } from './protocol'
 

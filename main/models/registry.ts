@@ -6,11 +6,16 @@ import { ApiError, type ModelInfo } from '../../preload/contract'
 import type { AppDatabase, ModelTable } from '../db/schema'
 import { PolicyError } from '../policy/errors'
 import { getSharedRuntime, type LoadedModel } from '../policy/llama-runtime'
+import { createGgufEmbedder, type GgufEmbedder } from '../policy/embedder'
 import { inspectModelFile, type ModelFileInfo } from '../policy/model-file'
 
 /** Registered GGUF files (app.db) and the ones loaded in this process, shared by every workspace. */
 export class ModelRegistry {
   private readonly loaded = new Map<string, LoadedModel>()
+  /** Loads in flight, so two requests for one model load it once. */
+  private readonly loading = new Map<string, Promise<LoadedModel>>()
+  /** Query-time embedders for dense search, one per model file, on the shared runtime. */
+  private readonly embedders = new Map<string, Promise<GgufEmbedder>>()
 
   constructor(private readonly db: Kysely<AppDatabase>) {}
 
@@ -77,12 +82,18 @@ export class ModelRegistry {
     const row = await this.row(id)
     if (row.role === 'adapter') throw new ApiError('VALIDATION', 'A LoRA adapter is applied to a base model, not loaded on its own')
     if (!this.loaded.has(id)) {
+      let pending = this.loading.get(id)
+      if (!pending) {
+        pending = getSharedRuntime().then((runtime) => runtime.loadModel(row.path))
+        this.loading.set(id, pending)
+      }
       try {
-        const runtime = await getSharedRuntime()
-        this.loaded.set(id, await runtime.loadModel(row.path))
+        this.loaded.set(id, await pending)
       } catch (err) {
         if (err instanceof PolicyError) throw new ApiError('VALIDATION', err.message)
         throw err
+      } finally {
+        this.loading.delete(id)
       }
     }
     return this.toDto(row)
@@ -103,7 +114,20 @@ export class ModelRegistry {
     return { backend: info.backend, threads: info.threads, gpuDevices: info.gpuDevices, cores: availableParallelism(), vram, processRss: process.memoryUsage().rss }
   }
 
+  /** The embedder for a model file, loaded once and shared by every workspace that uses it. */
+  embedderFor(path: string): Promise<GgufEmbedder> {
+    let pending = this.embedders.get(path)
+    if (!pending) {
+      pending = getSharedRuntime().then((runtime) => createGgufEmbedder(path, { runtime }))
+      pending.catch(() => this.embedders.delete(path))
+      this.embedders.set(path, pending)
+    }
+    return pending
+  }
+
   async closeAll(): Promise<void> {
     for (const id of [...this.loaded.keys()]) await this.unload(id).catch(() => undefined)
+    for (const pending of this.embedders.values()) await (await pending.catch(() => null))?.dispose()
+    this.embedders.clear()
   }
 }

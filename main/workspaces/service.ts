@@ -102,8 +102,9 @@ export class WorkspaceService {
     if (await this.hasActiveJobs(id)) {
       throw new ApiError('CONFLICT', 'This workspace has a queued or running job: cancel it first')
     }
-    await this.release(id)
+    // The row goes first: from here on, opening the workspace or queueing a job for it is NOT_FOUND.
     await this.db.deleteFrom('workspaces').where('id', '=', id).execute()
+    await this.release(id)
     rmSync(join(this.dataDir, row.dir), { recursive: true, force: true })
   }
 

@@ -26,7 +26,14 @@ export const GraphExportParams = z
   .object({
     center: NodeId.optional(),
     /** Absolute path of the file to write; default: the workspace's exports folder. */
-    path: z.string().trim().min(1).max(4096).refine((p) => p.endsWith('.graphml'), 'the file name must end in .graphml').optional(),
+    path: z
+      .string()
+      .trim()
+      .min(1)
+      .max(4096)
+      .refine((p) => /^(\/|[A-Za-z]:[\\/])/.test(p), 'give an absolute path')
+      .refine((p) => p.endsWith('.graphml'), 'the file name must end in .graphml')
+      .optional(),
   })
   .strict()
 

@@ -18,6 +18,17 @@ export const MaintenanceParams = z
   })
   .strict()
 
+export const EmbedParams = z
+  .object({
+    modelPath: z.string().trim().min(1, 'modelPath must not be empty').max(4096),
+    /** Chunks per embed call and per write transaction: the unit of progress, cancellation and resume. */
+    batchSize: z.number().int().min(1).max(1024).default(32),
+  })
+  .strict()
+export type EmbedParams = z.infer<typeof EmbedParams>
+
+export const ModelDownloadParams = z.object({ uri: z.string().trim().min(3).max(2000).regex(/^(hf:|https:\/\/)/, 'use an hf: or https:// URI') }).strict()
+
 export const Job = z.object({
   id: z.string(),
   kind: JobKind,
@@ -46,16 +57,10 @@ export const jobRoutes = {
     z.discriminatedUnion('kind', [
       z.object({ kind: z.literal('db.maintenance'), workspaceId: z.string().min(1).max(64), params: MaintenanceParams.default({ vacuum: true }) }).strict(),
       z.object({ kind: z.literal('corpus.ingest'), workspaceId: z.string().min(1).max(64), params: IngestParams }).strict(),
-      z
-        .object({
-          kind: z.literal('corpus.embed'),
-          workspaceId: z.string().min(1).max(64),
-          params: z.object({ modelPath: z.string().trim().min(1).max(4096), batchSize: z.number().int().min(1).max(1024).default(32) }).strict(),
-        })
-        .strict(),
+      z.object({ kind: z.literal('corpus.embed'), workspaceId: z.string().min(1).max(64), params: EmbedParams }).strict(),
       z.object({ kind: z.literal('eval.run'), workspaceId: z.string().min(1).max(64), params: EvalParams }).strict(),
       z.object({ kind: z.literal('graph.export'), workspaceId: z.string().min(1).max(64), params: GraphExportParams.default({}) }).strict(),
-      z.object({ kind: z.literal('model.download'), params: z.object({ uri: z.string().trim().min(3).max(2000).regex(/^(hf:|https:\/\/)/, 'use an hf: or https:// URI') }).strict() }).strict(),
+      z.object({ kind: z.literal('model.download'), params: ModelDownloadParams }).strict(),
     ]),
     Job,
   ),

@@ -83,9 +83,21 @@ describe('evaluation job', () => {
     expect(run!.episodes).toBeLessThan(40)
   })
 
-  it('refuses a policy that cannot drive the environment, with a clear failure', async () => {
-    const failed = await evaluate('stateful', 'greedy', 1)
-    expect(failed.status).toBe('failed')
-    expect(failed.error).toMatch(/greedy|Scripted policies drive/)
+  it('refuses a bad evaluation before queueing it, with a clear validation error', async () => {
+    const start = (params: Record<string, unknown>) =>
+      backend.call('job.start', { kind: 'eval.run', workspaceId, params: { environment: 'graph-menu', policy: { kind: 'scripted', name: 'greedy' }, questionSetId: setId, ...params } as never })
+    const refused = async (params: Record<string, unknown>, message: RegExp) =>
+      expect(start(params)).rejects.toMatchObject({ body: { code: 'VALIDATION', message: expect.stringMatching(message) } })
+    const before = (await backend.call('job.list', { workspaceId })).length
+    await refused({ environment: 'stateful' }, /Scripted policies drive/)
+    await refused({ environment: 'no-such-env' }, /Unknown environment/)
+    await refused({ envConfig: { toString: 1 } }, /no option "toString"/)
+    await refused({ envConfig: { turnLimit: -3 } }, /turnLimit/)
+    await refused({ policy: { kind: 'scripted', name: 'clever' } }, /Unknown scripted policy/)
+    await refused({ policy: { kind: 'llm', modelPath: '/nowhere/model.gguf' } }, /No model file/)
+    await refused({ environment: 'stateful', policy: { kind: 'scripted', name: 'scripted-tools' }, rewardWeights: { beta: -1 } }, /reward weights/)
+    await refused({ offset: 100_000 }, /no questions/)
+    expect((await backend.call('job.list', { workspaceId })).length).toBe(before)
+    expect((await backend.call('runs.list', { workspaceId })).every((r) => r.status !== 'failed')).toBe(true)
   })
 })

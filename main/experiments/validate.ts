@@ -1,0 +1,38 @@
+import { existsSync } from 'node:fs'
+import type SQLite from 'better-sqlite3'
+import { ApiError, type EvalParams } from '../../preload/contract'
+import { createEnvironment } from '../harness/registry'
+import { createRetriever } from '../retrieval'
+import { resolveHarness1Weights } from '../rl/rewards'
+import { ensureEnvironments } from './catalog'
+import { policyFor } from './factories'
+
+/**
+ * Checks an evaluation before it is queued, so a mistake is a validation error at once rather than a
+ * failed run later: the environment and its config delta, the policy, the reward weights, the split.
+ */
+export async function validateEvalParams(raw: SQLite.Database, params: EvalParams): Promise<void> {
+  const fail = (message: string): never => {
+    throw new ApiError('VALIDATION', message)
+  }
+  ensureEnvironments()
+  try {
+    // Building the environment checks its name and every config value.
+    createEnvironment(params.environment, { raw, retriever: createRetriever(raw) }, params.envConfig)
+  } catch (err) {
+    fail(err instanceof Error ? err.message : String(err))
+  }
+  if (params.policy.kind === 'scripted') {
+    await policyFor(params.policy, params.environment).catch((err: unknown) => fail(err instanceof Error ? err.message : String(err)))
+  } else if (!existsSync(params.policy.modelPath)) {
+    fail(`No model file at ${params.policy.modelPath}`)
+  }
+  if (params.answerer.kind === 'gguf' && !existsSync(params.answerer.modelPath)) fail(`No answerer model file at ${params.answerer.modelPath}`)
+  try {
+    resolveHarness1Weights(params.rewardWeights)
+  } catch (err) {
+    fail(err instanceof Error ? err.message : String(err))
+  }
+  const inRange = Number(raw.prepare('select count(*) from (select 1 from questions where set_id = ? limit -1 offset ?)').pluck().get(params.questionSetId, params.offset))
+  if (inRange === 0) fail(`Question set ${params.questionSetId} has no questions from offset ${params.offset}`)
+}

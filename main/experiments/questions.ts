@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type SQLite from 'better-sqlite3'
 import type { EnvQuestion } from '../harness/types'
 
@@ -24,7 +25,6 @@ export function loadQuestions(raw: SQLite.Database, setId: number, offset: numbe
 export function corpusSignature(raw: SQLite.Database): string {
   const files = raw.prepare("select path || '=' || sha256 from source_files where status = 'ok' order by path").pluck().all() as string[]
   const chunking = (raw.prepare("select value from meta where key = 'chunking'").pluck().get() as string | undefined) ?? ''
-  let h = 0x811c9dc5
-  for (const ch of `${chunking}\n${files.join('\n')}`) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0
-  return `${files.length}files-${h.toString(16).padStart(8, '0')}`
+  const digest = createHash('sha256').update(`${chunking}\n${files.join('\n')}`).digest('hex')
+  return `${files.length}files-sha256:${digest.slice(0, 16)}`
 }

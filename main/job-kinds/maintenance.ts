@@ -1,19 +1,8 @@
-import { statSync } from 'node:fs'
 import { MaintenanceParams } from '../../preload/contract'
 import { openSqlite } from '../db/open'
 import type { JobContext, JobOutcome } from '../jobs/protocol'
+import { databaseBytes } from '../db/file-size'
 
-const sizeOf = (file: string): number => {
-  let total = 0
-  for (const f of [file, `${file}-wal`]) {
-    try {
-      total += statSync(f).size
-    } catch {
-      /* no WAL file */
-    }
-  }
-  return total
-}
 
 /**
  * Integrity check (table by table, so progress and cancellation have a grain), foreign-key check,
@@ -24,7 +13,7 @@ export async function runMaintenance(ctx: JobContext<unknown>): Promise<JobOutco
   const params = MaintenanceParams.parse(ctx.params)
   const file = ctx.workspaceDbFile
   if (!file) throw new Error('db.maintenance needs a workspace')
-  const sizeBefore = sizeOf(file)
+  const sizeBefore = databaseBytes(file)
   const db = openSqlite(file)
   try {
     const tables = db
@@ -52,7 +41,7 @@ export async function runMaintenance(ctx: JobContext<unknown>): Promise<JobOutco
     }
     ctx.throwIfCancelled()
     db.pragma('wal_checkpoint(TRUNCATE)')
-    const sizeAfter = sizeOf(file)
+    const sizeAfter = databaseBytes(file)
     ctx.progress(1, 'done', 'Finished')
     const message =
       problems.length === 0

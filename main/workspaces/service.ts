@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { rmSync, statSync } from 'node:fs'
+import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Kysely, Selectable } from 'kysely'
 import { ApiError, type Workspace } from '../../preload/contract'
@@ -7,20 +7,10 @@ import { workspaceDbFile } from '../config/paths'
 import { workspaceMigrations } from '../db/migrations'
 import { openDatabase, type OpenedDatabase } from '../db/open'
 import type { AppDatabase, WorkspaceDatabase, WorkspaceTable } from '../db/schema'
+import { databaseBytes } from '../db/file-size'
 
 const now = (): string => new Date().toISOString()
 
-function fileSize(file: string): number {
-  let total = 0
-  for (const f of [file, `${file}-wal`]) {
-    try {
-      total += statSync(f).size
-    } catch {
-      // absent WAL is normal
-    }
-  }
-  return total
-}
 
 /** Workspaces: a catalogue row in app.db plus a folder with the workspace's own database. */
 export class WorkspaceService {
@@ -41,7 +31,7 @@ export class WorkspaceService {
       createdAt: row.created_at,
       updatedAt: row.updated_at,
       openedAt: row.opened_at,
-      sizeBytes: fileSize(this.dbFileOf(row)),
+      sizeBytes: databaseBytes(this.dbFileOf(row)),
     }
   }
 

@@ -233,3 +233,24 @@ describe('an ingest cancelled while linking entities', () => {
     tmp.cleanup()
   })
 })
+
+describe('sentence adjacency across an empty source sentence', () => {
+  it('links the sentences on either side of the gap', async () => {
+    const { prepareDocuments } = await import('../../main/ingest/prepare')
+    const { CorpusWriter } = await import('../../main/ingest/writer')
+    const { graphStats, neighbourhood } = await import('../../main/graph/store')
+    const tmp = tempDir()
+    const db = await openDatabase(join(tmp.dir, 'w.db'), workspaceMigrations)
+    const docs = prepareDocuments(
+      [{ externalId: 'd', title: 'D', text: 'Alpha one.  Gamma three.', sentences: ['Alpha one.', '', 'Gamma three.'], source: { path: 'x' } }],
+      { chunkTokens: 1200, overlapTokens: 100 },
+    )
+    new CorpusWriter(db.raw).writeFile({ path: 'x', format: 'test', sizeBytes: 1, signature: 's' }, docs, [])
+    const [first, third] = db.raw.prepare('select id from sentences order by ord').pluck().all() as number[]
+    expect(graphStats(db.raw).edges.next).toBe(1)
+    const around = neighbourhood(db.raw, `s:${first}`, { limit: 10 })
+    expect(around.edges).toContainEqual(expect.objectContaining({ source: `s:${first}`, target: `s:${third}`, kind: 'next' }))
+    await db.close()
+    tmp.cleanup()
+  })
+})

@@ -2,6 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3'
 import { nodeId } from './node-id'
 import { idList, prepared } from './statements'
 import type { GraphEdge } from './types'
+import { nextSentence } from './relations'
 
 const IN_SET = 'in (select value from json_each(?))'
 
@@ -11,7 +12,7 @@ const IN_SET = 'in (select value from json_each(?))'
 const SQL = {
   in: `select s.id as a, s.chunk_id as b from sentences s where s.id ${IN_SET} and s.chunk_id ${IN_SET} order by a`,
   next: `select s.id as a, n.id as b from sentences s
-    join sentences n on n.document_id = s.document_id and n.ord = s.ord + 1
+    join sentences n on ${nextSentence('s', 'n')}
     where s.id ${IN_SET} and +n.id ${IN_SET} order by a`,
   mention: `select distinct m.sentence_id as a, m.entity_id as b from mentions m
     where m.sentence_id ${IN_SET} and +m.entity_id ${IN_SET} order by a, b`,

@@ -3,6 +3,7 @@ import type { NodeRef } from './node-id'
 import { ENTITY_DEGREE, PARAGRAPH_DEGREE, SENTENCE_DEGREE } from './nodes'
 import { prepared } from './statements'
 import type { NodeKind } from './types'
+import { nextSentence, previousSentence } from './relations'
 
 /**
  * A node one edge away from an expanded node. Priority when the cap bites: lower tier first
@@ -39,7 +40,7 @@ const SQL = {
   sentenceParagraph: `select c.id, ${PARAGRAPH_DEGREE} as w from sentences t join chunks c on c.id = t.chunk_id
     where t.id = ? and c.id ${NOT_SEEN}`,
   sentenceAdjacent: `select s.id, ${SENTENCE_DEGREE} as w from sentences t
-    join sentences s on s.document_id = t.document_id and s.ord in (t.ord - 1, t.ord + 1)
+    join sentences s on (${previousSentence('t', 's')}) or (${nextSentence('t', 's')})
     where t.id = ? and s.id ${NOT_SEEN}`,
   sentenceEntities: `select e.id, ${ENTITY_DEGREE} as w from entities e
     where e.id in (select m.entity_id from mentions m where m.sentence_id = ?) and e.id ${NOT_SEEN}

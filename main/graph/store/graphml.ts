@@ -6,6 +6,7 @@ import { paragraphLabel, shorten } from './nodes'
 import { idList } from './statements'
 import type { NodeKind, WorkHooks } from './types'
 import { BufferedFileWriter, xmlEscape } from './xml'
+import { nextSentence } from './relations'
 
 export interface GraphMLOptions extends WorkHooks {
   /** Export only this node's neighbourhood instead of the whole graph. */
@@ -111,7 +112,7 @@ export function exportGraphML(raw: BetterSqlite3.Database, file: string, options
       for (const r of rows(raw, 'select distinct m.sentence_id as a, m.entity_id as b from mentions m', 'm.sentence_id, m.entity_id', [['m.sentence_id', scope?.sentence], ['+m.entity_id', scope?.entity]])) {
         edge(`s:${r.a}`, `e:${r.b}`, 'mention')
       }
-      for (const r of rows(raw, 'select s.id as a, n.id as b from sentences s join sentences n on n.document_id = s.document_id and n.ord = s.ord + 1', 's.id', [['s.id', scope?.sentence], ['+n.id', scope?.sentence]])) {
+      for (const r of rows(raw, `select s.id as a, n.id as b from sentences s join sentences n on ${nextSentence('s', 'n')}`, 's.id', [['s.id', scope?.sentence], ['+n.id', scope?.sentence]])) {
         edge(`s:${r.a}`, `s:${r.b}`, 'next')
       }
       for (const r of rows(raw, 'select s.id as a, s.chunk_id as b from sentences s', 's.id', [['s.id', scope?.sentence], ['s.chunk_id', scope?.paragraph]])) {

@@ -2,6 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3'
 import { nodeId } from './node-id'
 import { idList, prepared } from './statements'
 import type { GraphNode, NodeKind } from './types'
+import { hasNext, hasPrevious } from './relations'
 
 /*
  * Degree of a node in the whole graph, as SQL over the row aliased c (chunks), s (sentences) or
@@ -10,8 +11,8 @@ import type { GraphNode, NodeKind } from './types'
  */
 export const PARAGRAPH_DEGREE = '(select count(*) from sentences x where x.chunk_id = c.id)'
 export const SENTENCE_DEGREE = `(1 + (select count(distinct m.entity_id) from mentions m where m.sentence_id = s.id)
-  + exists(select 1 from sentences x where x.document_id = s.document_id and x.ord = s.ord - 1)
-  + exists(select 1 from sentences x where x.document_id = s.document_id and x.ord = s.ord + 1))`
+  + ${hasPrevious('s')}
+  + ${hasNext('s')})`
 export const ENTITY_DEGREE = `((select count(distinct m.sentence_id) from mentions m where m.entity_id = e.id)
   + (select count(*) from entity_links l where l.source_id = e.id))`
 

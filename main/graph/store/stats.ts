@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3'
+import { nextSentence } from './relations'
 
 export interface GraphStats {
   documents: number
@@ -31,7 +32,7 @@ export function graphStats(raw: BetterSqlite3.Database): GraphStats {
     const entities = count(raw, 'select count(*) from entities')
     const edges = {
       mention: count(raw, 'select count(*) from (select distinct sentence_id, entity_id from mentions)'),
-      next: count(raw, `select count(*) from sentences s join sentences n on n.document_id = s.document_id and n.ord = s.ord + 1`),
+      next: count(raw, `select count(*) from sentences s join sentences n on ${nextSentence('s', 'n')}`),
       in: sentences,
       neighbour: count(raw, 'select count(*) from entity_links'),
       total: 0,

@@ -30,7 +30,7 @@ export function sourceFiles(raw: SQLite.Database, filter: { status?: 'ok' | 'fai
   const rows = raw
     .prepare(
       `select id, path, format, size_bytes, status, error_reason, error, document_count, ingested_at from source_files
-       ${filter.status ? 'where status = @status' : ''} order by status desc, path limit @limit`,
+       ${filter.status ? 'where status = @status' : ''} order by status = 'ok', path limit @limit`, // failed files first: problems are seen
     )
     .all({ ...(filter.status ? { status: filter.status } : {}), limit: filter.limit }) as Record<string, unknown>[]
   return rows.map((r) => ({

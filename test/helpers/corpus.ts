@@ -1,7 +1,13 @@
+import { join } from 'node:path'
 import type SQLite from 'better-sqlite3'
+import { workspaceMigrations } from '../../main/db/migrations'
+import { openDatabase, type OpenedDatabase } from '../../main/db/open'
 import { loadQuestions } from '../../main/experiments/questions'
-import type { EnvQuestion } from '../../main/harness/types'
-import type { IngestReporter } from '../../main/ingest/run'
+import { registerBuiltinEnvironments } from '../../main/harness/builtin'
+import type { EnvContext, EnvQuestion } from '../../main/harness/types'
+import { defaultIngestOptions, runIngest, type IngestReporter } from '../../main/ingest/run'
+import { createRetriever } from '../../main/retrieval'
+import { tempDir } from './services'
 
 /** An ingest reporter for tests: no progress output, never cancelled. */
 export const quiet: IngestReporter = { progress: () => undefined, throwIfCancelled: () => undefined }
@@ -9,4 +15,28 @@ export const quiet: IngestReporter = { progress: () => undefined, throwIfCancell
 /** Every stored question of the first question set, as environments take them. */
 export function envQuestions(raw: SQLite.Database, setId = 1): EnvQuestion[] {
   return loadQuestions(raw, setId, 0, 1_000_000).map(({ rowId: _rowId, ...q }) => q)
+}
+
+export interface DemoWorkspace {
+  db: OpenedDatabase<unknown>
+  ctx: EnvContext
+  questions: EnvQuestion[]
+  close(): Promise<void>
+}
+
+/** A real workspace database holding a demo world, with the built-in environments registered. */
+export async function openDemoWorkspace(seed: number, size: number): Promise<DemoWorkspace> {
+  const tmp = tempDir('harness-lab-demo-')
+  const db = await openDatabase(join(tmp.dir, 'workspace.db'), workspaceMigrations)
+  await runIngest(db.raw, { kind: 'demo', seed, size }, defaultIngestOptions(), quiet)
+  registerBuiltinEnvironments()
+  return {
+    db,
+    ctx: { raw: db.raw, retriever: createRetriever(db.raw) },
+    questions: envQuestions(db.raw),
+    close: async () => {
+      await db.close()
+      tmp.cleanup()
+    },
+  }
 }

@@ -7,6 +7,7 @@ import { ModelFileError, PolicyError } from '../../main/policy/errors'
 import { LlamaRuntime, type LoadedModel } from '../../main/policy/llama-runtime'
 import { createPolicy, disposeModelCache, modelCacheFor } from '../../main/policy/llm-policy'
 import { fixtureDir, STORIES_260K, storiesAvailable, storiesTitle, writeTinyLlama, writeTinyLoraAdapter } from '../helpers/gguf'
+import { stepwiseLogprobs } from '../helpers/gguf/reference'
 
 const CHATML = "{% for message in messages %}{{ '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n' }}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}"
 
@@ -33,30 +34,6 @@ const ITEMS = [
   { question: 'Is it big?', evidence: [], answer: 'yes' },
 ]
 
-/**
- * Reference: a fresh sequence per target position on its own context, reading the full distribution
- * there. Flash attention off, as in the answerer's contexts (with it on, llama.cpp's results depend on
- * where the tokens sit in the KV cache by ~1e-4..1e-3).
- */
-async function stepwiseLogprobs(loaded: LoadedModel, prompt: Token[], target: Token[]): Promise<number[]> {
-  const context = await loaded.model.createContext({ contextSize: 1024, threads: 1, flashAttention: false })
-  const out: number[] = []
-  try {
-    for (let i = 0; i < target.length; i++) {
-      const sequence = context.getSequence()
-      const prefix = [...prompt, ...target.slice(0, i)]
-      const steps = sequence.evaluateWithMetadata(prefix, { probabilities: true })
-      const first = await steps.next()
-      await steps.return()
-      if (first.done) throw new Error('no step')
-      out.push(Math.log(first.value.probabilities.get(target[i]!)!))
-      await sequence.dispose()
-    }
-  } finally {
-    await context.dispose()
-  }
-  return out
-}
 
 describe.each([
   { label: 'plain prompt (spm)', vocab: 'spm' as const, template: undefined },
@@ -76,7 +53,8 @@ describe.each([
     const reference = await runtime.loadModel(path)
     for (const item of ITEMS.slice(0, 4)) {
       const detail = await answerer.scoreDetailed(item.question, item.evidence, item.answer)
-      const steps = await stepwiseLogprobs(reference, detail.promptTokens, detail.targetTokens)
+      // Flash attention off, as in the answerer's contexts: with it on, results depend on KV-cache placement by ~1e-4.
+      const steps = await stepwiseLogprobs(await reference.model.createContext({ contextSize: 1024, threads: 1, flashAttention: false }), detail.promptTokens, detail.targetTokens)
       const mean = steps.reduce((a, b) => a + b, 0) / steps.length
       expect(Math.abs(detail.mean - mean)).toBeLessThan(1e-4)
       detail.tokenLogprobs.forEach((lp, i) => expect(Math.abs(lp - steps[i]!)).toBeLessThan(1e-4))

@@ -1,39 +1,29 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { workspaceMigrations } from '../../main/db/migrations'
-import { openDatabase, type OpenedDatabase } from '../../main/db/open'
-import { registerBuiltinEnvironments } from '../../main/harness/builtin'
+import type { OpenedDatabase } from '../../main/db/open'
 import { capQuery, FREE_QUERY_DEFAULTS, parseToolText } from '../../main/harness/free-query'
 import type { SentenceEnvData, SentenceEnvSnapshot } from '../../main/harness/graph-menu'
 import { createEnvironment } from '../../main/harness/registry'
 import { createScriptedPolicy, playEpisode } from '../../main/harness/scripted'
 import type { Action, EnvContext, Environment, EnvQuestion, MenuItem } from '../../main/harness/types'
-import { defaultIngestOptions, runIngest } from '../../main/ingest/run'
 import { createHashedEmbedder, createRetriever, embedMissingChunks } from '../../main/retrieval'
-import { envQuestions as loadQuestions, quiet } from '../helpers/corpus'
-import { tempDir } from '../helpers/services'
+import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
 
 const snap = (env: Environment) => env.snapshot() as SentenceEnvSnapshot
 const search = (query: string): Action => ({ kind: 'tool', name: 'search', arguments: { query } })
 const menuItems = (env: Environment): MenuItem[] => snap(env).menu
 
 describe('free-query baseline', () => {
-  const tmp = tempDir()
+  let demo: DemoWorkspace
   let db: OpenedDatabase<unknown>
   let ctx: EnvContext
   let questions: EnvQuestion[]
 
   beforeAll(async () => {
-    db = await openDatabase(join(tmp.dir, 'workspace.db'), workspaceMigrations)
-    await runIngest(db.raw, { kind: 'demo', seed: 5, size: 0.4 }, defaultIngestOptions(), quiet)
-    ctx = { raw: db.raw, retriever: createRetriever(db.raw) }
-    questions = loadQuestions(db.raw)
-    registerBuiltinEnvironments()
+    demo = await openDemoWorkspace(5, 0.4)
+    ;({ db, ctx, questions } = demo)
   })
-  afterAll(async () => {
-    await db.close()
-    tmp.cleanup()
-  })
+  afterAll(() => demo.close())
 
   const fqEnv = (delta: Record<string, unknown> = {}) => createEnvironment('free-query', ctx, delta)
   const titleOf = (sentenceId: number): string =>

@@ -1,16 +1,12 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { workspaceMigrations } from '../../main/db/migrations'
-import { openDatabase, type OpenedDatabase } from '../../main/db/open'
+import type { OpenedDatabase } from '../../main/db/open'
 import { registerBuiltinEnvironments } from '../../main/harness/builtin'
 import { GRAPH_MENU_DEFAULTS, graphMenuFactory, type SentenceEnvData, type SentenceEnvSnapshot } from '../../main/harness/graph-menu'
 import { createEnvironment, environmentNames } from '../../main/harness/registry'
 import { createScriptedPolicy, playEpisode } from '../../main/harness/scripted'
 import type { Action, EnvContext, Environment, EnvQuestion, MenuItem } from '../../main/harness/types'
-import { defaultIngestOptions, runIngest } from '../../main/ingest/run'
-import { createRetriever } from '../../main/retrieval'
-import { envQuestions as loadQuestions, quiet } from '../helpers/corpus'
-import { tempDir } from '../helpers/services'
+import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
 
 const menuOf = (env: Environment): MenuItem[] => {
   const space = env.actions()
@@ -21,22 +17,16 @@ const snap = (env: Environment) => env.snapshot() as SentenceEnvSnapshot
 const dataOf = (env: Environment) => JSON.parse(JSON.stringify(snap(env))) as SentenceEnvSnapshot
 
 describe('Harness-G menu environment (graph-menu)', () => {
-  const tmp = tempDir()
+  let demo: DemoWorkspace
   let db: OpenedDatabase<unknown>
   let ctx: EnvContext
   let questions: EnvQuestion[]
 
   beforeAll(async () => {
-    db = await openDatabase(join(tmp.dir, 'workspace.db'), workspaceMigrations)
-    await runIngest(db.raw, { kind: 'demo', seed: 11, size: 0.5 }, defaultIngestOptions(), quiet)
-    ctx = { raw: db.raw, retriever: createRetriever(db.raw) }
-    questions = loadQuestions(db.raw)
-    registerBuiltinEnvironments()
+    demo = await openDemoWorkspace(11, 0.5)
+    ;({ db, ctx, questions } = demo)
   })
-  afterAll(async () => {
-    await db.close()
-    tmp.cleanup()
-  })
+  afterAll(() => demo.close())
 
   const menuEnv = (delta: Record<string, unknown> = {}) => createEnvironment('graph-menu', ctx, delta)
   const lookupOk = (entityId: number): number => Number(db.raw.prepare('select lookup_ok from entities where id = ?').pluck().get(entityId))

@@ -1,16 +1,11 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { workspaceMigrations } from '../../main/db/migrations'
-import { openDatabase, type OpenedDatabase } from '../../main/db/open'
+import type { OpenedDatabase } from '../../main/db/open'
 import { mean, supportingFactScore } from '../../main/eval'
-import { registerBuiltinEnvironments } from '../../main/harness/builtin'
 import { createEnvironment } from '../../main/harness/registry'
 import { createScriptedPolicy, playEpisode, SCRIPTED_POLICY_NAMES } from '../../main/harness/scripted'
 import type { EnvContext, EnvQuestion } from '../../main/harness/types'
-import { defaultIngestOptions, runIngest } from '../../main/ingest/run'
-import { createRetriever } from '../../main/retrieval'
-import { envQuestions as loadQuestions, quiet } from '../helpers/corpus'
-import { tempDir } from '../helpers/services'
+import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
 
 interface Row {
   env: string
@@ -23,18 +18,15 @@ interface Row {
 }
 
 describe('scripted policies on the demo world', () => {
-  const tmp = tempDir()
+  let demo: DemoWorkspace
   let db: OpenedDatabase<unknown>
   let ctx: EnvContext
   let questions: EnvQuestion[]
   const rows: Row[] = []
 
   beforeAll(async () => {
-    db = await openDatabase(join(tmp.dir, 'workspace.db'), workspaceMigrations)
-    await runIngest(db.raw, { kind: 'demo', seed: 7, size: 0.6 }, defaultIngestOptions(), quiet)
-    ctx = { raw: db.raw, retriever: createRetriever(db.raw) }
-    questions = loadQuestions(db.raw)
-    registerBuiltinEnvironments()
+    demo = await openDemoWorkspace(7, 0.6)
+    ;({ db, ctx, questions } = demo)
     const ref = db.raw.prepare('select d.title, s.ord as sentence from sentences s join documents d on d.id = s.document_id where s.id = ?')
     const facts = (ids: readonly number[]) => ids.map((id) => ref.get(id) as { title: string; sentence: number })
     for (const envName of ['graph-menu', 'free-query']) {
@@ -65,10 +57,7 @@ describe('scripted policies on the demo world', () => {
     console.log(`Supporting-fact recall of committed evidence, demo world seed 7 size 0.6 (${questions.length} questions, turn limit 6):`)
     console.table(rows.map((r) => ({ ...r, recall: r.recall.toFixed(3), allGold: r.allGold.toFixed(3), seenRecall: r.seenRecall.toFixed(3), turns: r.turns.toFixed(2) })))
   }, 120_000)
-  afterAll(async () => {
-    await db.close()
-    tmp.cleanup()
-  })
+  afterAll(() => demo.close())
 
   const row = (env: string, policy: string): Row => rows.find((r) => r.env === env && r.policy === policy)!
 

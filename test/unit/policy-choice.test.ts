@@ -4,17 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { choiceGrammar, ConstrainedChooser, gbnfLiteral, type ChoiceResult } from '../../main/policy/choice'
 import { LlamaRuntime, type LoadedModel } from '../../main/policy/llama-runtime'
 import { fixtureDir, STORIES_260K, storiesAvailable, storiesTitle, writeTinyLlama } from '../helpers/gguf'
+import { useRuntimeFixture } from '../helpers/gguf/runtime'
 
-const tmp = fixtureDir()
-let runtime: LlamaRuntime
-
-beforeAll(async () => {
-  runtime = await LlamaRuntime.create({ gpu: 'auto' })
-}, 60_000)
-afterAll(async () => {
-  await runtime?.dispose()
-  tmp.cleanup()
-})
+const fixture = useRuntimeFixture()
+const tmp = fixture.tmp
 
 const MENU = ['A1', 'A12', 'S3', 'S12', 'S120', 'L7', 'ANSWER']
 
@@ -34,7 +27,7 @@ describe('choice grammar', () => {
   })
 
   it('llama.cpp parses grammars built from awkward ids', () => {
-    const grammar = new LlamaGrammar(runtime.llama, { grammar: choiceGrammar(['say "hi"', 'a\\b', 'x\ny', ']', '[', '|', '::=', 'café']) })
+    const grammar = new LlamaGrammar(fixture.runtime().llama, { grammar: choiceGrammar(['say "hi"', 'a\\b', 'x\ny', ']', '[', '|', '::=', 'café']) })
     expect(grammar.grammar).toContain('::=')
   })
 })
@@ -42,7 +35,7 @@ describe('choice grammar', () => {
 describe.each(['spm', 'bpe'] as const)('ConstrainedChooser on a tiny %s model', (vocab) => {
   let loaded: LoadedModel
   beforeAll(async () => {
-    loaded = await runtime.loadModel(writeTinyLlama(join(tmp.dir, `${vocab}.gguf`), { vocab, seed: 33 }).file)
+    loaded = await fixture.runtime().loadModel(writeTinyLlama(join(tmp.dir, `${vocab}.gguf`), { vocab, seed: 33 }).file)
   })
   afterAll(async () => {
     await loaded.dispose()
@@ -147,7 +140,7 @@ async function fullDistribution(loaded: LoadedModel, prefix: Token[]): Promise<M
 
 describe('ConstrainedChooser on stories260K', () => {
   it.skipIf(!storiesAvailable)(storiesTitle('picks menu ids from a trained model'), async () => {
-    const loaded = await runtime.loadModel(STORIES_260K)
+    const loaded = await fixture.runtime().loadModel(STORIES_260K)
     const pool = await loaded.createSequencePool({ sequences: 2, contextSize: 256 })
     const chooser = new ConstrainedChooser(pool)
     const menu = ['cat', 'dog', 'ball', 'tree']

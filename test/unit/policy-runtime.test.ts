@@ -6,30 +6,23 @@ import { PolicyError } from '../../main/policy/errors'
 import { defaultThreadCount, LlamaRuntime } from '../../main/policy/llama-runtime'
 import { LogprobScorer } from '../../main/policy/scoring'
 import { encodeGguf, fixtureDir, str, u32, writeTinyLlama, writeTinyLoraAdapter } from '../helpers/gguf'
+import { useRuntimeFixture } from '../helpers/gguf/runtime'
 
-const tmp = fixtureDir()
-let runtime: LlamaRuntime
-
-beforeAll(async () => {
-  runtime = await LlamaRuntime.create({ gpu: 'auto' })
-}, 60_000)
-afterAll(async () => {
-  await runtime?.dispose()
-  tmp.cleanup()
-})
+const fixture = useRuntimeFixture()
+const tmp = fixture.tmp
 
 async function loadError(path: string): Promise<PolicyError> {
-  const error = await runtime.loadModel(path).then(() => null, (e: unknown) => e)
+  const error = await fixture.runtime().loadModel(path).then(() => null, (e: unknown) => e)
   expect(error).toBeInstanceOf(PolicyError)
   return error as PolicyError
 }
 
 describe('LlamaRuntime', () => {
   it('reports the backend it got and uses the real core count for threads', async () => {
-    const info = await runtime.info()
+    const info = await fixture.runtime().info()
     expect(['cpu', 'cuda', 'vulkan', 'metal']).toContain(info.backend)
     expect(info.threads).toBe(defaultThreadCount())
-    expect(runtime.llama.maxThreads).toBe(info.threads)
+    expect(fixture.runtime().llama.maxThreads).toBe(info.threads)
     if (info.backend === 'cpu') expect(info.gpuDevices).toEqual([])
     expect(info.llamaCppRelease).toMatch(/\w/)
   })
@@ -47,21 +40,21 @@ describe('LlamaRuntime', () => {
 
   it('loads a model, reports offloading, and creates a context with parallel sequences', async () => {
     const file = writeTinyLlama(join(tmp.dir, 'tiny.gguf'), { layers: 3 }).file
-    const loaded = await runtime.loadModel(file)
+    const loaded = await fixture.runtime().loadModel(file)
     expect(loaded.loadMs).toBeGreaterThan(0)
     expect(loaded.totalLayers).toBe(4)
     if (loaded.backend === 'cpu') expect(loaded.gpuLayers).toBe(0)
     const context = await loaded.createContext({ sequences: 3, contextSize: 128 })
     expect(context.totalSequences).toBe(3)
     expect(context.contextSize).toBeGreaterThanOrEqual(128)
-    expect(context.idealThreads).toBe(runtime.threads)
+    expect(context.idealThreads).toBe(fixture.runtime().threads)
     await context.dispose()
     await loaded.dispose()
     expect(loaded.model.disposed).toBe(true)
   })
 
   it('a sequence pool lends each sequence to one caller at a time', async () => {
-    const loaded = await runtime.loadModel(writeTinyLlama(join(tmp.dir, 'pool.gguf')).file)
+    const loaded = await fixture.runtime().loadModel(writeTinyLlama(join(tmp.dir, 'pool.gguf')).file)
     const pool = await loaded.createSequencePool({ sequences: 2, contextSize: 64 })
     let active = 0
     let peak = 0
@@ -86,7 +79,7 @@ describe('LlamaRuntime', () => {
 
   it('applies LoRA adapters to a context', async () => {
     const base = { seed: 4 }
-    const loaded = await runtime.loadModel(writeTinyLlama(join(tmp.dir, 'lora-base.gguf'), base).file)
+    const loaded = await fixture.runtime().loadModel(writeTinyLlama(join(tmp.dir, 'lora-base.gguf'), base).file)
     const adapter = writeTinyLoraAdapter(join(tmp.dir, 'lora-ok.gguf'), base, { rank: 4 })
     const request = { prompt: 'the little girl', target: ' saw a big day' }
     const plain = await loaded.createSequencePool({ contextSize: 64 })
@@ -99,7 +92,7 @@ describe('LlamaRuntime', () => {
   })
 
   it('refuses a LoRA adapter made for another shape with a typed error, and the model keeps working', async () => {
-    const loaded = await runtime.loadModel(writeTinyLlama(join(tmp.dir, 'lora-base-2.gguf'), { seed: 4 }).file)
+    const loaded = await fixture.runtime().loadModel(writeTinyLlama(join(tmp.dir, 'lora-base-2.gguf'), { seed: 4 }).file)
     const wrong = writeTinyLoraAdapter(join(tmp.dir, 'lora-wrong.gguf'), { seed: 4, embeddingLength: 32 }, { rank: 4 })
     await expect(loaded.createSequencePool({ contextSize: 64, lora: [{ path: wrong.file, scale: 1 }] })).rejects.toMatchObject({
       code: 'context-failed',

@@ -5,39 +5,12 @@ import { LlamaRuntime, type LoadedModel } from '../../main/policy/llama-runtime'
 import { LogprobScorer, type ScoreRequest } from '../../main/policy/scoring'
 import type { SequencePool } from '../../main/policy/sequence-pool'
 import { fixtureDir, STORIES_260K, storiesAvailable, storiesTitle, writeTinyLlama } from '../helpers/gguf'
+import { stepwiseLogprobs } from '../helpers/gguf/reference'
+import { useRuntimeFixture } from '../helpers/gguf/runtime'
 
-const tmp = fixtureDir()
-let runtime: LlamaRuntime
+const fixture = useRuntimeFixture()
+const tmp = fixture.tmp
 
-beforeAll(async () => {
-  runtime = await LlamaRuntime.create({ gpu: 'auto' })
-}, 60_000)
-afterAll(async () => {
-  await runtime?.dispose()
-  tmp.cleanup()
-})
-
-/** Reference: a fresh sequence per position, reading the distribution after the prefix. */
-async function stepwiseLogprobs(loaded: LoadedModel, prompt: Token[], target: Token[]): Promise<number[]> {
-  const context = await loaded.createContext({ contextSize: 256 })
-  const out: number[] = []
-  try {
-    for (let i = 0; i < target.length; i++) {
-      const sequence = context.getSequence()
-      const prefix = [...prompt, ...target.slice(0, i)]
-      // Temperature 0 samples greedily without truncating, so the distribution is the full softmax.
-      const steps = sequence.evaluateWithMetadata(prefix, { probabilities: true })
-      const first = await steps.next()
-      await steps.return()
-      if (first.done) throw new Error('no step')
-      out.push(Math.log(first.value.probabilities.get(target[i]!)!))
-      await sequence.dispose()
-    }
-  } finally {
-    await context.dispose()
-  }
-  return out
-}
 
 const REQUESTS: ScoreRequest[] = [
   { prompt: 'Question: what is the capital of France? Answer:', target: ' Paris' },
@@ -52,7 +25,7 @@ describe.each(['spm', 'bpe'] as const)('LogprobScorer on a tiny %s model', (voca
   let loaded: LoadedModel
   let model: LlamaModel
   beforeAll(async () => {
-    loaded = await runtime.loadModel(writeTinyLlama(join(tmp.dir, `${vocab}.gguf`), { vocab, seed: 21 }).file)
+    loaded = await fixture.runtime().loadModel(writeTinyLlama(join(tmp.dir, `${vocab}.gguf`), { vocab, seed: 21 }).file)
     model = loaded.model
   })
   afterAll(async () => {
@@ -64,7 +37,7 @@ describe.each(['spm', 'bpe'] as const)('LogprobScorer on a tiny %s model', (voca
     const scorer = new LogprobScorer(pool)
     for (const request of REQUESTS.slice(1, 4)) {
       const score = await scorer.score(request)
-      const reference = await stepwiseLogprobs(loaded, score.promptTokens, score.targetTokens)
+      const reference = await stepwiseLogprobs(await loaded.createContext({ contextSize: 256 }), score.promptTokens, score.targetTokens)
       expect(score.tokenLogprobs).toHaveLength(reference.length)
       score.tokenLogprobs.forEach((lp, i) => expect(lp).toBeCloseTo(reference[i]!, 4))
       expect(Math.abs(score.sum - reference.reduce((a, b) => a + b, 0))).toBeLessThan(1e-4)
@@ -129,7 +102,7 @@ describe('LogprobScorer on stories260K', () => {
   })
 
   it.skipIf(!storiesAvailable)(storiesTitle('a plausible continuation beats a scrambled one'), async () => {
-    loaded = await runtime.loadModel(STORIES_260K)
+    loaded = await fixture.runtime().loadModel(STORIES_260K)
     pool = await loaded.createSequencePool({ sequences: 2, contextSize: 256 })
     const scorer = new LogprobScorer(pool)
     const [plausible, scrambled] = await scorer.scoreBatch([

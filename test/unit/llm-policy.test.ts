@@ -164,12 +164,12 @@ describe.each([
 
   it('replays an episode exactly from its seeds, also when rollouts share the context concurrently', async () => {
     const spec = { kind: 'llm-menu' as const, modelPath: path, sampling: { temperature: 1.5, seed: 42 }, contextSize: 1024, sequences: 4 }
-    const run = async (policy: LlmPolicy, seed: number): Promise<Array<{ id: string; logprob: number }>> => {
+    const run = async (policy: LlmPolicy, seed: number): Promise<Array<{ id: string; logprob: number; tokens: number }>> => {
       policy.reset({ seed, question: QUESTION })
-      const out: Array<{ id: string; logprob: number }> = []
+      const out: Array<{ id: string; logprob: number; tokens: number }> = []
       for (let i = 0; i < 5; i++) {
         const d = (await policy.act(OBSERVATION, MENU)) as LlmDecision
-        out.push({ id: (d.action as { id: string }).id, logprob: d.logprob })
+        out.push({ id: (d.action as { id: string }).id, logprob: d.logprob, tokens: d.tokens })
       }
       return out
     }
@@ -181,8 +181,15 @@ describe.each([
     expect(modelCacheFor(runtime).entries().find((e) => e.path === path)?.contexts).toEqual([{ sequences: 4, contextSize: 1024, flashAttention: false, leases: 5 }])
     const parallel = await Promise.all(group.map((p, i) => run(p, i + 1)))
     expect(ids(parallel)).toEqual(ids(sequential))
-    // Same log-probabilities too (flash attention is off by default, see PoolOptions.flashAttention).
-    parallel.forEach((r, i) => r.forEach((d, j) => expect(Math.abs(d.logprob - sequential[i]![j]!.logprob)).toBeLessThan(1e-4)))
+    // Same log-probabilities too (flash attention is off by default, see PoolOptions.flashAttention) when the id
+    // was generated through the same tokens. Batched evaluation differs from single-sequence evaluation by
+    // kernel rounding, which at temperature 1.5 can, rarely, move a sampling draw across a boundary between
+    // two tokenisations of the same id ("S1"+"2" vs "S"+"12"): then the sums differ legitimately.
+    parallel.forEach((r, i) =>
+      r.forEach((d, j) => {
+        if (d.tokens === sequential[i]![j]!.tokens) expect(Math.abs(d.logprob - sequential[i]![j]!.logprob)).toBeLessThan(1e-4)
+      }),
+    )
     // Other episode seeds take other paths.
     const others = ids([await run(solo, 99), await run(solo, 100), await run(solo, 101)])
     expect(others.some((o) => JSON.stringify(o) !== JSON.stringify(ids(sequential)[0]))).toBe(true)

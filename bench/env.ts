@@ -18,11 +18,9 @@ import type SQLite from 'better-sqlite3'
 import { workspaceMigrations } from '../main/db/migrations'
 import { openDatabase, type OpenedDatabase } from '../main/db/open'
 import { mean, supportingFactScore } from '../main/eval'
-import { registerBuiltinEnvironments } from '../main/harness/builtin'
+import { createEnvironment, environmentFactory, registerBuiltinEnvironments, runEpisode, type EnvContext, type Environment, type EnvQuestion } from '../main/harness'
 import { GRAPH_MENU_DEFAULTS } from '../main/harness/graph-menu'
-import { createEnvironment } from '../main/harness/registry'
-import { createScriptedPolicy, playEpisode, SCRIPTED_POLICY_NAMES } from '../main/harness/scripted'
-import type { EnvContext, Environment, EnvQuestion } from '../main/harness/types'
+import { createScriptedPolicy, scriptedPolicies } from '../main/policy/scripted'
 import { defaultIngestOptions, runIngest, type IngestReporter } from '../main/ingest/run'
 import type { IngestSource } from '../main/ingest/sources'
 import { createRetriever } from '../main/retrieval'
@@ -84,27 +82,17 @@ interface StepTimes {
 /** Plays greedy episodes, timing every reset and step (the menu and its previews are rebuilt in both). */
 async function timeSteps(env: Environment, envName: string, questions: EnvQuestion[]): Promise<StepTimes> {
   const times: StepTimes = { reset: [], step: [], stepWithPreviews: [], menuItems: [], episodesPerSecond: 0 }
-  const policy = createScriptedPolicy('greedy', envName)
+  const policy = createScriptedPolicy('greedy', environmentFactory(envName).protocol)
   const t0 = performance.now()
   for (const [i, q] of questions.entries()) {
-    let t = performance.now()
-    let observation = await env.reset(q, i)
-    times.reset.push(performance.now() - t)
-    policy.reset({ seed: i, question: q })
-    while (!env.done) {
-      const { action } = await policy.act(observation, env.actions())
-      t = performance.now()
-      const result = await env.step(action)
-      const stepped = performance.now() - t
-      // What a trainer computing SNC asks for at every state: the preview of every menu item.
-      const space = env.actions()
-      const items = space.kind === 'menu' ? space.items : ((result.observation.data.menu as { id: string }[] | undefined) ?? [])
-      for (const item of items) await env.preview({ kind: 'menu', id: item.id })
-      times.step.push(stepped)
-      times.stepWithPreviews.push(performance.now() - t)
-      times.menuItems.push(items.length)
-      observation = result.observation
-    }
+    // What a trainer computing SNC asks for at every state: the preview of every menu item (free query: of its SELECT items).
+    const trajectory = await runEpisode(env, policy, q, i, { previews: true, snapshots: false, onStep: (step) => {
+      const menu = step.actions.kind === 'menu' ? step.actions.items : []
+      times.step.push(step.timings!.env)
+      times.stepWithPreviews.push(step.timings!.env + step.timings!.previews)
+      times.menuItems.push(menu.length)
+    } })
+    times.reset.push(trajectory.resetMs)
   }
   times.episodesPerSecond = questions.length / ((performance.now() - t0) / 1000)
   return times
@@ -115,7 +103,7 @@ async function stepTable(label: string, ctx: EnvContext, questions: EnvQuestion[
   const rows: Record<string, string | number>[] = []
   for (const envName of ['graph-menu', 'free-query']) {
     const env = createEnvironment(envName, ctx)
-    await playEpisode(env, createScriptedPolicy('greedy', envName), questions[0]!, 0) // warm statements and NLP models
+    await runEpisode(env, createScriptedPolicy('greedy', environmentFactory(envName).protocol), questions[0]!, 0) // warm statements and NLP models
     const t = await timeSteps(env, envName, questions)
     rows.push({
       env: envName,
@@ -193,12 +181,12 @@ async function recallTable(ctx: EnvContext, questions: EnvQuestion[]): Promise<v
 
   for (const envName of ['graph-menu', 'free-query']) {
     const env = createEnvironment(envName, ctx)
-    for (const policyName of SCRIPTED_POLICY_NAMES) {
+    for (const policyName of scriptedPolicies().filter((p) => p.protocols.includes(environmentFactory(envName).protocol)).map((p) => p.name)) {
       const row: RecallRow = { env: envName, policy: policyName, recall: [], precision: [], seen: [], evidence: [], turns: [] }
       const seeds = policyName === 'random' ? RANDOM_SEEDS : [0]
       for (const seed of seeds) {
         for (const [i, q] of questions.entries()) {
-          const { outcome } = await playEpisode(env, createScriptedPolicy(policyName, envName), q, seed * 100_000 + i)
+          const { outcome } = await runEpisode(env, createScriptedPolicy(policyName, environmentFactory(envName).protocol), q, seed * 100_000 + i, { snapshots: false })
           const evidence = outcome.evidence.sentenceIds ?? []
           const sf = supportingFactScore(facts(evidence), q.supportingFacts)
           row.recall.push(sf.recall)

@@ -10,8 +10,9 @@ import { join } from 'node:path'
 import { questionSets, questionsOf } from '../main/corpus/catalogue'
 import { workspaceMigrations } from '../main/db/migrations'
 import { openDatabase } from '../main/db/open'
-import { runEpisode, ScriptedToolPolicy } from '../main/harness/scripted-tools'
-import { STATEFUL_DEFAULTS, StatefulEnvironment, TRANSCRIPT_DEFAULTS, type StatefulObservationData } from '../main/harness/stateful'
+import { runEpisode } from '../main/harness'
+import { ScriptedToolPolicy } from '../main/policy/scripted'
+import { STATEFUL_DEFAULTS, StatefulEnvironment, TRANSCRIPT_DEFAULTS, type StatefulSnapshot } from '../main/harness/stateful'
 import type { EnvContext, EnvQuestion } from '../main/harness/types'
 import { defaultIngestOptions, runIngest } from '../main/ingest/run'
 import type { IngestSource } from '../main/ingest/sources'
@@ -46,10 +47,10 @@ async function measure(ctx: EnvContext, config: Record<string, unknown>, questio
   const f: Figures = { stepMs: [], tokens: [], turns: [], recall: [], reward: [], endReasons: {} }
   for (const q of questions) {
     const run = await runEpisode(env, policy, q, 1)
-    f.stepMs.push(...run.stepMs)
-    f.tokens.push(...run.steps.map((s) => (s.observation.data as StatefulObservationData).budget.used))
+    f.stepMs.push(...run.steps.map((s) => s.info.ms))
+    f.tokens.push(...run.steps.map((s) => (s.snapshot as StatefulSnapshot).budget.used))
     const outcome = env.outcome()
-    const score = scoreHarness1Episode(ctx.raw, q, outcome, env.toolsUsed())
+    const score = scoreHarness1Episode(ctx.raw, q, outcome, outcome.toolsUsed)
     f.turns.push(outcome.turns)
     f.recall.push(score.curatedRecall ?? 0)
     f.reward.push(score.total)

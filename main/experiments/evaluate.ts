@@ -1,12 +1,10 @@
 import type SQLite from 'better-sqlite3'
 import { aggregate } from '../eval'
-import type { Answerer } from '../harness/answerer'
-import type { Policy } from '../harness/policy'
-import { createEnvironment, resolvedConfig } from '../harness/registry'
+import { createEnvironment, environmentFactory, resolvedConfig, runEpisode, type Answerer, type Policy } from '../harness'
 import { createRetriever } from '../retrieval'
-import { runEpisode } from './episode'
-import { harness1Rewarder } from './rewards'
+import { rewarderFor } from './rewards'
 import { EvidenceResolver } from './evidence'
+import { scoreEpisode } from './score'
 import { corpusSignature, loadQuestions } from './questions'
 import { RunStore } from './store'
 
@@ -63,6 +61,7 @@ export async function runEvaluation(raw: SQLite.Database, spec: EvaluationSpec, 
   const runId = store.createRun({ kind: 'eval', name: spec.name, config, seed: spec.seed, appVersion: deps.appVersion, corpusSignature: corpusSignature(raw), jobId: deps.jobId })
   const ctx = { raw, retriever: createRetriever(raw) }
   const evidence = new EvidenceResolver(raw)
+  const rewarder = rewarderFor(environmentFactory(spec.environment).rewardScheme, raw, spec.rewardWeights)
   const summarise = (): EvaluationSummary => {
     const records = store.metricsOf(runId)
     return {
@@ -80,8 +79,15 @@ export async function runEvaluation(raw: SQLite.Database, spec: EvaluationSpec, 
       const env = createEnvironment(spec.environment, ctx, spec.envConfig)
       // Each question gets its own seed derived from the run seed, so episodes are reproducible one by one.
       const seed = (spec.seed * 1_000_003 + q.rowId) >>> 0
-      const episode = await runEpisode(env, deps.policy, deps.answerer, q, seed, evidence, { previews: spec.previews, maxSteps: 200, rewarder: harness1Rewarder(raw, spec.rewardWeights) })
-      store.saveEpisode(runId, { ...episode, questionId: q.rowId })
+      const trajectory = await runEpisode(env, deps.policy, q, seed, {
+        previews: spec.previews,
+        maxSteps: 200,
+        finish: async (_env, outcome) => {
+          const answer = outcome.answer ?? (await deps.answerer.answer(q.question, evidence.evidenceTexts(outcome)))
+          return { answer, metrics: { ...scoreEpisode(q, outcome, answer, evidence), ...(rewarder?.(q, outcome) ?? {}) } }
+        },
+      })
+      store.saveEpisode(runId, q.rowId, trajectory)
     }
   } catch (err) {
     const cancelled = err instanceof Error && err.name === 'JobCancelledError'

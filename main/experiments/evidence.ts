@@ -1,4 +1,5 @@
 import type SQLite from 'better-sqlite3'
+import type { EpisodeOutcome } from '../harness'
 
 export interface SentenceRef {
   id: number
@@ -27,6 +28,11 @@ export class EvidenceResolver {
 
   sentences(ids: readonly number[]): SentenceRef[] {
     return ids.map((id) => this.sentence.get(id) as SentenceRef | undefined).filter((s): s is SentenceRef => s !== undefined)
+  }
+
+  /** The texts an answerer reads: committed sentences (Harness-G) or curated chunks (Harness-1). */
+  evidenceTexts(outcome: EpisodeOutcome): string[] {
+    return outcome.evidence.sentenceIds ? this.sentences(outcome.evidence.sentenceIds).map((s) => s.text) : this.chunks(outcome.evidence.chunkIds ?? []).map((c) => c.text)
   }
 
   chunks(ids: readonly number[]): { id: number; title: string; text: string }[] {

@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3'
 import type { RunSummary } from '../../preload/contract'
-import { diffSnapshots, type StatefulSnapshot } from '../harness/stateful'
+import { environmentFactory, environmentNames, type Action, type ActionSpace, type EpisodeOutcome, type Preview, type StepInfo, type TrajectoryStep } from '../harness'
+import { ensureEnvironments } from './catalog'
 
 interface RunRow {
   id: number
@@ -92,49 +93,49 @@ export function listEpisodes(raw: SQLite.Database, runId: number, offset: number
   return { total, episodes: rows.map(toEpisode) }
 }
 
+/** One episode with every step, each described by its environment (what changed, working memory or committed evidence). */
 export function getEpisode(raw: SQLite.Database, episodeId: number) {
-  const r = raw.prepare('select * from episodes where id = ?').get(episodeId) as EpisodeDbRow | undefined
+  const r = raw.prepare('select e.*, r.config_json as run_config_json from episodes e join runs r on r.id = e.run_id where e.id = ?').get(episodeId) as
+    | (EpisodeDbRow & { run_config_json: string })
+    | undefined
   if (!r) return null
-  const steps = raw.prepare('select * from episode_steps where episode_id = ? order by t').all(episodeId) as Record<string, unknown>[]
-  let previous: StatefulSnapshot | null = null
-  const changesOf = (snapshot: unknown): string[] | null => {
-    const s = snapshot as Partial<StatefulSnapshot>
-    if (s.mode !== 'stateful' && s.mode !== 'transcript') return null
-    const changes = previous ? describeDiff(diffSnapshots(previous, s as StatefulSnapshot)) : ['initial state']
-    previous = s as StatefulSnapshot
-    return changes
-  }
+  const environment = String((JSON.parse(r.run_config_json) as { environment?: unknown }).environment ?? '')
+  ensureEnvironments()
+  const describe = environmentNames().includes(environment) ? environmentFactory(environment).describeStep : null
+  const steps = raw.prepare('select * from episode_steps where episode_id = ? order by t').all(episodeId) as StepDbRow[]
+  let previous: unknown = null
   return {
     ...toEpisode(r),
     seed: r.seed,
-    outcome: JSON.parse(r.outcome_json) as unknown,
-    steps: steps.map((s) => ({
-      t: s.t as number,
-      observationText: s.observation_text as string,
-      actions: JSON.parse(s.actions_json as string) as unknown,
-      previews: s.previews_json ? (JSON.parse(s.previews_json as string) as unknown) : null,
-      action: JSON.parse(s.action_json as string) as unknown,
-      decision: JSON.parse(s.decision_json as string) as unknown,
-      info: JSON.parse(s.info_json as string) as unknown,
-      snapshot: JSON.parse(s.snapshot_json as string) as unknown,
-      ms: s.ms as number,
-    })).map((s) => ({ ...s, changes: changesOf(s.snapshot) })),
+    environment,
+    outcome: JSON.parse(r.outcome_json) as EpisodeOutcome,
+    steps: steps.map((s) => {
+      const snapshot = JSON.parse(s.snapshot_json) as unknown
+      const view = describe ? describe(previous, snapshot) : { changes: [], memory: null, committed: null }
+      previous = snapshot
+      return {
+        t: s.t,
+        observationText: s.observation_text,
+        actions: JSON.parse(s.actions_json) as ActionSpace,
+        previews: s.previews_json ? (JSON.parse(s.previews_json) as Record<string, Preview | null>) : null,
+        action: JSON.parse(s.action_json) as Action,
+        decision: JSON.parse(s.decision_json) as TrajectoryStep['decision'],
+        info: JSON.parse(s.info_json) as StepInfo,
+        ms: s.ms,
+        view,
+      }
+    }),
   }
 }
 
-/** One line per kind of change a Harness-1 step made to the working memory. */
-function describeDiff(d: ReturnType<typeof diffSnapshots>): string[] {
-  const out: string[] = []
-  const list = (xs: string[]) => xs.slice(0, 8).join(', ') + (xs.length > 8 ? ` +${xs.length - 8}` : '')
-  if (d.curated.added.length) out.push(`curated +${d.curated.added.length}: ${list(d.curated.added.map((c) => `${c.id}${c.tag ? ` (${c.tag})` : ''}`))}`)
-  if (d.curated.removed.length) out.push(`curated -${d.curated.removed.length}: ${list(d.curated.removed.map((c) => c.id))}`)
-  if (d.curated.retagged.length) out.push(`retagged: ${list(d.curated.retagged.map((c) => `${c.id} ${c.from ?? '-'}→${c.to ?? '-'}`))}`)
-  if (d.pool.added.length) out.push(`pool +${d.pool.added.length}`)
-  if (d.seen.added.length) out.push(`seen +${d.seen.added.length}`)
-  if (d.evidenceGraph?.bridgesAdded.length) out.push(`bridge entities +${d.evidenceGraph.bridgesAdded.length}: ${list(d.evidenceGraph.bridgesAdded)}`)
-  if (d.verificationsAdded.length) out.push(`verified: ${d.verificationsAdded.map((v) => `${v.verdict} (${v.checker})`).join('; ')}`)
-  if (d.budget.warningTo !== d.budget.warningFrom && d.budget.warningTo !== null) out.push(`budget warning ${d.budget.warningTo}%`)
-  out.push(`context ${d.budget.from} → ${d.budget.to} tokens`)
-  if (d.formatErrors.to > d.formatErrors.from) out.push('format error')
-  return out
+interface StepDbRow {
+  t: number
+  observation_text: string
+  actions_json: string
+  previews_json: string | null
+  action_json: string
+  decision_json: string
+  info_json: string
+  snapshot_json: string
+  ms: number
 }

@@ -1,23 +1,20 @@
 import type SQLite from 'better-sqlite3'
-import type { Environment } from '../harness/types'
+import type { EnvQuestion, EpisodeOutcome } from '../harness'
 import { resolveHarness1Weights, scoreHarness1Episode } from '../rl/rewards'
-import type { EpisodeRewarder } from './episode'
 
-interface ToolUsing {
-  toolsUsed(): string[]
-}
-const usesTools = (env: Environment): env is Environment & ToolUsing => typeof (env as Partial<ToolUsing>).toolsUsed === 'function'
+/** Per-episode reward terms stored beside the evaluation metrics. */
+export type EpisodeRewarder = (question: EnvQuestion, outcome: EpisodeOutcome) => Record<string, number | null>
 
 /**
- * Harness-1's reward, every term stored separately (`reward.<term>` = weighted value, `reward.total`), with the
- * published weights unless the run edits them. Environments without tool use (Harness-G) get no reward here:
- * their credit (SNC) belongs to training runs.
+ * The reward scheme an environment declares, every term stored separately (`reward.<term>` = weighted
+ * value, `reward.total`). Harness-1's uses the published weights unless the run edits them; environments
+ * that declare none (Harness-G: its credit, SNC, belongs to training runs) store no reward here.
  */
-export function harness1Rewarder(raw: SQLite.Database, edits: Record<string, unknown> = {}): EpisodeRewarder {
+export function rewarderFor(scheme: string | null, raw: SQLite.Database, edits: Record<string, unknown> = {}): EpisodeRewarder | null {
+  if (scheme !== 'harness1') return null
   const weights = resolveHarness1Weights(edits)
-  return (env, question, outcome) => {
-    if (!usesTools(env)) return {}
-    const score = scoreHarness1Episode(raw, question, outcome, env.toolsUsed(), { weights })
+  return (question, outcome) => {
+    const score = scoreHarness1Episode(raw, question, outcome, outcome.toolsUsed, { weights })
     const metrics: Record<string, number | null> = { 'reward.total': score.total }
     for (const [name, term] of Object.entries(score.terms)) metrics[`reward.${name}`] = term.value
     metrics['harness1.curatedRecall'] = score.curatedRecall

@@ -1,30 +1,6 @@
 import type SQLite from 'better-sqlite3'
-import type { PolicyDecision } from '../harness/policy'
-import type { Action, ActionSpace, EnvQuestion, EpisodeOutcome, Preview, StepInfo } from '../harness/types'
+import type { Trajectory } from '../harness'
 import type { EpisodeMetrics } from './score'
-
-export interface RecordedStep {
-  t: number
-  observationText: string
-  actions: ActionSpace
-  previews: Record<string, Preview | null> | null
-  action: Action
-  decision: Omit<PolicyDecision, 'action'>
-  info: StepInfo
-  snapshot: unknown
-  ms: number
-}
-
-export interface RecordedEpisode {
-  questionId: number | null
-  question: EnvQuestion
-  seed: number
-  answer: string
-  outcome: EpisodeOutcome
-  metrics: EpisodeMetrics
-  steps: RecordedStep[]
-  ms: number
-}
 
 /** Runs and episodes in the workspace database; each episode is written whole, in one transaction. */
 export class RunStore {
@@ -46,7 +22,8 @@ export class RunStore {
     return new Set(rows.map((r) => `${r.question_id}:${r.seed}`))
   }
 
-  saveEpisode(runId: number, e: RecordedEpisode): number {
+  /** Stores a trajectory whole (every step with its snapshot), in one transaction. */
+  saveEpisode(runId: number, questionId: number | null, e: Trajectory): number {
     return this.raw.transaction(() => {
       const { id } = this.raw
         .prepare(
@@ -54,7 +31,7 @@ export class RunStore {
            values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id`,
         )
         .get(
-          runId, e.questionId, e.question.question, e.seed, e.answer,
+          runId, questionId, e.question.question, e.seed, e.answer ?? '',
           JSON.stringify({ answers: e.question.answers, supportingFacts: e.question.supportingFacts, supportingDocs: e.question.supportingDocs }),
           JSON.stringify(e.outcome), JSON.stringify(e.metrics), e.outcome.turns, e.outcome.formatErrors, e.ms,
         ) as { id: number }
@@ -63,7 +40,7 @@ export class RunStore {
          values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       for (const s of e.steps) {
-        step.run(id, s.t, s.observationText, JSON.stringify(s.actions), s.previews ? JSON.stringify(s.previews) : null, JSON.stringify(s.action), JSON.stringify(s.decision), JSON.stringify(s.info), JSON.stringify(s.snapshot), s.ms)
+        step.run(id, s.t, s.observationText, JSON.stringify(s.actions), s.previews ? JSON.stringify(s.previews) : null, JSON.stringify(s.action), JSON.stringify(s.decision), JSON.stringify(s.info), JSON.stringify(s.snapshot ?? null), s.ms)
       }
       return id
     })()

@@ -1,15 +1,9 @@
-/** What drives an environment: scripted policies (main/harness/scripted), LLM policies (main/policy). */
+/** What drives an environment: scripted policies, LLM policies and the trainable head (main/policy). */
+import type { DecisionShape } from '../../preload/contract/trajectory'
 import type { Action, ActionSpace, EnvQuestion, Observation } from './types'
 
-export interface PolicyDecision {
-  action: Action
-  /** Log-probability of the chosen action under the policy, when it has one. */
-  logprob?: number
-  /** Raw model output, token count and latency, for LLM policies. */
-  raw?: string
-  tokens?: number
-  ms?: number
-}
+/** The chosen action and the policy's side of the step (log-probability, raw output, what a trainer needs). */
+export type PolicyDecision = { action: Action } & DecisionShape
 
 export interface Policy {
   readonly name: string

@@ -30,3 +30,20 @@ export function createEnvironment(name: string, ctx: EnvContext, delta: Record<s
 export function resolvedConfig(name: string, delta: Record<string, unknown> = {}): Record<string, unknown> {
   return { ...environmentFactory(name).defaults, ...delta }
 }
+
+/** What the UI and the validators know of each environment: its declaration without the code. */
+export function environmentCatalog() {
+  return environmentNames().map((name) => {
+    const f = environmentFactory(name)
+    return {
+      name,
+      description: f.description,
+      family: f.family,
+      actionKind: f.actionKind,
+      protocol: f.protocol,
+      rewardScheme: f.rewardScheme,
+      defaults: { ...f.defaults } as Record<string, unknown>,
+      presets: f.presets.map((p) => ({ name: p.name, label: p.label, delta: { ...p.delta } as Record<string, unknown> })),
+    }
+  })
+}

@@ -4,6 +4,8 @@
  * a config delta (a plain options object), never a code path.
  */
 import type SQLite from 'better-sqlite3'
+import type { z } from 'zod'
+import type { ActionShape, ActionSpaceShape, EpisodeOutcomeShape, MenuItemShape, PreviewShape, StepInfoShape, StepView, ToolSchemaSchema } from '../../preload/contract/trajectory'
 import type { Retriever } from '../retrieval'
 
 /** A question with its gold, as stored in the workspace (`questions` table). */
@@ -16,44 +18,30 @@ export interface EnvQuestion {
   supportingFacts: { title: string; sentence: number }[]
   /** Titles / external ids of the gold documents. */
   supportingDocs: string[]
+  /** The same gold resolved against the corpus (by document and sentence id). Absent for ad-hoc questions, which then score by titles. */
+  gold?: ResolvedGold
 }
 
-/** A menu item (Harness-G) or a tool (Harness-1, free query): what the policy may do now. */
-export interface MenuItem {
-  /** The id the policy answers with, e.g. "S3", "L2", "A", "W1". Unique within one menu. */
-  id: string
-  type: string
-  /** One line for the policy and the UI. */
-  label: string
-  /** Structured target for scripted policies and the trajectory view (sentence id, entity id, ...). */
-  target?: Record<string, unknown>
-  /** Features for scripted and trainable policies (retrieval score, overlap, graph degree, ...). */
-  features?: Record<string, number>
+/** Gold evidence resolved against the workspace once, when the question is loaded; shared by scoring, rewards and the oracle. */
+export interface ResolvedGold {
+  /** Gold documents (documents.id), deduplicated, in the question's order: named documents, else the documents of the gold sentences. */
+  documentIds: number[]
+  /** Gold sentences (sentences.id) from sentence-level gold, in the question's order. */
+  sentenceIds: number[]
+  /** Gold the question names that the corpus does not hold (counted as never covered). */
+  missing: string[]
 }
 
-export interface ToolSchema {
-  name: string
-  description: string
-  /** JSON Schema of the arguments object. */
-  parameters: Record<string, unknown>
-}
-
-export type ActionSpace = { kind: 'menu'; items: MenuItem[] } | { kind: 'tools'; tools: ToolSchema[] }
-
+export type MenuItem = MenuItemShape
+export type ToolSchema = z.infer<typeof ToolSchemaSchema>
+export type ActionSpace = ActionSpaceShape
 /** What a policy sends: a menu id, a tool call, or raw model text that the environment parses. */
-export type Action =
-  | { kind: 'menu'; id: string }
-  | { kind: 'tool'; name: string; arguments: unknown }
-  | { kind: 'text'; text: string }
-
+export type Action = ActionShape
 /** The evidence an action would add, computed without changing any state. */
-export interface Preview {
-  /** Sentence ids (Harness-G) or chunk ids (Harness-1) the action would add to what is visible/seen. */
-  sentenceIds?: number[]
-  chunkIds?: number[]
-  /** Short text of what would be added, for the UI. */
-  summary: string
-}
+export type Preview = PreviewShape
+export type StepInfo = StepInfoShape
+/** What an episode leaves behind for evaluation and rewards. */
+export type EpisodeOutcome = EpisodeOutcomeShape
 
 export interface Observation {
   /** Rendered for an LLM policy (the environment's `render()` at this point). */
@@ -62,36 +50,10 @@ export interface Observation {
   data: Record<string, unknown>
 }
 
-export interface StepInfo {
-  /** False when the action was malformed or not available; the step is then a recorded format error. */
-  valid: boolean
-  formatError?: string
-  /** What happened, one line (for the trajectory view). */
-  summary: string
-  /** Ids of what this step added (provenance): sentences, entities, chunks. */
-  added?: { sentenceIds?: number[]; entityIds?: number[]; chunkIds?: number[] }
-  /** Environment time spent in this step, ms. */
-  ms: number
-}
-
 export interface StepResult {
   observation: Observation
   done: boolean
   info: StepInfo
-}
-
-/** What an episode leaves behind for evaluation and rewards. */
-export interface EpisodeOutcome {
-  /** The evidence committed (Harness-G) or curated (Harness-1), in order. */
-  evidence: { sentenceIds?: number[]; chunkIds?: number[] }
-  /** Everything the agent saw (trajectory recall). */
-  seen: { sentenceIds?: number[]; chunkIds?: number[] }
-  /** The answer if the environment or policy produced one; the answerer fills it otherwise. */
-  answer?: string
-  turns: number
-  formatErrors: number
-  /** Why it ended: 'answer', 'turn-limit', 'budget', 'no-actions'. */
-  endReason: string
 }
 
 export interface Environment<Snapshot = unknown> {
@@ -118,9 +80,37 @@ export interface EnvContext {
   retriever: Retriever
 }
 
+/**
+ * The observation/action contract an environment speaks. Policies declare the protocols they drive, so a
+ * policy is matched to an environment by what it speaks, never by the environment's name.
+ * - sentence-menu: Harness-G menu (Observation.data is the sentence substrate's SentenceEnvData);
+ * - sentence-search: the free-query baseline over the same substrate (search / select / answer tools);
+ * - harness1-tools: Harness-1's tools over its working memory.
+ */
+export type Protocol = 'sentence-menu' | 'sentence-search' | 'harness1-tools'
+export const PROTOCOLS: readonly Protocol[] = ['sentence-menu', 'sentence-search', 'harness1-tools']
+
+/** An ablation row: a named config delta over the environment's defaults. */
+export interface EnvironmentPreset {
+  name: string
+  label: string
+  delta: Record<string, unknown>
+}
+
 export interface EnvironmentFactory<Config extends Record<string, unknown> = Record<string, unknown>> {
   name: string
   description: string
+  /** Which published system it implements (or the baseline of). */
+  family: 'harness-g' | 'harness-1'
+  /** Menu ids or tool calls. */
+  actionKind: 'menu' | 'tools'
+  protocol: Protocol
+  /** The reward scheme (a name in rl/rewards) that fits it; evaluations store its terms beside the metrics. */
+  rewardScheme: string | null
+  /** Ablation rows as config deltas. */
+  presets: readonly EnvironmentPreset[]
   defaults: Config
   create(ctx: EnvContext, config: Config): Environment
+  /** A step for people: what it changed (from the snapshots before and after) and the state in a typed view. */
+  describeStep(before: unknown, after: unknown): StepView
 }

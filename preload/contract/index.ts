@@ -18,6 +18,7 @@ export * from './job'
 export * from './models'
 export * from './runs'
 export * from './system'
+export * from './trajectory'
 export * from './workspace'
 
 export const routes = { ...systemRoutes, ...workspaceRoutes, ...jobRoutes, ...corpusRoutes, ...graphRoutes, ...runRoutes, ...modelRoutes }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { route } from './define'
+import { EpisodeOutcomeSchema, StepViewSchema, TrajectoryStepSchema } from './trajectory'
 
 const WorkspaceId = z.string().min(1).max(64)
 
@@ -68,31 +69,34 @@ export const EpisodeRow = z.object({
   metrics: z.record(z.string(), z.number().nullable()),
 })
 
-export const EpisodeStep = z.object({
-  t: z.number(),
-  observationText: z.string(),
-  actions: z.unknown(),
-  previews: z.unknown().nullable(),
-  action: z.unknown(),
-  decision: z.unknown(),
-  info: z.unknown(),
-  snapshot: z.unknown(),
-  ms: z.number(),
-  /** Harness-1: what the step changed in the working memory (null for other environments). */
-  changes: z.array(z.string()).nullable(),
+/** A stored step: the trajectory step as the loop produced it, plus the environment's typed description of it. */
+export const EpisodeStep = TrajectoryStepSchema.extend({
+  /** What the step changed and the state after it, as the environment describes it (working memory, committed evidence). */
+  view: StepViewSchema,
 })
+export type EpisodeStep = z.infer<typeof EpisodeStep>
 
 export const runRoutes = {
   'harness.catalog': route(
-    'Registered environments with their default configs, scripted policies and ablation presets',
+    'Registered environments as they declare themselves (family, action kind, protocol, reward scheme, presets, defaults), scripted policies with the protocols they drive',
     z.object({}).strict(),
     z.object({
-      environments: z.array(z.object({ name: z.string(), description: z.string(), defaults: z.record(z.string(), z.unknown()) })),
-      scriptedPolicies: z.array(z.string()),
+      environments: z.array(
+        z.object({
+          name: z.string(),
+          description: z.string(),
+          family: z.enum(['harness-g', 'harness-1']),
+          actionKind: z.enum(['menu', 'tools']),
+          protocol: z.enum(['sentence-menu', 'sentence-search', 'harness1-tools']),
+          rewardScheme: z.string().nullable(),
+          defaults: z.record(z.string(), z.unknown()),
+          /** Ablation rows: each is a config delta over the environment's defaults. */
+          presets: z.array(z.object({ name: z.string(), label: z.string(), delta: z.record(z.string(), z.unknown()) })),
+        }),
+      ),
+      scriptedPolicies: z.array(z.object({ name: z.string(), description: z.string(), protocols: z.array(z.string()) })),
       /** Published Harness-1 reward weights (the editable preset). */
       rewardWeights: z.record(z.string(), z.unknown()),
-      /** Ablation presets: each is a config delta over an environment's defaults. */
-      ablations: z.array(z.object({ environment: z.string(), name: z.string(), label: z.string(), delta: z.record(z.string(), z.unknown()) })),
     }),
   ),
   'runs.list': route('Runs of the workspace, newest first, with aggregate metrics', z.object({ workspaceId: WorkspaceId }).strict(), z.array(RunSummary)),
@@ -132,6 +136,6 @@ export const runRoutes = {
   'runs.episode': route(
     'One episode with every step (observation, menu, previews, decision, snapshot)',
     z.object({ workspaceId: WorkspaceId, episodeId: z.number().int().min(1) }).strict(),
-    EpisodeRow.extend({ seed: z.number(), outcome: z.unknown(), steps: z.array(EpisodeStep) }),
+    EpisodeRow.extend({ seed: z.number(), environment: z.string(), outcome: EpisodeOutcomeSchema, steps: z.array(EpisodeStep) }),
   ),
 }

@@ -23,7 +23,13 @@ describe('evaluation job', () => {
   it('offers every registered environment and the scripted policies', async () => {
     const catalog = await backend.call('harness.catalog', {})
     expect(catalog.environments.map((e) => e.name)).toEqual(expect.arrayContaining(['graph-menu', 'free-query', 'stateful', 'transcript']))
-    expect(catalog.scriptedPolicies).toEqual(expect.arrayContaining(['greedy', 'random', 'oracle', 'scripted-tools']))
+    expect(catalog.scriptedPolicies.map((p) => p.name)).toEqual(expect.arrayContaining(['greedy', 'random', 'oracle', 'scripted-tools']))
+    // Environments declare themselves: no caller needs to know which name is which kind.
+    const byName = new Map(catalog.environments.map((e) => [e.name, e]))
+    expect(byName.get('graph-menu')).toMatchObject({ family: 'harness-g', actionKind: 'menu', protocol: 'sentence-menu', rewardScheme: null })
+    expect(byName.get('free-query')).toMatchObject({ family: 'harness-g', actionKind: 'tools', protocol: 'sentence-search' })
+    expect(byName.get('stateful')).toMatchObject({ family: 'harness-1', protocol: 'harness1-tools', rewardScheme: 'harness1' })
+    expect(byName.get('stateful')!.presets.map((p) => p.name)).toEqual(expect.arrayContaining(['full', 'all-off']))
   })
 
   it('runs greedy and oracle in the menu environment, storing every episode with its steps and menus', async () => {
@@ -89,7 +95,7 @@ describe('evaluation job', () => {
     const refused = async (params: Record<string, unknown>, message: RegExp) =>
       expect(start(params)).rejects.toMatchObject({ body: { code: 'VALIDATION', message: expect.stringMatching(message) } })
     const before = (await backend.call('job.list', { workspaceId })).length
-    await refused({ environment: 'stateful' }, /Scripted policies drive/)
+    await refused({ environment: 'stateful' }, /greedy drives sentence-menu and sentence-search environments, not harness1-tools/)
     await refused({ environment: 'no-such-env' }, /Unknown environment/)
     await refused({ envConfig: { toString: 1 } }, /no option "toString"/)
     await refused({ envConfig: { turnLimit: -3 } }, /turnLimit/)

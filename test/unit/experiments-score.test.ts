@@ -29,14 +29,14 @@ describe('episode scoring and storage', () => {
   it('gives full marks to the gold evidence and the gold answer, in both normalisation variants', () => {
     const [q] = loadQuestions(db.raw, 1, 0, 1)
     const ids = goldSentenceIds(q!)
-    const m = scoreEpisode(q!, { evidence: { sentenceIds: ids }, seen: { sentenceIds: ids }, turns: 3, formatErrors: 0, endReason: 'answer' }, q!.answers[0]!, new EvidenceResolver(db.raw))
+    const m = scoreEpisode(q!, { evidence: { sentenceIds: ids }, seen: { sentenceIds: ids }, turns: 3, formatErrors: 0, endReason: 'answer', toolsUsed: [] }, q!.answers[0]!, new EvidenceResolver(db.raw))
     expect(m).toMatchObject({ 'answer.em.official': 1, 'answer.f1.official': 1, 'answer.em.graphr1': 1, 'sp.recall': 1, 'sp.precision': 1, 'paragraph.recall': 1, turns: 3 })
   })
 
   it('scores half the evidence and a wrong answer as such', () => {
     const [q] = loadQuestions(db.raw, 1, 0, 1)
     const ids = goldSentenceIds(q!)
-    const m = scoreEpisode(q!, { evidence: { sentenceIds: ids.slice(0, 1) }, seen: { sentenceIds: ids }, turns: 2, formatErrors: 1, endReason: 'answer' }, 'certainly not this', new EvidenceResolver(db.raw))
+    const m = scoreEpisode(q!, { evidence: { sentenceIds: ids.slice(0, 1) }, seen: { sentenceIds: ids }, turns: 2, formatErrors: 1, endReason: 'answer', toolsUsed: [] }, 'certainly not this', new EvidenceResolver(db.raw))
     expect(m['answer.em.official']).toBe(0)
     expect(m['sp.recall']).toBe(0.5)
     expect(m['paragraph.trajectoryRecall']).toBe(1)
@@ -47,9 +47,9 @@ describe('episode scoring and storage', () => {
     const store = new RunStore(db.raw)
     const runId = store.createRun({ kind: 'eval', name: 't', config: { a: 1 }, seed: 1, appVersion: 'test', corpusSignature: 'sig', jobId: null })
     const [q] = loadQuestions(db.raw, 1, 0, 1)
-    store.saveEpisode(runId, {
-      questionId: q!.rowId, question: q!, seed: 9, answer: 'x', ms: 1,
-      outcome: { evidence: { sentenceIds: [] }, seen: { sentenceIds: [] }, turns: 1, formatErrors: 0, endReason: 'answer' },
+    store.saveEpisode(runId, q!.rowId, {
+      environment: 'graph-menu', question: q!, seed: 9, answer: 'x', ms: 1, resetMs: 0, initialSnapshot: null,
+      outcome: { evidence: { sentenceIds: [] }, seen: { sentenceIds: [] }, turns: 1, formatErrors: 0, endReason: 'answer', toolsUsed: [] },
       metrics: { 'sp.recall': 0 },
       steps: [{ t: 0, observationText: 'obs', actions: { kind: 'menu', items: [] }, previews: {}, action: { kind: 'menu', id: 'A' }, decision: {}, info: { valid: true, summary: 's', ms: 0 }, snapshot: { k: 1 }, ms: 0 }],
     })

@@ -2,9 +2,11 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { OpenedDatabase } from '../../main/db/open'
 import { capQuery, FREE_QUERY_DEFAULTS, parseToolText } from '../../main/harness/free-query'
-import type { SentenceEnvData, SentenceEnvSnapshot } from '../../main/harness/graph-menu'
+import type { SentenceEnvData, SentenceEnvSnapshot } from '../../main/harness/sentence-substrate'
 import { createEnvironment } from '../../main/harness/registry'
-import { createScriptedPolicy, playEpisode } from '../../main/harness/scripted'
+import { runEpisode } from '../../main/harness'
+import { createScriptedPolicy } from '../../main/policy/scripted'
+import { snapshotsOf } from '../helpers/episodes'
 import type { Action, EnvContext, Environment, EnvQuestion, MenuItem } from '../../main/harness/types'
 import { createHashedEmbedder, createRetriever, embedMissingChunks } from '../../main/retrieval'
 import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
@@ -191,9 +193,9 @@ describe('free-query baseline', () => {
 
     const full = fqEnv()
     for (const [i, question] of questions.slice(0, 8).entries()) {
-      const a = await playEpisode(full, createScriptedPolicy('random', 'free-query'), question, 7 + i, { snapshots: true })
-      const b = await playEpisode(full, createScriptedPolicy('random', 'free-query'), question, 7 + i, { snapshots: true })
-      expect(b.snapshots).toEqual(a.snapshots)
+      const a = await runEpisode(full, createScriptedPolicy('random', 'sentence-search'), question, 7 + i)
+      const b = await runEpisode(full, createScriptedPolicy('random', 'sentence-search'), question, 7 + i)
+      expect(snapshotsOf(b)).toEqual(snapshotsOf(a))
     }
   })
 
@@ -204,7 +206,7 @@ describe('free-query baseline', () => {
     for (const searchMode of ['dense', 'hybrid']) {
       for (const envName of ['graph-menu', 'free-query']) {
         const env = createEnvironment(envName, dense, { searchMode })
-        const { outcome } = await playEpisode(env, createScriptedPolicy('greedy', envName), questions[0]!, 0)
+        const { outcome } = await runEpisode(env, createScriptedPolicy('greedy', envName === 'graph-menu' ? 'sentence-menu' : 'sentence-search'), questions[0]!, 0)
         expect(outcome.turns).toBeGreaterThan(0)
         expect(outcome.seen.sentenceIds!.length).toBeGreaterThan(0)
         expect(outcome.formatErrors).toBe(0)

@@ -2,9 +2,12 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { OpenedDatabase } from '../../main/db/open'
 import { registerBuiltinEnvironments } from '../../main/harness/builtin'
-import { GRAPH_MENU_DEFAULTS, graphMenuFactory, type SentenceEnvData, type SentenceEnvSnapshot } from '../../main/harness/graph-menu'
+import { GRAPH_MENU_DEFAULTS, graphMenuFactory } from '../../main/harness/graph-menu'
+import type { SentenceEnvData, SentenceEnvSnapshot } from '../../main/harness/sentence-substrate'
 import { createEnvironment, environmentNames } from '../../main/harness/registry'
-import { createScriptedPolicy, playEpisode } from '../../main/harness/scripted'
+import { runEpisode } from '../../main/harness'
+import { createScriptedPolicy } from '../../main/policy/scripted'
+import { snapshotsOf } from '../helpers/episodes'
 import type { Action, EnvContext, Environment, EnvQuestion, MenuItem } from '../../main/harness/types'
 import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
 
@@ -84,7 +87,7 @@ describe('Harness-G menu environment (graph-menu)', () => {
     let filteredSeen = 0
     let lookups = 0
     for (const [i, q] of questions.slice(0, 25).entries()) {
-      const policy = createScriptedPolicy('random', 'graph-menu')
+      const policy = createScriptedPolicy('random', 'sentence-menu')
       policy.reset({ seed: i, question: q })
       const visitedEntities = new Set<number>()
       const usedKeys = new Set<string>()
@@ -249,14 +252,14 @@ describe('Harness-G menu environment (graph-menu)', () => {
     const env = menuEnv()
     let differ = 0
     for (const [i, q] of questions.slice(0, 8).entries()) {
-      const a = await playEpisode(env, createScriptedPolicy('random', 'graph-menu'), q, 100 + i, { snapshots: true })
-      const b = await playEpisode(env, createScriptedPolicy('random', 'graph-menu'), q, 100 + i, { snapshots: true })
-      expect(b.snapshots).toEqual(a.snapshots)
+      const a = await runEpisode(env, createScriptedPolicy('random', 'sentence-menu'), q, 100 + i)
+      const b = await runEpisode(env, createScriptedPolicy('random', 'sentence-menu'), q, 100 + i)
+      expect(snapshotsOf(b)).toEqual(snapshotsOf(a))
       expect(b.outcome).toEqual(a.outcome)
-      const c = await playEpisode(env, createScriptedPolicy('random', 'graph-menu'), q, 200 + i, { snapshots: true })
-      if (JSON.stringify(c.snapshots) !== JSON.stringify(a.snapshots)) differ++
+      const c = await runEpisode(env, createScriptedPolicy('random', 'sentence-menu'), q, 200 + i)
+      if (JSON.stringify(snapshotsOf(c)) !== JSON.stringify(snapshotsOf(a))) differ++
       // Snapshots are plain JSON.
-      for (const s of a.snapshots) expect(JSON.parse(JSON.stringify(s))).toEqual(s)
+      for (const s of snapshotsOf(a)) expect(JSON.parse(JSON.stringify(s))).toEqual(s)
     }
     expect(differ).toBeGreaterThan(0)
   })
@@ -264,7 +267,7 @@ describe('Harness-G menu environment (graph-menu)', () => {
   it('keeps provenance for every visible sentence and entity and renders the state for a model', async () => {
     const env = menuEnv()
     const q = questions[5]!
-    const { outcome } = await playEpisode(env, createScriptedPolicy('greedy', 'graph-menu'), q, 1)
+    const { outcome } = await runEpisode(env, createScriptedPolicy('greedy', 'sentence-menu'), q, 1)
     const s = snap(env)
     const sentenceEdges = new Set(s.provenance.filter((e) => e.kind === 'sentence').map((e) => e.id))
     expect(s.visible.every((v) => sentenceEdges.has(v.id))).toBe(true)

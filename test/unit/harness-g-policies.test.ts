@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { OpenedDatabase } from '../../main/db/open'
 import { mean, supportingFactScore } from '../../main/eval'
 import { createEnvironment } from '../../main/harness/registry'
-import { createScriptedPolicy, playEpisode, SCRIPTED_POLICY_NAMES } from '../../main/harness/scripted'
+import { runEpisode } from '../../main/harness'
+import { createScriptedPolicy, SCRIPTED_POLICY_NAMES } from '../../main/policy/scripted'
+import { snapshotsOf } from '../helpers/episodes'
 import type { EnvContext, EnvQuestion } from '../../main/harness/types'
 import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
 
@@ -31,13 +33,13 @@ describe('scripted policies on the demo world', () => {
     const facts = (ids: readonly number[]) => ids.map((id) => ref.get(id) as { title: string; sentence: number })
     for (const envName of ['graph-menu', 'free-query']) {
       const env = createEnvironment(envName, ctx)
-      for (const policyName of SCRIPTED_POLICY_NAMES) {
+      for (const policyName of SCRIPTED_POLICY_NAMES.filter((n) => n !== 'scripted-tools')) {
         const recall: number[] = []
         const seen: number[] = []
         const turns: number[] = []
         let formatErrors = 0
         for (const [i, q] of questions.entries()) {
-          const { outcome } = await playEpisode(env, createScriptedPolicy(policyName, envName), q, 1000 + i)
+          const { outcome } = await runEpisode(env, createScriptedPolicy(policyName, envName === 'graph-menu' ? 'sentence-menu' : 'sentence-search'), q, 1000 + i)
           recall.push(supportingFactScore(facts(outcome.evidence.sentenceIds ?? []), q.supportingFacts).recall)
           seen.push(supportingFactScore(facts(outcome.seen.sentenceIds ?? []), q.supportingFacts).recall)
           turns.push(outcome.turns)
@@ -61,11 +63,11 @@ describe('scripted policies on the demo world', () => {
 
   const row = (env: string, policy: string): Row => rows.find((r) => r.env === env && r.policy === policy)!
 
-  it('names three policies and refuses unknown names and environments', () => {
-    expect(SCRIPTED_POLICY_NAMES).toEqual(['greedy', 'random', 'oracle'])
-    for (const name of SCRIPTED_POLICY_NAMES) expect(createScriptedPolicy(name, 'graph-menu').name).toBe(name)
-    expect(() => createScriptedPolicy('clever', 'graph-menu')).toThrow(/Unknown scripted policy/)
-    expect(() => createScriptedPolicy('greedy', 'stateful')).toThrow(/drive graph-menu and free-query/)
+  it('names every scripted policy with the protocols it drives and refuses unknown names and protocols', () => {
+    expect(SCRIPTED_POLICY_NAMES).toEqual(['greedy', 'random', 'oracle', 'scripted-tools'])
+    for (const name of SCRIPTED_POLICY_NAMES) expect(createScriptedPolicy(name, name === 'scripted-tools' ? 'harness1-tools' : 'sentence-menu').name).toBe(name)
+    expect(() => createScriptedPolicy('clever', 'sentence-menu')).toThrow(/Unknown scripted policy/)
+    expect(() => createScriptedPolicy('greedy', 'harness1-tools')).toThrow(/greedy drives sentence-menu and sentence-search environments, not harness1-tools; use scripted-tools here/)
   })
 
   it('the oracle reaches every gold supporting sentence on most questions, in both environments', () => {
@@ -88,13 +90,13 @@ describe('scripted policies on the demo world', () => {
   it('greedy is deterministic and oracle follows the gold only through the observation', async () => {
     const env = createEnvironment('graph-menu', ctx)
     const q = questions[0]!
-    const a = await playEpisode(env, createScriptedPolicy('greedy', 'graph-menu'), q, 1, { snapshots: true })
-    const b = await playEpisode(env, createScriptedPolicy('greedy', 'graph-menu'), q, 2, { snapshots: true })
+    const a = await runEpisode(env, createScriptedPolicy('greedy', 'sentence-menu'), q, 1)
+    const b = await runEpisode(env, createScriptedPolicy('greedy', 'sentence-menu'), q, 2)
     // The seed is recorded in the snapshot; nothing else may depend on it for a deterministic policy.
     const strip = (s: unknown[]) => s.map((x) => ({ ...(x as object), seed: 0 }))
-    expect(strip(b.snapshots)).toEqual(strip(a.snapshots))
+    expect(strip(snapshotsOf(b))).toEqual(strip(snapshotsOf(a)))
     // Without gold the oracle has nothing to follow and answers at once.
-    const blind = await playEpisode(env, createScriptedPolicy('oracle', 'graph-menu'), { ...q, supportingFacts: [], supportingDocs: [] }, 1)
+    const blind = await runEpisode(env, createScriptedPolicy('oracle', 'sentence-menu'), { ...q, supportingFacts: [], supportingDocs: [] }, 1)
     expect(blind.outcome).toMatchObject({ turns: 1, endReason: 'answer' })
   })
 })

@@ -11,7 +11,6 @@ import {
   diffSnapshots,
   HARNESS1_ABLATIONS,
   MECHANISMS,
-  registerStatefulEnvironments,
   STATEFUL_DEFAULTS,
   StatefulEnvironment,
   type Mechanism,
@@ -19,6 +18,7 @@ import {
   type StatefulObservationData,
   type StatefulSnapshot,
 } from '../../main/harness/stateful'
+import { registerBuiltinEnvironments } from '../../main/harness'
 import type { Action, EnvContext, EnvQuestion } from '../../main/harness/types'
 import { defaultIngestOptions, runIngest, type IngestReporter } from '../../main/ingest/run'
 import { createHashedEmbedder, createRetriever, embedMissingChunks } from '../../main/retrieval'
@@ -57,8 +57,8 @@ describe('Harness-1 stateful environment', () => {
   const idOf = (s: StatefulSnapshot, title: string) => [...s.curated, ...s.pool].find((d) => d.title === title)?.id
 
   it('registers "stateful" and "transcript" idempotently and validates config deltas', () => {
-    registerStatefulEnvironments()
-    registerStatefulEnvironments()
+    registerBuiltinEnvironments()
+    registerBuiltinEnvironments()
     expect(environmentNames()).toEqual(expect.arrayContaining(['stateful', 'transcript']))
     expect(resolvedConfig('transcript')).toMatchObject({ transcript: true, autoSeed: false, budgetMarkers: false })
     expect(createEnvironment('stateful', ctx, { dedup: false }).name).toBe('stateful')
@@ -406,7 +406,7 @@ describe('Harness-1 stateful environment', () => {
 
   describe('append-only transcript baseline', () => {
     it('appends raw observations and keeps no rendered working memory', async () => {
-      registerStatefulEnvironments()
+      registerBuiltinEnvironments()
       const env = createEnvironment('transcript', ctx, { contextTokens: 100_000 })
       await env.reset(putrera(), 1)
       const r1 = await env.step(tool('search_corpus', { query: 'Putrera Puvard' }))

@@ -171,7 +171,7 @@ describe('Harness-1 gold on a demo-world corpus', () => {
 
   it('scores an episode outcome end to end', () => {
     const gold = q.supportingDocs.map(chunkOf)
-    const s = scoreHarness1Episode(db.raw, q, { evidence: { chunkIds: gold }, seen: { chunkIds: gold }, turns: 7, formatErrors: 0, endReason: 'answer' }, [
+    const s = scoreHarness1Episode(db.raw, q, { evidence: { chunkIds: gold }, seen: { chunkIds: gold }, turns: 7, formatErrors: 0, endReason: 'answer', toolsUsed: [] }, [
       'fan_out_search', 'curate', 'verify', 'review_docs', 'grep_corpus', 'read_document', 'end_search',
     ])
     expect(s.curatedRecall).toBe(1)

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { workspaceMigrations } from '../../main/db/migrations'
 import { openDatabase, type OpenedDatabase } from '../../main/db/open'
 import type { WorkspaceDatabase } from '../../main/db/schema'
-import { firstHopQueries, namesIn, runEpisode, ScriptedToolPolicy } from '../../main/harness/scripted-tools'
+import { runEpisode } from '../../main/harness'
+import { firstHopQueries, namesIn, ScriptedToolPolicy } from '../../main/policy/scripted'
 import { HARNESS1_ABLATIONS, STATEFUL_DEFAULTS, StatefulEnvironment } from '../../main/harness/stateful'
 import type { EnvContext, EnvQuestion } from '../../main/harness/types'
 import { defaultIngestOptions, runIngest } from '../../main/ingest/run'
@@ -50,8 +51,8 @@ describe('scripted tool policy on the demo world', () => {
     for (const q of qs) {
       await runEpisode(env, policy, q, 1)
       const outcome = env.outcome()
-      const doc = scoreHarness1Episode(db.raw, q, outcome, env.toolsUsed())
-      const fact = scoreHarness1Episode(db.raw, q, outcome, env.toolsUsed(), { level: 'fact' })
+      const doc = scoreHarness1Episode(db.raw, q, outcome, outcome.toolsUsed)
+      const fact = scoreHarness1Episode(db.raw, q, outcome, outcome.toolsUsed, { level: 'fact' })
       rows.push({ outcome, reward: doc.total, recall: doc.curatedRecall ?? 0, factRecall: fact.curatedRecall ?? 0, tools: doc.distinctTools, tokens: env.snapshot().budget.used })
     }
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length

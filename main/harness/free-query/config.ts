@@ -1,4 +1,4 @@
-import { SUBSTRATE_DEFAULTS, type SubstrateConfig } from '../graph-menu/config'
+import { SUBSTRATE_DEFAULTS, type SubstrateConfig } from '../sentence-substrate/config'
 
 /** The menu environment's substrate options (same keys, same meaning) plus the query's own limits. */
 export type FreeQueryConfig = SubstrateConfig & {

@@ -1,4 +1,5 @@
-import { checkConfig } from '../graph-menu/config'
+import { checkConfig } from '../sentence-substrate/config'
+import { describeSentenceStep } from '../sentence-substrate/describe-step'
 import type { EnvironmentFactory } from '../types'
 import { FREE_QUERY_DEFAULTS, type FreeQueryConfig } from './config'
 import { FreeQueryEnvironment } from './environment'
@@ -13,7 +14,13 @@ export const freeQueryFactory: EnvironmentFactory<FreeQueryConfig> = {
   name: FREE_QUERY,
   description:
     'Free-query baseline (Search-R1 style) over the Harness-G substrate: the policy writes search queries; SELECT, ANSWER_WITH and ANSWER as in the menu environment, with the same budgets.',
+  family: 'harness-g',
+  actionKind: 'tools',
+  protocol: 'sentence-search',
+  rewardScheme: null,
+  presets: [{ name: 'free-query', label: 'Free query (defaults)', delta: {} }],
   defaults: FREE_QUERY_DEFAULTS,
+  describeStep: describeSentenceStep,
   create(ctx, config) {
     checkConfig(FREE_QUERY, config)
     return new FreeQueryEnvironment(ctx, { ...FREE_QUERY_DEFAULTS, ...config })

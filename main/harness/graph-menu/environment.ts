@@ -1,10 +1,10 @@
 import type { Action, ActionSpace, EnvContext, Preview } from '../types'
 import type { GraphMenuConfig } from './config'
-import type { Episode, HistoryEntry } from './episode'
+import type { Episode, HistoryEntry } from '../sentence-substrate/episode'
 import { lookupItems, type LookupPlan } from './lookup-items'
-import { renderMenu, renderState } from './render'
-import { SentenceEnvironment, type Resolved } from './sentence-environment'
-import type { BuiltItems } from './sentence-items'
+import { renderMenu, renderState } from '../sentence-substrate/render'
+import { SentenceEnvironment, type Resolved } from '../sentence-substrate/sentence-environment'
+import type { BuiltItems } from '../sentence-substrate/sentence-items'
 
 /** Neighbour links followed from each entity of a committed sentence. */
 const LINKS_PER_ENTITY = 3

@@ -1,9 +1,9 @@
 import type { MenuItem, Preview } from '../types'
-import type { CorpusView } from './corpus'
-import type { Episode, KnownEntity } from './episode'
-import { clip } from './sentence-items'
-import type { RankedSentence, Surfacer } from './surfacing'
-import { contentTerms, coverage, normalisedText, queryKey, stemSet } from './terms'
+import type { CorpusView } from '../sentence-substrate/corpus'
+import type { Episode, KnownEntity } from '../sentence-substrate/episode'
+import { clip } from '../sentence-substrate/sentence-items'
+import type { RankedSentence, Surfacer } from '../sentence-substrate/surfacing'
+import { contentTerms, coverage, normalisedText, queryKey, stemSet } from '../sentence-substrate/terms'
 
 /** What executing a LOOKUP item does; computed with the menu, so the preview is exactly the step. */
 export interface LookupPlan {

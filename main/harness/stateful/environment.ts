@@ -171,12 +171,9 @@ export class StatefulEnvironment implements Environment<StatefulSnapshot> {
       turns: ep.turn,
       formatErrors: ep.formatErrors,
       endReason: ep.endReason ?? 'running',
+      // Distinct tools used in valid calls (the reward's U counts those other than end_search).
+      toolsUsed: ep.toolsUsed(),
     }
-  }
-
-  /** Distinct tools used in valid calls (the reward's U counts those other than end_search). */
-  toolsUsed(): string[] {
-    return this.requireEpisode().toolsUsed()
   }
 
   private requireEpisode(): Episode {

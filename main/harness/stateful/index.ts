@@ -1,5 +1,5 @@
 /** Harness-1: the stateful environment, its transcript baseline, and their parts. */
-export { registerStatefulEnvironments, statefulFactory, transcriptFactory, STATEFUL_ENVIRONMENT, TRANSCRIPT_ENVIRONMENT } from './register'
+export { statefulFactory, transcriptFactory, STATEFUL_ENVIRONMENT, TRANSCRIPT_ENVIRONMENT } from './register'
 export { StatefulEnvironment, type StatefulContext, type StatefulHooks } from './environment'
 export {
   ALL_OFF,
@@ -26,5 +26,6 @@ export { renderWorkingMemory, SECTION_NAMES, type RenderView, type RenderResult,
 export { renderTranscript, type TranscriptEntry } from './transcript'
 export { lexicalCheck, LEXICAL_CHECKER_NAME, type ClaimChecker, type ClaimCheckResult, type Verdict, type VerifyPassage } from './verify'
 export { parseToolCallText } from './parse'
+export { describeStatefulStep } from './describe-step'
 export { diffSnapshots, changedSections, type BudgetView, type SnapshotDiff, type StatefulObservationData, type StatefulSnapshot } from './snapshot'
 export type { CuratedView, PoolEntry, SearchRecord, VerificationRecord } from './memory'

@@ -1,3 +1,4 @@
+import type { Protocol } from '../../harness/types'
 import { PolicyError } from '../errors'
 import type { LlamaRuntime } from '../llama-runtime'
 import type { TemplateChoice } from '../prompt'
@@ -8,6 +9,13 @@ import { ToolLlmPolicy } from './tool-policy'
 
 export const LLM_POLICY_KINDS = ['llm-menu', 'llm-tools', 'llm-free-query'] as const
 export type LlmPolicyKind = (typeof LLM_POLICY_KINDS)[number]
+
+/** The LLM policy kind that speaks an environment's protocol: menu ids, free queries, or Harness-1 tool calls. */
+export const LLM_KIND_FOR_PROTOCOL: Record<Protocol, LlmPolicyKind> = {
+  'sentence-menu': 'llm-menu',
+  'sentence-search': 'llm-free-query',
+  'harness1-tools': 'llm-tools',
+}
 
 export interface LlmPolicySpec extends PoolOptions {
   kind: LlmPolicyKind

@@ -1,8 +1,9 @@
-import type { MenuItem, Observation } from '../types'
-import type { SentenceEnvData, SentenceView } from '../graph-menu/sentence-environment'
-import type { SentenceRef } from '../graph-menu/sentence-items'
-import { capQuery } from '../free-query/tools'
-import { contentTerms, normalisedText, queryKey, stemSet, type Term } from '../graph-menu/terms'
+import { capQuery } from '../../../harness/free-query'
+import { contentTerms, normalisedText, queryKey, stemSet, type SentenceEnvData, type SentenceRef, type SentenceView, type Term } from '../../../harness/sentence-substrate'
+import type { MenuItem, Observation, Protocol } from '../../../harness/types'
+
+/** The two protocols of the sentence substrate that the Harness-G scripted policies drive. */
+export type SentenceProtocol = Extract<Protocol, 'sentence-menu' | 'sentence-search'>
 
 /** The structured observation of the sentence environments, checked enough to fail loudly on another environment's. */
 export function sentenceData(observation: Observation, policy: string): SentenceEnvData {

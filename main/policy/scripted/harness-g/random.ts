@@ -1,6 +1,7 @@
-import { seededRandom } from '../../eval'
-import type { Policy, PolicyDecision } from '../policy'
-import type { ActionSpace, Observation } from '../types'
+import { seededRandom } from '../../../eval'
+import type { Policy, PolicyDecision } from '../../../harness/policy'
+import type { SentenceProtocol } from './observation'
+import type { ActionSpace, Observation } from '../../../harness/types'
 import { entityQuery, searchKey, sentenceData, usedQueryKeys } from './observation'
 
 /** Policy draws are their own stream: the same episode seed must not echo other seeded components. */
@@ -15,7 +16,7 @@ export class RandomPolicy implements Policy {
   readonly name = 'random'
   private random: () => number = seededRandom(STREAM)
 
-  constructor(private readonly env: 'graph-menu' | 'free-query') {}
+  constructor(private readonly protocol: SentenceProtocol) {}
 
   reset(episode: { seed: number }): void {
     // High bits folded in, so seeds 2**32 apart still differ.
@@ -25,7 +26,7 @@ export class RandomPolicy implements Policy {
   async act(observation: Observation, _actions: ActionSpace): Promise<PolicyDecision> {
     const data = sentenceData(observation, this.name)
     const choices: PolicyDecision[] = data.menu.map((item) => ({ action: { kind: 'menu', id: item.id } }))
-    if (this.env === 'free-query') {
+    if (this.protocol === 'sentence-search') {
       const used = usedQueryKeys(data)
       for (const query of [data.question, ...data.entities.map((e) => entityQuery(data, e.name))]) {
         const key = searchKey(data, query)

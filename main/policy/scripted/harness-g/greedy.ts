@@ -1,6 +1,7 @@
-import type { Policy, PolicyDecision } from '../policy'
-import type { ActionSpace, MenuItem, Observation } from '../types'
-import type { SentenceEnvData } from '../graph-menu/sentence-environment'
+import type { Policy, PolicyDecision } from '../../../harness/policy'
+import type { SentenceProtocol } from './observation'
+import type { ActionSpace, MenuItem, Observation } from '../../../harness/types'
+import type { SentenceEnvData } from '../../../harness/sentence-substrate'
 import { best, entityQuery, feature, normalisedText, ofType, searchKey, sentenceData, stemSet, usedQueryKeys } from './observation'
 
 const menu = (id: string): PolicyDecision => ({ action: { kind: 'menu', id } })
@@ -23,7 +24,7 @@ export const lookupValue = (item: MenuItem): number =>
 export class GreedyPolicy implements Policy {
   readonly name = 'greedy'
 
-  constructor(private readonly env: 'graph-menu' | 'free-query') {}
+  constructor(private readonly protocol: SentenceProtocol) {}
 
   reset(): void {}
 
@@ -35,7 +36,7 @@ export class GreedyPolicy implements Policy {
       return answerWith && (feature(answerWith, 'need') > 0 || data.committed.length === 0) ? menu(answerWith.id) : menu('A')
     }
     if (select && feature(select, 'need') > 0) return menu(select.id)
-    const more = this.env === 'graph-menu' ? this.lookup(data) : this.search(data)
+    const more = this.protocol === 'sentence-menu' ? this.lookup(data) : this.search(data)
     return more ?? menu('A')
   }
 

@@ -1,6 +1,7 @@
-import type { Policy, PolicyDecision } from '../policy'
-import type { ActionSpace, EnvQuestion, MenuItem, Observation } from '../types'
-import type { SentenceEnvData } from '../graph-menu/sentence-environment'
+import type { Policy, PolicyDecision } from '../../../harness/policy'
+import type { SentenceProtocol } from './observation'
+import type { ActionSpace, EnvQuestion, MenuItem, Observation } from '../../../harness/types'
+import type { SentenceEnvData } from '../../../harness/sentence-substrate'
 import { addsOf, best, entityNameOf, entityQuery, normalisedText, ofType, searchKey, sentenceData, sentenceOf, usedQueryKeys } from './observation'
 
 const menu = (id: string): PolicyDecision => ({ action: { kind: 'menu', id } })
@@ -19,7 +20,7 @@ export class OraclePolicy implements Policy {
   private gold = new Set<string>()
   private goldTitles: string[] = []
 
-  constructor(private readonly env: 'graph-menu' | 'free-query') {}
+  constructor(private readonly protocol: SentenceProtocol) {}
 
   reset(episode: { seed: number; question: EnvQuestion }): void {
     const facts = episode.question.supportingFacts
@@ -49,7 +50,7 @@ export class OraclePolicy implements Policy {
     // Titles of gold documents whose gold sentences are not committed yet (all gold documents when
     // the question has documents but no sentence-level gold).
     const open = this.goldTitles.filter((t) => this.gold.size === 0 || [...this.gold].some((k) => k.startsWith(`${normalisedText(t)}\u0000`) && !committed.has(k)))
-    const fetch = this.env === 'graph-menu' ? this.lookup(data, open) : this.search(data, open)
+    const fetch = this.protocol === 'sentence-menu' ? this.lookup(data, open) : this.search(data, open)
     return fetch ?? menu('A')
   }
 

@@ -207,6 +207,7 @@ export abstract class SentenceEnvironment<Config extends SubstrateConfig> implem
       turns: ep.turn,
       formatErrors: ep.formatErrors,
       endReason: ep.endReason ?? 'running',
+      toolsUsed: [...new Set(ep.history.filter((h) => h.valid && h.type).map((h) => h.type!))],
     }
   }
 

@@ -1,0 +1,11 @@
+/** Policy-gradient losses by name, returning dLoss/dlogpNew for backprop through the head (DESIGN.md section 8). */
+export {
+  cispoLoss,
+  ppoClipLoss,
+  reinforceLoss,
+  type PolicyLoss,
+  type PolicyLossInput,
+  type PolicyLossOptions,
+  type PolicyLossResult,
+} from './policy'
+export { lossNames, policyLoss, registerLoss } from './registry'

@@ -250,4 +250,19 @@ export const workspaceMigrations: Record<string, Migration> = {
         .execute()
     },
   },
+  '0006_training': {
+    async up(db) {
+      await db.schema.alterTable('episodes').addColumn('train_step', 'integer').execute()
+      await db.schema.alterTable('episodes').addColumn('steps_blob', 'blob').execute()
+      await db.schema
+        .createTable('train_steps')
+        .addColumn('run_id', 'integer', (c) => c.notNull().references('runs.id').onDelete('cascade'))
+        .addColumn('step', 'integer', (c) => c.notNull())
+        .addColumn('diagnostics_json', 'text', (c) => c.notNull())
+        .addColumn('checkpoint_json', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('train_steps_pk', ['run_id', 'step'])
+        .execute()
+    },
+  },
 }

@@ -59,6 +59,7 @@ export interface WorkspaceDatabase {
   runs: RunTable
   episodes: EpisodeTable
   episode_steps: EpisodeStepTable
+  train_steps: TrainStepTable
   chunk_vectors: ChunkVectorTable
 }
 
@@ -194,6 +195,19 @@ export interface EpisodeTable {
   turns: number
   format_errors: number
   ms: number
+  /** Training rollouts: the step of the run that produced them (null for evaluation episodes). */
+  train_step: number | null
+  /** Training rollouts: their steps, compact (actions, log-probs, credit; deflated JSON); the full steps are replayed on demand. */
+  steps_blob: Uint8Array | null
+}
+
+/** One completed training step: its diagnostics and the checkpoint to resume from, written in the step's transaction. */
+export interface TrainStepTable {
+  run_id: number
+  step: number
+  diagnostics_json: string
+  checkpoint_json: string
+  created_at: string
 }
 
 export interface EpisodeStepTable {

@@ -1,0 +1,39 @@
+/**
+ * Reads what credit needs from a sentence-substrate trajectory: per step, the chosen item, the menu with
+ * every item's preview, what was seen and committed before, and the provenance producers (the step that
+ * surfaced the sentence a SELECT commits or the entity a LOOKUP looks up).
+ */
+import type { Trajectory } from '../../harness'
+import type { SentenceEnvData } from '../../harness/sentence-substrate'
+import type { CreditStep } from '../../rl/credit'
+
+/** Sentence / entity `step` is the 1-based turn that surfaced it (0 = reset), i.e. trajectory step index + 1. */
+const producerOf = (surfacedAt: number | undefined): number[] => (surfacedAt !== undefined && surfacedAt > 0 ? [surfacedAt - 1] : [])
+
+export function creditSteps(trajectory: Trajectory): CreditStep[] {
+  return trajectory.steps.map((step) => {
+    const data = step.observation?.data as SentenceEnvData | undefined
+    if (!data || step.actions.kind !== 'menu') throw new Error('Credit needs the menu trajectory with observations and previews (graph-menu)')
+    const items = step.actions.items
+    const chosenId = step.action.kind === 'menu' ? step.action.id : ''
+    const chosen = items.find((i) => i.id === chosenId)
+    const previewOf: Record<string, number[]> = {}
+    for (const [id, p] of Object.entries(step.previews ?? {})) if (p?.sentenceIds) previewOf[id] = p.sentenceIds
+    let producers: number[] = []
+    if (chosen && (chosen.type === 'SELECT' || chosen.type === 'ANSWER_WITH')) {
+      const handle = Number(chosen.id.slice(1))
+      producers = producerOf(data.visible.find((s) => s.handle === handle)?.step)
+    } else if (chosen?.type === 'LOOKUP') {
+      const handle = Number(chosen.id.slice(1))
+      producers = producerOf(data.entities.find((e) => e.handle === handle)?.step)
+    }
+    return {
+      chosen: { id: chosenId, type: step.info.valid && chosen ? chosen.type : null },
+      menu: items.map((i) => ({ id: i.id, type: i.type })),
+      previewOf,
+      seenBefore: [...data.visible.map((s) => s.id), ...data.committed.map((s) => s.id)],
+      committedBefore: data.committed.map((s) => s.id),
+      producers: producers.filter((p) => p < step.t),
+    }
+  })
+}

@@ -1,0 +1,196 @@
+/**
+ * A short RL run on the workstation: each step plays G rollouts of the head policy on each of Q train
+ * questions through the one episode loop, scores them, assigns credit, updates the head, and stores the
+ * step (rollouts, diagnostics, checkpoint) in one transaction. Question order and every rollout seed are
+ * derived from the run seed and the step number, so a run resumed from its last checkpoint continues
+ * exactly as an uninterrupted run would.
+ */
+import type SQLite from 'better-sqlite3'
+import { aggregate, seededRandom } from '../../eval'
+import { createEnvironment, environmentFactory, runEpisode, type Answerer, type Environment } from '../../harness'
+import { Adam, createHead, restoreHead, type PolicyHead } from '../../policy/head'
+import { candidateBuilder, HeadPolicy, headInputDim } from '../../policy/head-policy'
+import { creditScheme } from '../../rl/credit'
+import { estimator } from '../../rl/estimators'
+import { policyLoss } from '../../rl/losses'
+import { checkRewardConfig } from '../../rl/reward-schemes'
+import { checkSplits, trainConfigSchema, trainOnBatch, type TrainConfig, type TrainConfigInput } from '../../rl/trainer'
+import { createRetriever } from '../../retrieval'
+import { ensureEnvironments } from '../catalog'
+import { EvidenceResolver } from '../evidence'
+import { corpusSignature, loadQuestions, type StoredQuestion } from '../questions'
+import { scoreEpisode } from '../score'
+import { RunStore } from '../store'
+import { playRollout } from './rollouts'
+import { TrainingStore } from './store'
+
+export interface TrainingDeps {
+  answerer: Answerer
+  appVersion: string
+  jobId: string | null
+  progress(progress: number, stage: string, message?: string): void
+  throwIfCancelled(): void
+  /** Called after each completed step with its diagnostics (live charts). */
+  onStep?(step: number, diagnostics: Record<string, unknown>): void
+}
+
+export interface HeldOutResult {
+  aggregates: ReturnType<typeof aggregate>
+  perQuestion: Record<string, Record<string, number | null>>
+}
+
+/** Resolves and checks a training config: unknown registry names, overlapping splits and empty splits are errors before anything runs. */
+export function resolveTrainConfig(raw: SQLite.Database, input: TrainConfigInput): TrainConfig {
+  const config = trainConfigSchema.parse(input)
+  ensureEnvironments()
+  const factory = environmentFactory(config.environment)
+  candidateBuilder(factory.protocol)
+  creditScheme(config.credit.scheme)
+  if (config.credit.scheme !== 'outcome' && factory.actionKind !== 'menu') {
+    throw new Error(`Credit "${config.credit.scheme}" reads menu previews; ${config.environment} has none: use credit "outcome"`)
+  }
+  estimator(config.estimator)
+  policyLoss(config.loss.name)
+  checkRewardConfig(config.reward)
+  checkSplits(config)
+  createEnvironment(config.environment, { raw, retriever: createRetriever(raw) }, config.envConfig)
+  for (const [label, split] of [['train', config.train], ['held-out', config.heldOut]] as const) {
+    if (loadQuestions(raw, split.questionSetId, split.offset, 1).length === 0) throw new Error(`The ${label} split of question set ${split.questionSetId} has no questions from offset ${split.offset}`)
+  }
+  return config
+}
+
+/** The greedy (argmax) head on the held-out split: per-question metrics and aggregates with bootstrap CIs. */
+export async function evaluateHead(env: Environment, head: PolicyHead, protocol: Parameters<typeof candidateBuilder>[0], questions: StoredQuestion[], answerer: Answerer, evidence: EvidenceResolver, seed: number): Promise<HeldOutResult> {
+  const policy = new HeadPolicy(head, candidateBuilder(protocol), { mode: 'greedy' })
+  const perQuestion: Record<string, Record<string, number | null>> = {}
+  for (const q of questions) {
+    const t = await runEpisode(env, policy, q, (seed * 1_000_003 + q.rowId) >>> 0, {
+      snapshots: false,
+      finish: async (_e, outcome) => {
+        const answer = outcome.answer ?? (await answerer.answer(q.question, evidence.evidenceTexts(outcome)))
+        const m = scoreEpisode(q, outcome, answer, evidence)
+        m['evidence.count'] = (outcome.evidence.sentenceIds ?? outcome.evidence.chunkIds ?? []).length
+        if (m['sp.recall'] !== undefined) m['sp.allGold'] = m['sp.recall'] === 1 ? 1 : 0
+        return { answer, metrics: m }
+      },
+    })
+    perQuestion[String(q.rowId)] = t.metrics
+  }
+  return { aggregates: aggregate(Object.entries(perQuestion).map(([questionId, metrics]) => ({ questionId, variant: null, metrics })), { seed }), perQuestion }
+}
+
+/** Questions of step `step`: consecutive slices of a per-epoch shuffle of the train split, all derived from the seed. */
+function stepQuestions(train: StoredQuestion[], config: TrainConfig, step: number): StoredQuestion[] {
+  const out: StoredQuestion[] = []
+  const orders = new Map<number, number[]>()
+  for (let j = 0; j < config.questionsPerStep; j++) {
+    const i = step * config.questionsPerStep + j
+    const epoch = Math.floor(i / train.length)
+    let order = orders.get(epoch)
+    if (!order) {
+      const random = seededRandom((config.seed * 7919 + epoch * 104_729) >>> 0)
+      order = train.map((_, k) => k)
+      for (let k = order.length - 1; k > 0; k--) {
+        const r = Math.floor(random() * (k + 1))
+        ;[order[k], order[r]] = [order[r]!, order[k]!]
+      }
+      orders.set(epoch, order)
+    }
+    out.push(train[order[i % train.length]!]!)
+  }
+  return out
+}
+
+const rolloutSeed = (config: TrainConfig, step: number, j: number, g: number): number => (((config.seed * 1_000_003) ^ (step * 92_821 + j * 613 + g * 7)) >>> 0)
+
+/**
+ * Runs (or resumes) a training run. `runId` null creates the run; otherwise it continues from the run's
+ * last checkpoint. Cancelling stops between steps; the completed steps stay.
+ */
+export async function runTraining(raw: SQLite.Database, input: TrainConfigInput, deps: TrainingDeps, runId: number | null = null): Promise<{ runId: number; steps: number; before: HeldOutResult | null; after: HeldOutResult | null }> {
+  const config = resolveTrainConfig(raw, input)
+  const runs = new RunStore(raw)
+  const store = new TrainingStore(raw)
+  const factory = environmentFactory(config.environment)
+  const id =
+    runId ??
+    runs.createRun({ kind: 'train', name: config.name || `train · ${config.environment} · ${config.credit.scheme}`, config: { ...config, envConfig: { ...factory.defaults, ...config.envConfig }, answerer: { name: deps.answerer.name, lexical: deps.answerer.lexical } }, seed: config.seed, appVersion: deps.appVersion, corpusSignature: corpusSignature(raw), jobId: deps.jobId })
+  if (runId !== null) raw.prepare("update runs set status = 'running', error = null, finished_at = null, job_id = coalesce(?, job_id) where id = ?").run(deps.jobId, id)
+  const checkpoint = store.lastCheckpoint(id)
+  const builder = candidateBuilder(factory.protocol)
+  const head = checkpoint ? restoreHead(checkpoint.head) : createHead(config.head.arch, { inputDim: headInputDim(factory.protocol), hidden: config.head.hidden, seed: config.seed, temperature: config.temperature })
+  const adam = checkpoint ? Adam.restore(checkpoint.adam) : new Adam(head.size, { lr: config.learningRate })
+  const ctx = { raw, retriever: createRetriever(raw) }
+  const env = createEnvironment(config.environment, ctx, config.envConfig)
+  const evalEnv = createEnvironment(config.environment, ctx, config.envConfig)
+  const evidence = new EvidenceResolver(raw)
+  const train = loadQuestions(raw, config.train.questionSetId, config.train.offset, config.train.limit)
+  const heldOut = loadQuestions(raw, config.heldOut.questionSetId, config.heldOut.offset, config.heldOut.limit)
+  const rolloutCtx = { raw, evidence, answerer: deps.answerer, reward: config.reward, rewardScheme: factory.rewardScheme, credit: config.credit.scheme }
+  const summary = (extra: Record<string, unknown>) => ({ ...extra, steps: store.diagnostics(id).length, bytesPerRollout: store.bytesPerRollout(id) })
+  let before: HeldOutResult | null = null
+  let after: HeldOutResult | null = null
+  try {
+    const first = checkpoint ? checkpoint.step + 1 : 0
+    for (let step = first; step < config.steps; step++) {
+      deps.throwIfCancelled()
+      deps.progress(step / config.steps, 'training', `Step ${step + 1}/${config.steps}`)
+      const t0 = performance.now()
+      let heldOutNow: HeldOutResult | null = null
+      if (step % config.evalInterval === 0) {
+        heldOutNow = await evaluateHead(evalEnv, head, factory.protocol, heldOut, deps.answerer, evidence, config.seed)
+        if (step === 0) before = heldOutNow
+      }
+      const policy = new HeadPolicy(head, builder, { mode: 'sample', temperature: config.temperature })
+      const questions = stepQuestions(train, config, step)
+      const groups = []
+      for (const [j, q] of questions.entries()) {
+        const group = []
+        for (let g = 0; g < config.groupSize; g++) {
+          deps.throwIfCancelled()
+          group.push({ rollout: await playRollout(env, policy, q, rolloutSeed(config, step, j, g), rolloutCtx), questionId: q.rowId })
+        }
+        groups.push(group)
+      }
+      const result = trainOnBatch(head, adam, groups.map((g) => g.map((x) => x.rollout)), config)
+      const diagnostics: Record<string, unknown> = {
+        ...result.diagnostics,
+        loss: result.update.loss,
+        gradNorm: result.update.gradNorm,
+        entropy: result.update.entropy,
+        clippedFraction: result.update.clippedFraction,
+        keptGroups: result.kept.length,
+        creditScale: result.creditScale,
+        seconds: (performance.now() - t0) / 1000,
+        heldOut: heldOutNow ? Object.fromEntries(Object.entries(heldOutNow.aggregates).map(([k, v]) => [k, v.mean])) : null,
+      }
+      store.saveStep(
+        id,
+        step,
+        groups.flatMap((g, gi) => g.map((x, ri) => ({ ...x, stepAdvantages: result.stepAdvantages[gi]![ri]! }))),
+        { ...diagnostics, heldOutPerQuestion: heldOutNow?.perQuestion ?? null },
+        { step, head: head.checkpoint(), adam: adam.state() },
+      )
+      deps.onStep?.(step, diagnostics)
+    }
+    after = await evaluateHead(evalEnv, head, factory.protocol, heldOut, deps.answerer, evidence, config.seed)
+    before ??= firstHeldOut(store, id)
+    runs.finishRun(id, 'done', summary({ aggregates: after.aggregates, before: before?.aggregates ?? null, heldOutAfter: after.perQuestion, heldOutBefore: before?.perQuestion ?? null }))
+    deps.progress(1, 'done', `${config.steps} steps`)
+    return { runId: id, steps: config.steps, before, after }
+  } catch (err) {
+    const cancelled = err instanceof Error && err.name === 'JobCancelledError'
+    runs.finishRun(id, cancelled ? 'cancelled' : 'failed', summary({}), cancelled ? undefined : err instanceof Error ? err.message : String(err))
+    throw err
+  }
+}
+
+/** The held-out result stored with step 0 (a resumed run evaluated it before it stopped). */
+function firstHeldOut(store: TrainingStore, runId: number): HeldOutResult | null {
+  const first = store.diagnostics(runId)[0]?.diagnostics as { heldOutPerQuestion?: Record<string, Record<string, number | null>> | null } | undefined
+  if (!first?.heldOutPerQuestion) return null
+  const perQuestion = first.heldOutPerQuestion
+  return { aggregates: aggregate(Object.entries(perQuestion).map(([questionId, metrics]) => ({ questionId, variant: null, metrics }))), perQuestion }
+}
+

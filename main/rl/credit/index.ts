@@ -1,0 +1,25 @@
+/**
+ * Per-step credit schemes for RL on the Harness-G menu and the free-query baseline (DESIGN.md
+ * section 8): outcome-only, Structured Non-myopic Credit, IGPO-style information gain, and their
+ * batch-global combination with the outcome advantage.
+ */
+export { pickAlternatives } from './alternatives'
+export { combineAdvantages, creditScale, type CombineOptions, type CombinedAdvantages, type CreditScaleKind } from './combine'
+export { canonicalSet, memoScorer, newEvidence, type MemoScorer } from './evidence'
+export { infoGain } from './info-gain'
+export { outcomeCredit } from './outcome'
+export { creditNames, creditScheme, registerCredit } from './registry'
+export { snc } from './snc'
+export {
+  COMMIT_TYPES,
+  SURFACE_TYPES,
+  isInformationAction,
+  type CreditAlternative,
+  type CreditInput,
+  type CreditMenuItem,
+  type CreditOptions,
+  type CreditScheme,
+  type CreditStep,
+  type EvidenceScorer,
+  type StepCredit,
+} from './types'

@@ -103,7 +103,7 @@ async function ingestAndWait(
   const started = await call('job.start', { kind: 'corpus.ingest', workspaceId, params })
   const done = await services.jobs.waitFor(started.id)
   off()
-  const failures = ((done.result as { failures?: { label: string; error?: string }[] } | null)?.failures ?? []).map((f) => `  failed: ${f.error ?? f.label}`)
+  const failures = (done.kind === 'corpus.ingest' ? (done.result?.failures ?? []) : []).map((f) => `  failed: ${f.error ?? f.label}`)
   print(done, [`${done.status}: ${done.error ?? done.message}`, ...failures].join('\n'))
   if (done.status !== 'done') process.exitCode = 1
 }

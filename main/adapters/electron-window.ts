@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { BrowserWindow, app, session, shell, type WebContents } from 'electron'
@@ -48,6 +49,21 @@ export function hardenSessions(appUrl: string): void {
   })
 }
 
+/**
+ * The window icon, from the top-level resources/ folder. Unpackaged, `outDir` is out/ (the built
+ * out/main/index.js is one level down), so resources/ sits beside it; packaged, resources/ travels
+ * inside the app (app.getAppPath()) or as extra resources (process.resourcesPath). macOS takes the
+ * bundle's icon instead and ignores this one.
+ */
+export function appIconPath(outDir: string): string | undefined {
+  const candidates = [
+    join(outDir, '..', 'resources', 'icon.png'),
+    join(app.getAppPath(), 'resources', 'icon.png'),
+    ...(process.resourcesPath ? [join(process.resourcesPath, 'icon.png')] : []),
+  ]
+  return candidates.find((p) => existsSync(p))
+}
+
 export function createMainWindow(outDir: string, appUrl: string): BrowserWindow {
   const win = new BrowserWindow({
     width: 1360,
@@ -56,6 +72,7 @@ export function createMainWindow(outDir: string, appUrl: string): BrowserWindow 
     minHeight: 600,
     show: false,
     title: 'Harness Lab',
+    icon: appIconPath(outDir),
     webPreferences: {
       preload: join(outDir, 'preload', 'index.cjs'),
       contextIsolation: true,

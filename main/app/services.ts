@@ -4,9 +4,11 @@ import { openDatabase, type OpenedDatabase } from '../db/open'
 import type { AppDatabase } from '../db/schema'
 import { JobManager, type WorkerEntry } from '../jobs/manager'
 import { ModelRegistry } from '../models/registry'
+import { WorkspaceRetrievers } from '../models/workspace-retrievers'
 import { WorkspaceService } from '../workspaces/service'
 import { EventBus } from '../events/bus'
 import { APP_VERSION } from '../config/version'
+import { jobPreflight } from './job-preflight'
 
 export interface Services {
   version: string
@@ -16,6 +18,8 @@ export interface Services {
   workspaces: WorkspaceService
   jobs: JobManager
   models: ModelRegistry
+  /** Each open workspace's retriever, with its embedding model for dense search. */
+  retrievers: WorkspaceRetrievers
   close(): Promise<void>
 }
 
@@ -31,15 +35,18 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const app = await openDatabase<AppDatabase>(appDbFile(options.dataDir), appMigrations)
   const events = new EventBus()
   let workspaces: WorkspaceService | undefined
-  const jobs = new JobManager(app.db, events, {
+  const jobs = new JobManager(app, events, {
     dataDir: options.dataDir,
     worker: options.worker,
     workspaceDbFile: (id) => workspaces!.databaseFile(id),
+    preflight: jobPreflight((id) => workspaces!.handle(id)),
     concurrency: options.jobConcurrency,
     cancelGraceMs: options.cancelGraceMs,
   })
   workspaces = new WorkspaceService(app.db, options.dataDir, (id) => jobs.hasActive(id))
-  const models = new ModelRegistry(app.db)
+  // The registry reports where each model is loaded, jobs' worker threads included.
+  const models = new ModelRegistry(app.db, { jobHolders: (path) => jobs.modelHolders(path) })
+  const retrievers = new WorkspaceRetrievers(models)
   await jobs.init()
   return {
     version: APP_VERSION,
@@ -49,6 +56,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     workspaces,
     jobs,
     models,
+    retrievers,
     async close() {
       await jobs.shutdown()
       await models.closeAll()

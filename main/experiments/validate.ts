@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs'
 import type SQLite from 'better-sqlite3'
-import { ApiError, type EvalParams } from '../../preload/contract'
+import { ApiError, type EvalParams, type TrainParams } from '../../preload/contract'
 import { createEnvironment } from '../harness/registry'
 import { createRetriever } from '../retrieval'
 import { resolveHarness1Weights } from '../rl/rewards'
 import { ensureEnvironments } from './catalog'
+import { resolveTrainConfig, storedTrainConfig } from './training'
 import { policyFor } from './factories'
 
 /**
@@ -35,4 +36,21 @@ export async function validateEvalParams(raw: SQLite.Database, params: EvalParam
   }
   const inRange = Number(raw.prepare('select count(*) from (select 1 from questions where set_id = ? limit -1 offset ?)').pluck().get(params.questionSetId, params.offset))
   if (inRange === 0) fail(`Question set ${params.questionSetId} has no questions from offset ${params.offset}`)
+}
+
+/** Checks a training run before it is queued: a new run's whole config, or that a resumed run exists and is not finished. */
+export async function validateTrainParams(raw: SQLite.Database, params: TrainParams): Promise<void> {
+  try {
+    if (params.mode === 'new') {
+      resolveTrainConfig(raw, params.config)
+      if (params.answerer.kind === 'gguf' && !existsSync(params.answerer.modelPath)) throw new Error(`No answerer model file at ${params.answerer.modelPath}`)
+    } else {
+      const status = raw.prepare("select status from runs where id = ? and kind = 'train'").pluck().get(params.runId) as string | undefined
+      if (status === undefined) throw new Error(`No training run #${params.runId}`)
+      if (status === 'done') throw new Error(`Training run #${params.runId} is finished; start a new run to train further`)
+      resolveTrainConfig(raw, storedTrainConfig(raw, params.runId).config)
+    }
+  } catch (err) {
+    throw new ApiError('VALIDATION', err instanceof Error ? err.message : String(err))
+  }
 }

@@ -1,63 +1,31 @@
-import type BetterSqlite3 from 'better-sqlite3'
-import { EmbedParams } from '../../preload/contract'
-import { workspaceMigrations } from '../db/migrations'
-import { openDatabase } from '../db/open'
-import type { JobContext, JobOutcome } from '../jobs/protocol'
+import { EmbedParams, type JobResult } from '../../preload/contract'
 import { computeEntityLinks } from '../graph/links'
+import { defineJobKind } from '../jobs/define-job-kind'
+import type { JobContext, JobOutcome } from '../jobs/protocol'
+import { writeEmbeddingModel } from '../models/embedding-model'
 import { createGgufEmbedder } from '../policy/embedder'
 import type { LlamaRuntime } from '../policy/llama-runtime'
 import { embedMissingChunks } from '../retrieval/vectors'
 
 export { EmbedParams }
-
-export interface EmbedJobResult {
-  model: string
-  dimension: number
-  /** Chunks embedded by this run. */
-  embedded: number
-  /** Chunks that already had a vector from this model. */
-  skipped: number
-  /** Inputs longer than the model's context, embedded from their first tokens. */
-  truncated: number
-  seconds: number
-  chunksPerSecond: number
-  /** Entity neighbour links rebuilt over name embeddings. */
-  entityLinks: { method: string; links: number; entities: number }
-}
-
-/** Workspace meta key naming the model behind the stored chunk vectors. */
-export const EMBEDDING_MODEL_KEY = 'embedding_model'
-
-export interface EmbeddingModelRecord {
-  path: string
-  model: string
-  dimension: number
-}
-
-export function readEmbeddingModel(raw: BetterSqlite3.Database): EmbeddingModelRecord | null {
-  const value = raw.prepare('select value from meta where key = ?').pluck().get(EMBEDDING_MODEL_KEY) as string | undefined
-  return value === undefined ? null : (JSON.parse(value) as EmbeddingModelRecord)
-}
+export type EmbedJobResult = JobResult<'corpus.embed'>
 
 /**
  * Embed every chunk that lacks a vector from the chosen GGUF model. Each batch is stored in its own
  * transaction, so a cancelled or killed run keeps whole batches only and a rerun picks up the rest.
  * `deps.runtime` lets a caller share an already loaded llama.cpp binding (tests, a long-lived worker).
  */
-export async function runEmbedJob(ctx: JobContext<unknown>, deps: { runtime?: LlamaRuntime } = {}): Promise<JobOutcome> {
-  const params = EmbedParams.parse(ctx.params)
-  if (!ctx.workspaceDbFile) throw new Error('corpus.embed needs a workspace')
-  const opened = await openDatabase(ctx.workspaceDbFile, workspaceMigrations)
-  try {
-    ctx.progress(0, 'load', `Loading ${params.modelPath}`)
-    const embedder = await createGgufEmbedder(params.modelPath, { runtime: deps.runtime })
-    try {
-      const raw = opened.raw
+export const embedJob = (deps: { runtime?: LlamaRuntime } = {}) =>
+  defineJobKind({
+    kind: 'corpus.embed',
+    run: async (ctx, { params, db, own }) => {
+      ctx.progress(0, 'load', `Loading ${params.modelPath}`)
+      const embedder = own(await createGgufEmbedder(params.modelPath, { runtime: deps.runtime }), params.modelPath)
+      const raw = db.raw
       const skipped = raw.prepare('select count(*) from chunk_vectors v join chunks c on c.id = v.chunk_id where v.model = ?').pluck().get(embedder.model) as number
       // Recorded before the first batch: chunk_vectors holds one vector per chunk, so from then on
       // the stored set belongs (at least partly) to this model and readers must query with it.
-      const record: EmbeddingModelRecord = { path: params.modelPath, model: embedder.model, dimension: embedder.dimension }
-      raw.prepare('insert into meta (key, value) values (?, ?) on conflict(key) do update set value = excluded.value').run(EMBEDDING_MODEL_KEY, JSON.stringify(record))
+      writeEmbeddingModel(raw, { path: params.modelPath, model: embedder.model, dimension: embedder.dimension })
 
       ctx.throwIfCancelled()
       ctx.progress(0, 'embed', `Embedding chunks with ${embedder.model}`)
@@ -89,10 +57,7 @@ export async function runEmbedJob(ctx: JobContext<unknown>, deps: { runtime?: Ll
       const rate = embedded > 0 ? ` (${result.chunksPerSecond.toFixed(1)} chunks/s)` : ''
       const message = `${embedded} chunks embedded, ${skipped} already had vectors, with ${embedder.model} (${embedder.dimension} dims) in ${seconds.toFixed(1)} s${rate}`
       return { result, message }
-    } finally {
-      await embedder.dispose()
-    }
-  } finally {
-    await opened.close()
-  }
-}
+    },
+  })
+
+export const runEmbedJob = (ctx: JobContext, deps: { runtime?: LlamaRuntime } = {}): Promise<JobOutcome<EmbedJobResult>> => embedJob(deps)(ctx)

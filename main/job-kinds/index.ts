@@ -1,18 +1,20 @@
 import type { JobKind } from '../../preload/contract'
-import type { JobRunner } from '../jobs/protocol'
-import { runEmbedJob } from './embed'
-import { runEvalJob } from './eval'
-import { runGraphExportJob } from './graph-export'
-import { runModelDownloadJob } from './model-download'
-import { runIngestJob } from './ingest'
-import { runMaintenance } from './maintenance'
+import type { JobKindRunner } from '../jobs/define-job-kind'
+import { embedJob } from './embed'
+import { evalJob } from './eval'
+import { graphExportJob } from './graph-export'
+import { ingestJob } from './ingest'
+import { maintenanceJob } from './maintenance'
+import { modelDownloadJob } from './model-download'
+import { trainJob } from './train'
 
-/** Job kinds by name: the worker looks the runner up here. */
-export const jobRunners: Record<JobKind, JobRunner> = {
-  'db.maintenance': runMaintenance,
-  'corpus.ingest': runIngestJob,
-  'corpus.embed': (ctx) => runEmbedJob(ctx),
-  'eval.run': runEvalJob,
-  'model.download': runModelDownloadJob,
-  'graph.export': runGraphExportJob,
+/** The runner of every kind the contract declares (a kind without one is a type error here); the worker looks them up. */
+export const jobRunners: { [K in JobKind]: JobKindRunner<K> } = {
+  'db.maintenance': maintenanceJob,
+  'corpus.ingest': ingestJob,
+  'corpus.embed': embedJob(),
+  'eval.run': evalJob,
+  'model.download': modelDownloadJob,
+  'graph.export': graphExportJob,
+  'train.run': trainJob,
 }

@@ -1,21 +1,15 @@
-import { MaintenanceParams } from '../../preload/contract'
-import { openSqlite } from '../db/open'
-import type { JobContext, JobOutcome } from '../jobs/protocol'
 import { databaseBytes } from '../db/file-size'
-
+import { defineJobKind } from '../jobs/define-job-kind'
 
 /**
  * Integrity check (table by table, so progress and cancellation have a grain), foreign-key check,
  * then VACUUM and a WAL checkpoint. Every step is a SQLite statement: killing the thread mid-way
  * leaves the database as SQLite's journal guarantees, never half-written.
  */
-export async function runMaintenance(ctx: JobContext<unknown>): Promise<JobOutcome> {
-  const params = MaintenanceParams.parse(ctx.params)
-  const file = ctx.workspaceDbFile
-  if (!file) throw new Error('db.maintenance needs a workspace')
-  const sizeBefore = databaseBytes(file)
-  const db = openSqlite(file)
-  try {
+export const maintenanceJob = defineJobKind({
+  kind: 'db.maintenance',
+  run: async (ctx, { params, db: { raw: db }, workspaceDbFile: file }) => {
+    const sizeBefore = databaseBytes(file)
     const tables = db
       .prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name")
       .pluck()
@@ -48,10 +42,8 @@ export async function runMaintenance(ctx: JobContext<unknown>): Promise<JobOutco
         ? `Integrity ok across ${tables.length} tables; ${formatBytes(sizeBefore)} -> ${formatBytes(sizeAfter)}`
         : `${problems.length} integrity problems found`
     return { result: { ok: problems.length === 0, tables: tables.length, problems: problems.slice(0, 100), sizeBefore, sizeAfter }, message }
-  } finally {
-    db.close()
-  }
-}
+  },
+})
 
 function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`

@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto'
 import { Worker } from 'node:worker_threads'
-import type { Kysely, Selectable } from 'kysely'
-import { ApiError, type Job, type JobKind } from '../../preload/contract'
+import type { Selectable } from 'kysely'
+import { ApiError, jobKinds, type Job, type JobKind, type JobParams } from '../../preload/contract'
 import type { EventBus } from '../events/bus'
+import type { OpenedDatabase } from '../db/open'
 import type { AppDatabase, JobTable } from '../db/schema'
+import { HeldModels } from './held-models'
+import { toJobDto } from './job-dto'
+import { parseJobParams } from './job-params'
+import { isAlive } from './process-alive'
 import type { WorkerInput, WorkerMessage } from './protocol'
 
 /** Where the worker script is: the built `job-worker.js`, or `worker.ts` from source (CLI, tests). */
@@ -12,11 +17,21 @@ export type WorkerEntry = { url: URL } | { sourceEntry: URL }
 const workerSpec = (entry: WorkerEntry): { url: URL; extra: Record<string, string> } =>
   'url' in entry ? { url: entry.url, extra: {} } : { url: new URL('../job-kinds/source-worker.mjs', import.meta.url), extra: { sourceEntry: entry.sourceEntry.href } }
 
+/** Checks a kind needs before it is queued (a question set exists, a model file is there), so mistakes fail at once. */
+export type JobPreflight = { [K in JobKind]?: (params: JobParams<K>, workspaceId: string | null) => Promise<void> }
+
+/** How a job ended, for readers that reconcile their own records with it (runs of an evaluation). */
+export interface JobEnd {
+  status: 'done' | 'failed' | 'cancelled'
+  error: string | null
+}
+
 export interface JobManagerOptions {
   dataDir: string
   worker: WorkerEntry
   /** Resolves the database file of a workspace (throws NOT_FOUND). */
   workspaceDbFile: (workspaceId: string) => Promise<string>
+  preflight?: JobPreflight
   /** Jobs run at once; the rest wait in the queue. Two cores: one at a time by default. */
   concurrency?: number
   /** After a cancel request, a job that has not stopped by itself within this time is terminated. */
@@ -26,6 +41,7 @@ export interface JobManagerOptions {
 }
 
 interface Running {
+  kind: JobKind
   worker: Worker
   cancelFlag: Int32Array
   cancelTimer?: NodeJS.Timeout
@@ -35,42 +51,17 @@ interface Running {
 }
 
 const now = (): string => new Date().toISOString()
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
 const TERMINAL = new Set(['done', 'failed', 'cancelled'])
-
-export function toJobDto(row: Selectable<JobTable>): Job {
-  return {
-    id: row.id,
-    kind: row.kind as JobKind,
-    workspaceId: row.workspace_id,
-    status: row.status,
-    progress: row.progress,
-    stage: row.stage,
-    message: row.message,
-    error: row.error,
-    params: JSON.parse(row.params_json) as Record<string, unknown>,
-    result: row.result_json === null ? null : (JSON.parse(row.result_json) as unknown),
-    createdAt: row.created_at,
-    startedAt: row.started_at,
-    finishedAt: row.finished_at,
-  }
-}
 
 /**
  * Queues jobs, runs each in its own worker thread, persists every status change in app.db and
- * emits contract events. Status survives restarts: jobs left "running" by a crash become failed
- * with an explanation, queued ones run again.
+ * emits contract events. Everything it does is a reaction (a call, a worker message, a worker exit),
+ * never a poll. Status survives restarts: jobs left "running" by a crash become failed with an
+ * explanation, queued ones run again.
  */
 export class JobManager {
   private readonly running = new Map<string, Running>()
+  private readonly held = new HeldModels()
   private readonly concurrency: number
   private readonly cancelGraceMs: number
   private readonly progressWriteMs: number
@@ -78,13 +69,17 @@ export class JobManager {
   private closed = false
 
   constructor(
-    private readonly db: Kysely<AppDatabase>,
+    private readonly app: OpenedDatabase<AppDatabase>,
     private readonly events: EventBus,
     private readonly options: JobManagerOptions,
   ) {
     this.concurrency = options.concurrency ?? 1
     this.cancelGraceMs = options.cancelGraceMs ?? 3000
     this.progressWriteMs = options.progressWriteMs ?? 200
+  }
+
+  private get db() {
+    return this.app.db
   }
 
   /** Recovers jobs whose process died (crash, kill), then starts queued jobs. */
@@ -97,12 +92,30 @@ export class JobManager {
     this.pump()
   }
 
-  /** Resolves when the job reaches done, failed or cancelled. */
+  /**
+   * Resolves when the job reaches done, failed or cancelled, on its final status event. Only this
+   * process's events are heard, so a job that another live process runs is refused (wait there).
+   */
   async waitFor(id: string): Promise<Job> {
-    for (;;) {
+    let off = (): void => undefined
+    // Subscribed before reading, so an end between the read and the subscription is not missed.
+    const ended = new Promise<Job>((resolve) => {
+      off = this.events.subscribe((name, payload) => {
+        if (name !== 'job.status') return
+        const job = payload as Job
+        if (job.id === id && TERMINAL.has(job.status)) resolve(job)
+      })
+    })
+    try {
       const job = await this.get(id)
       if (TERMINAL.has(job.status)) return job
-      await new Promise((r) => setTimeout(r, 50))
+      const owner = await this.ownerOf(id)
+      if (owner !== null && owner !== process.pid && isAlive(owner)) {
+        throw new ApiError('CONFLICT', `Job ${id} belongs to another process (pid ${owner}): wait for it there`)
+      }
+      return await ended
+    } finally {
+      off()
     }
   }
 
@@ -110,6 +123,16 @@ export class JobManager {
     const row = await this.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst()
     if (!row) throw new ApiError('NOT_FOUND', `No job with id ${id}`)
     return toJobDto(row)
+  }
+
+  /**
+   * How a job ended, or undefined while it is queued or running; a job whose record is gone reads as
+   * failed. Synchronous, so it can be handed to readers as a lookup (listRuns).
+   */
+  readonly finalStatus = (id: string): JobEnd | undefined => {
+    const row = this.app.raw.prepare('select status, error from jobs where id = ?').get(id) as { status: JobTable['status']; error: string | null } | undefined
+    if (!row) return { status: 'failed', error: 'its job record is gone' }
+    return row.status === 'queued' || row.status === 'running' ? undefined : { status: row.status, error: row.error }
   }
 
   async list(filter: { workspaceId?: string; limit: number }): Promise<Job[]> {
@@ -128,9 +151,20 @@ export class JobManager {
     return row !== undefined
   }
 
-  async start(kind: JobKind, workspaceId: string | null, params: Record<string, unknown>): Promise<Job> {
+  /** The running jobs whose workers hold the model file at an absolute path. */
+  modelHolders(path: string): Array<{ jobId: string; kind: JobKind }> {
+    return this.held.holdersOf(path)
+  }
+
+  /** Queues a job. Its parameters are checked against the kind's contract here, before any worker starts. */
+  async start<K extends JobKind>(kind: K, workspaceId: string | null, params: unknown): Promise<Job> {
     if (this.closed) throw new ApiError('CONFLICT', 'The job system is shutting down')
+    const parsed = parseJobParams(kind, params)
+    const needsWorkspace = jobKinds[kind].workspace
+    if (needsWorkspace && !workspaceId) throw new ApiError('VALIDATION', `${kind} runs against a workspace: give its workspaceId`)
+    if (!needsWorkspace && workspaceId) throw new ApiError('VALIDATION', `${kind} does not run against a workspace`)
     if (workspaceId) await this.options.workspaceDbFile(workspaceId)
+    await this.options.preflight?.[kind]?.(parsed, workspaceId)
     const id = randomUUID()
     await this.db
       .insertInto('jobs')
@@ -143,7 +177,7 @@ export class JobManager {
         stage: 'queued',
         message: 'Waiting for a free slot',
         error: null,
-        params_json: JSON.stringify(params),
+        params_json: JSON.stringify(parsed),
         result_json: null,
         created_at: now(),
         started_at: null,
@@ -171,6 +205,7 @@ export class JobManager {
     }
     Atomics.store(run.cancelFlag, 0, 1)
     await this.update(id, { message: 'Cancelling…' }, false, ['running'])
+    // One deadline, not a poll: the exit event settles the job whichever comes first.
     run.cancelTimer ??= setTimeout(() => {
       // The job did not reach a cancellation point in time: stop the thread. SQLite's journal keeps the file consistent.
       void run.worker.terminate()
@@ -190,6 +225,7 @@ export class JobManager {
       clearTimeout(run.cancelTimer)
       await run.worker.terminate()
       this.running.delete(id)
+      this.releaseModels(id, run.kind)
       await this.finish(id, { status: 'cancelled', message: 'Stopped because the app closed' })
     }
   }
@@ -220,6 +256,7 @@ export class JobManager {
       await this.finish(row.id, { status: 'failed', error: err instanceof Error ? err.message : String(err) })
       return
     }
+    const kind = row.kind as JobKind
     const cancelBuffer = new SharedArrayBuffer(4)
     const input: WorkerInput = {
       jobId: row.id,
@@ -245,7 +282,7 @@ export class JobManager {
     // Registered before any await, so a cancel arriving now finds the running job.
     const spec = workerSpec(this.options.worker)
     const worker = new Worker(spec.url, { workerData: { ...input, ...spec.extra } })
-    const run: Running = { worker, cancelFlag: new Int32Array(cancelBuffer), settled: false, lastWrite: 0, lastEmit: 0 }
+    const run: Running = { kind, worker, cancelFlag: new Int32Array(cancelBuffer), settled: false, lastWrite: 0, lastEmit: 0 }
     this.running.set(row.id, run)
     this.events.emit('job.status', await this.get(row.id))
 
@@ -254,6 +291,8 @@ export class JobManager {
       run.settled = true
       clearTimeout(run.cancelTimer)
       this.running.delete(row.id)
+      // Whatever the thread held went with it; said before the final status so readers never see a stale holder.
+      this.releaseModels(row.id, kind)
       await this.finish(row.id, outcome)
       this.pump()
     }
@@ -262,6 +301,7 @@ export class JobManager {
     const logged = (p: Promise<unknown>): void => void p.catch((err: unknown) => console.error(`job ${row.id}:`, err))
     worker.on('message', (m: WorkerMessage) => {
       if (m.type === 'progress') logged(this.onProgress(row.id, run, m))
+      else if (m.type === 'model') this.onModel(row.id, run, m)
       else if (m.type === 'done') logged(settle({ status: 'done', progress: 1, message: m.message, result: m.result }))
       else if (m.type === 'cancelled') logged(settle({ status: 'cancelled', message: 'Cancelled' }))
       else logged(settle({ status: 'failed', error: m.error }))
@@ -277,6 +317,15 @@ export class JobManager {
         ),
       )
     })
+  }
+
+  private onModel(id: string, run: Running, m: Extract<WorkerMessage, { type: 'model' }>): void {
+    if (run.settled) return
+    if (this.held.report(id, run.kind, m.path, m.held)) this.events.emit('job.models', { jobId: id, kind: run.kind, models: this.held.pathsOf(id) })
+  }
+
+  private releaseModels(id: string, kind: JobKind): void {
+    if (this.held.clear(id)) this.events.emit('job.models', { jobId: id, kind, models: [] })
   }
 
   /** Progress is throttled for events and writes alike; the final state always arrives as a status event. */

@@ -16,6 +16,8 @@ export type WorkerMessage =
   | { type: 'done'; result: unknown; message: string }
   | { type: 'failed'; error: string }
   | { type: 'cancelled' }
+  /** The thread loaded (held: true) or released (held: false) a model file; absolute path. */
+  | { type: 'model'; path: string; held: boolean }
 
 export class JobCancelledError extends Error {
   constructor() {
@@ -25,7 +27,7 @@ export class JobCancelledError extends Error {
 }
 
 /** What a job implementation sees: no Electron, no worker plumbing. */
-export interface JobContext<P> {
+export interface JobContext<P = unknown> {
   jobId: string
   params: P
   dataDir: string
@@ -35,10 +37,15 @@ export interface JobContext<P> {
   /** Throws JobCancelledError when cancellation was requested; call it between units of work. */
   throwIfCancelled(): void
   readonly cancelled: boolean
+  /**
+   * Tells the job manager this job now holds the model file at `path` (so the Models page can say
+   * so); call the returned function once it is released. Releasing twice is harmless.
+   */
+  reportModelHold(path: string): () => void
 }
 
-export interface JobOutcome {
-  result: unknown
+export interface JobOutcome<R = unknown> {
+  result: R
   message: string
 }
 

@@ -2,22 +2,45 @@ import { createHash } from 'node:crypto'
 import { availableParallelism } from 'node:os'
 import { basename, resolve } from 'node:path'
 import type { Kysely, Selectable } from 'kysely'
-import { ApiError, type ModelInfo } from '../../preload/contract'
+import { ApiError, type JobKind, type ModelHolder, type ModelInfo } from '../../preload/contract'
 import type { AppDatabase, ModelTable } from '../db/schema'
 import { PolicyError } from '../policy/errors'
 import { getSharedRuntime, type LoadedModel } from '../policy/llama-runtime'
 import { createGgufEmbedder, type GgufEmbedder } from '../policy/embedder'
 import { inspectModelFile, type ModelFileInfo } from '../policy/model-file'
 
-/** Registered GGUF files (app.db) and the ones loaded in this process, shared by every workspace. */
+export interface ModelRegistryOptions {
+  /** The running jobs whose worker threads hold the model file at an absolute path (the job manager knows). */
+  jobHolders?: (path: string) => Array<{ jobId: string; kind: JobKind }>
+}
+
+/**
+ * Registered GGUF files (app.db), shared by every workspace, and where each is loaded: in this
+ * process (loaded here, or serving dense search) and in the worker threads of running jobs, which
+ * load their own copies (llama.cpp models cannot cross threads).
+ */
 export class ModelRegistry {
   private readonly loaded = new Map<string, LoadedModel>()
   /** Loads in flight, so two requests for one model load it once. */
   private readonly loading = new Map<string, Promise<LoadedModel>>()
   /** Query-time embedders for dense search, one per model file, on the shared runtime. */
   private readonly embedders = new Map<string, Promise<GgufEmbedder>>()
+  /** Model files whose query embedder has finished loading. */
+  private readonly embedding = new Set<string>()
 
-  constructor(private readonly db: Kysely<AppDatabase>) {}
+  constructor(
+    private readonly db: Kysely<AppDatabase>,
+    private readonly options: ModelRegistryOptions = {},
+  ) {}
+
+  /** Every holder of a model file now: this process first, then jobs. */
+  holdersOf(id: string, path: string): ModelHolder[] {
+    const uses: Array<'loaded' | 'search'> = []
+    if (this.loaded.has(id)) uses.push('loaded')
+    if (this.embedding.has(path)) uses.push('search')
+    const jobs = (this.options.jobHolders?.(path) ?? []).map((h): ModelHolder => ({ where: 'job', jobId: h.jobId, kind: h.kind }))
+    return [...(uses.length ? [{ where: 'main' as const, uses }] : []), ...jobs]
+  }
 
   private toDto(row: Selectable<ModelTable>): ModelInfo {
     const info = JSON.parse(row.info_json) as ModelFileInfo
@@ -38,6 +61,7 @@ export class ModelRegistry {
       hasChatTemplate: info.hasChatTemplate,
       sizeBytes: info.sizeBytes,
       loaded: live ? { backend: live.backend, gpuLayers: live.gpuLayers, totalLayers: live.totalLayers, loadMs: live.loadMs } : null,
+      holders: this.holdersOf(row.id, row.path),
     }
   }
 
@@ -119,7 +143,10 @@ export class ModelRegistry {
     let pending = this.embedders.get(path)
     if (!pending) {
       pending = getSharedRuntime().then((runtime) => createGgufEmbedder(path, { runtime }))
-      pending.catch(() => this.embedders.delete(path))
+      pending.then(
+        () => this.embedding.add(resolve(path)),
+        () => this.embedders.delete(path),
+      )
       this.embedders.set(path, pending)
     }
     return pending
@@ -129,5 +156,6 @@ export class ModelRegistry {
     for (const id of [...this.loaded.keys()]) await this.unload(id).catch(() => undefined)
     for (const pending of this.embedders.values()) await (await pending.catch(() => null))?.dispose()
     this.embedders.clear()
+    this.embedding.clear()
   }
 }

@@ -1,3 +1,4 @@
+import { reportModelHold } from '../jobs/model-hold-reporter'
 import { availableParallelism } from 'node:os'
 import {
   getLlama, GgufInsights, LlamaLogLevel, readGgufFileInfo,
@@ -157,6 +158,8 @@ export class LlamaRuntime {
     const loaded = new LoadedModel(this, model, path, performance.now() - started, insights.totalLayers)
     this.models.add(loaded)
     model.onDispose.createListener(() => this.models.delete(loaded))
+    // A worker thread's loads are reported to the job manager, so the Models page can say which job holds which model.
+    model.onDispose.createListener(reportModelHold(path))
     return loaded
   }
 

@@ -19,6 +19,7 @@ export * from './models'
 export * from './runs'
 export * from './system'
 export * from './trajectory'
+export * from './training'
 export * from './workspace'
 
 export const routes = { ...systemRoutes, ...workspaceRoutes, ...jobRoutes, ...corpusRoutes, ...graphRoutes, ...runRoutes, ...modelRoutes }

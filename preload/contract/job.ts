@@ -3,13 +3,12 @@ import { IngestParams } from './corpus'
 import { route } from './define'
 import { GraphExportParams } from './graph'
 import { EvalParams } from './runs'
+import { TrainParams, TrainResult } from './training'
 
 export const JobStatus = z.enum(['queued', 'running', 'done', 'failed', 'cancelled'])
 export type JobStatus = z.infer<typeof JobStatus>
 
-/** Job kinds the backend knows; each has its own parameter schema. */
-export const JobKind = z.enum(['db.maintenance', 'corpus.ingest', 'corpus.embed', 'eval.run', 'model.download', 'graph.export'])
-export type JobKind = z.infer<typeof JobKind>
+const WorkspaceId = z.string().min(1).max(64)
 
 export const MaintenanceParams = z
   .object({
@@ -29,9 +28,115 @@ export type EmbedParams = z.infer<typeof EmbedParams>
 
 export const ModelDownloadParams = z.object({ uri: z.string().trim().min(3).max(2000).regex(/^(hf:|https:\/\/)/, 'use an hf: or https:// URI') }).strict()
 
-export const Job = z.object({
+const EntityLinks = z.object({ method: z.string(), links: z.number(), entities: z.number() })
+
+export const MaintenanceResult = z.object({
+  ok: z.boolean(),
+  tables: z.number(),
+  /** At most 100 lines. */
+  problems: z.array(z.string()),
+  sizeBefore: z.number(),
+  sizeAfter: z.number(),
+})
+
+export const IngestResult = z.object({
+  files: z.number(),
+  ingested: z.number(),
+  unchanged: z.number(),
+  failed: z.number(),
+  documents: z.number(),
+  chunks: z.number(),
+  sentences: z.number(),
+  mentions: z.number(),
+  questions: z.number(),
+  orphanEntitiesDropped: z.number(),
+  /** Entity neighbour links, when the corpus changed. */
+  links: EntityLinks.nullable(),
+  tokenizer: z.string(),
+  seconds: z.object({ total: z.number(), parse: z.number(), nlp: z.number(), write: z.number(), links: z.number() }),
+  /** Failed files, at most 200: every file's outcome is in source_files. */
+  failures: z.array(z.object({ label: z.string(), status: z.enum(['ingested', 'unchanged', 'failed']), reason: z.string().optional(), error: z.string().optional() })),
+  /** Why the workspace's embedding model was not used for entity links, when it could not load. */
+  embedderError: z.string().optional(),
+})
+
+export const EmbedResult = z.object({
+  model: z.string(),
+  dimension: z.number(),
+  /** Chunks embedded by this run. */
+  embedded: z.number(),
+  /** Chunks that already had a vector from this model. */
+  skipped: z.number(),
+  /** Inputs longer than the model's context, embedded from their first tokens. */
+  truncated: z.number(),
+  seconds: z.number(),
+  chunksPerSecond: z.number(),
+  /** Entity neighbour links rebuilt over name embeddings. */
+  entityLinks: EntityLinks,
+})
+
+export const EvalResult = z.object({ runId: z.number(), episodes: z.number(), seconds: z.number() })
+
+export const GraphExportResult = z.object({
+  file: z.string(),
+  nodes: z.number(),
+  edges: z.number(),
+  bytes: z.number(),
+  ms: z.number(),
+  /** Neighbourhood exports: the node cap left nodes out. */
+  truncated: z.boolean(),
+})
+
+export const ModelDownloadResult = z.object({ path: z.string(), modelId: z.string() })
+
+interface JobKindDef<P extends z.ZodType, R extends z.ZodType, W extends boolean> {
+  summary: string
+  /** Whether the job runs against a workspace (job.start then takes a workspaceId). */
+  workspace: W
+  params: P
+  result: R
+}
+const kind = <P extends z.ZodType, R extends z.ZodType, W extends boolean>(def: JobKindDef<P, R, W>): JobKindDef<P, R, W> => def
+
+/**
+ * Every job kind, declared once: job.start's input, the job manager's check before queuing, the
+ * worker's check of what a runner returns and the typed results in job.list and job events all come
+ * from here. A kind added here without a runner is a type error in main/job-kinds.
+ */
+export const jobKinds = {
+  'db.maintenance': kind({ summary: 'Integrity check and VACUUM of a workspace database', workspace: true, params: MaintenanceParams.default({ vacuum: true }), result: MaintenanceResult }),
+  'corpus.ingest': kind({ summary: 'Ingest sources into a workspace corpus', workspace: true, params: IngestParams, result: IngestResult }),
+  'corpus.embed': kind({ summary: 'Embed every chunk with a GGUF model', workspace: true, params: EmbedParams, result: EmbedResult }),
+  'eval.run': kind({ summary: 'Evaluate a policy over a question split', workspace: true, params: EvalParams, result: EvalResult }),
+  'train.run': kind({ summary: 'A short RL run of the policy head (new, or resumed from its last completed step)', workspace: true, params: TrainParams, result: TrainResult }),
+  'graph.export': kind({ summary: 'Export the graph as GraphML', workspace: true, params: GraphExportParams.default({}), result: GraphExportResult }),
+  'model.download': kind({ summary: 'Download a GGUF model and register it', workspace: false, params: ModelDownloadParams, result: ModelDownloadResult }),
+}
+type JobKinds = typeof jobKinds
+
+export const JobKind = z.enum(Object.keys(jobKinds) as [keyof JobKinds, ...(keyof JobKinds)[]])
+export type JobKind = keyof JobKinds
+/** What a runner of kind K receives (defaults applied). */
+export type JobParams<K extends JobKind> = z.output<JobKinds[K]['params']>
+/** What a job of kind K leaves when it is done. */
+export type JobResult<K extends JobKind> = z.output<JobKinds[K]['result']>
+export type JobNeedsWorkspace<K extends JobKind> = JobKinds[K]['workspace']
+
+type StartShape<K extends JobKind> = JobKinds[K]['workspace'] extends true
+  ? { kind: z.ZodLiteral<K>; workspaceId: typeof WorkspaceId; params: JobKinds[K]['params'] }
+  : { kind: z.ZodLiteral<K>; params: JobKinds[K]['params'] }
+type StartOption = { [K in JobKind]: z.ZodObject<StartShape<K>, z.core.$strict> }[JobKind]
+
+const startOption = (k: JobKind): StartOption => {
+  const def = jobKinds[k]
+  const shape = def.workspace ? { kind: z.literal(k), workspaceId: WorkspaceId, params: def.params } : { kind: z.literal(k), params: def.params }
+  return z.object(shape).strict() as unknown as StartOption
+}
+
+export const JobStartInput = z.discriminatedUnion('kind', JobKind.options.map(startOption) as [StartOption, ...StartOption[]])
+
+const JobFields = {
   id: z.string(),
-  kind: JobKind,
   workspaceId: z.string().nullable(),
   status: JobStatus,
   progress: z.number().min(0).max(1),
@@ -39,11 +144,17 @@ export const Job = z.object({
   message: z.string(),
   error: z.string().nullable(),
   params: z.record(z.string(), z.unknown()),
-  result: z.unknown().nullable(),
   createdAt: z.string(),
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
-})
+}
+type JobOption = { [K in JobKind]: z.ZodObject<typeof JobFields & { kind: z.ZodLiteral<K>; result: z.ZodNullable<JobKinds[K]['result']> }> }[JobKind]
+
+/** A job; narrowing on `kind` types its result. */
+export const Job = z.discriminatedUnion(
+  'kind',
+  JobKind.options.map((k) => z.object({ ...JobFields, kind: z.literal(k), result: jobKinds[k].result.nullable() })) as unknown as [JobOption, ...JobOption[]],
+)
 export type Job = z.infer<typeof Job>
 
 export const jobRoutes = {
@@ -52,18 +163,7 @@ export const jobRoutes = {
     z.object({ workspaceId: z.string().max(64).optional(), limit: z.number().int().min(1).max(500).default(50) }).strict(),
     z.array(Job),
   ),
-  'job.start': route(
-    'Queue a job; it runs off the main thread',
-    z.discriminatedUnion('kind', [
-      z.object({ kind: z.literal('db.maintenance'), workspaceId: z.string().min(1).max(64), params: MaintenanceParams.default({ vacuum: true }) }).strict(),
-      z.object({ kind: z.literal('corpus.ingest'), workspaceId: z.string().min(1).max(64), params: IngestParams }).strict(),
-      z.object({ kind: z.literal('corpus.embed'), workspaceId: z.string().min(1).max(64), params: EmbedParams }).strict(),
-      z.object({ kind: z.literal('eval.run'), workspaceId: z.string().min(1).max(64), params: EvalParams }).strict(),
-      z.object({ kind: z.literal('graph.export'), workspaceId: z.string().min(1).max(64), params: GraphExportParams.default({}) }).strict(),
-      z.object({ kind: z.literal('model.download'), params: ModelDownloadParams }).strict(),
-    ]),
-    Job,
-  ),
+  'job.start': route('Queue a job; it runs off the main thread', JobStartInput, Job),
   'job.cancel': route('Cancel a queued or running job', z.object({ id: z.string().min(1).max(64) }).strict(), Job),
 }
 
@@ -72,4 +172,6 @@ export const jobEvents = {
   'job.progress': z.object({ jobId: z.string(), progress: z.number(), stage: z.string(), message: z.string() }),
   /** A job changed status (queued, running, done, failed, cancelled). */
   'job.status': Job,
+  /** The model files a running job's worker holds now (absolute paths); empty once it released them or ended. */
+  'job.models': z.object({ jobId: z.string(), kind: JobKind, models: z.array(z.string()) }),
 }

@@ -1,5 +1,16 @@
 import { z } from 'zod'
 import { route } from './define'
+import { JobKind } from './job'
+
+/**
+ * Where a model is loaded: in the app's own process (by the Models page, or for dense search), or in
+ * the worker thread of a running job, which loads its own copy.
+ */
+export const ModelHolder = z.discriminatedUnion('where', [
+  z.object({ where: z.literal('main'), uses: z.array(z.enum(['loaded', 'search'])).min(1) }),
+  z.object({ where: z.literal('job'), jobId: z.string(), kind: JobKind }),
+])
+export type ModelHolder = z.infer<typeof ModelHolder>
 
 export const ModelInfo = z.object({
   id: z.string(),
@@ -16,8 +27,10 @@ export const ModelInfo = z.object({
   layers: z.number().nullable(),
   hasChatTemplate: z.boolean(),
   sizeBytes: z.number(),
-  /** Present while the model is loaded in this process. */
+  /** Present while the model is loaded in the app's process by models.load. */
   loaded: z.object({ backend: z.string(), gpuLayers: z.number(), totalLayers: z.number(), loadMs: z.number() }).nullable(),
+  /** Every process or thread holding this model file now; empty when it is loaded nowhere. */
+  holders: z.array(ModelHolder),
 })
 export type ModelInfo = z.infer<typeof ModelInfo>
 

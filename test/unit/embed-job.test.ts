@@ -3,7 +3,8 @@ import type BetterSqlite3 from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { workspaceMigrations } from '../../main/db/migrations'
 import { openDatabase, type OpenedDatabase } from '../../main/db/open'
-import { EmbedParams, readEmbeddingModel, runEmbedJob, type EmbedJobResult } from '../../main/job-kinds/embed'
+import { EmbedParams, runEmbedJob, type EmbedJobResult } from '../../main/job-kinds/embed'
+import { readEmbeddingModel } from '../../main/models/embedding-model'
 import { JobCancelledError, type JobContext } from '../../main/jobs/protocol'
 import { createGgufEmbedder, type GgufEmbedder } from '../../main/policy/embedder'
 import { ModelFileError } from '../../main/policy/errors'
@@ -44,16 +45,24 @@ function seedCorpus(raw: BetterSqlite3.Database): number {
   return n
 }
 
-function jobContext(params: unknown, options: { cancelAfterProgress?: number } = {}): JobContext<unknown> & { reports: Array<{ progress: number; stage: string }> } {
+type TestContext = JobContext<unknown> & { reports: Array<{ progress: number; stage: string }>; holds: string[] }
+
+function jobContext(params: unknown, options: { cancelAfterProgress?: number } = {}): TestContext {
   let cancelled = false
   let embedReports = 0
   const reports: Array<{ progress: number; stage: string }> = []
+  const holds: string[] = []
   return {
     jobId: 'test',
     params,
     dataDir: tmp.dir,
     workspaceDbFile: ws.file,
     reports,
+    holds,
+    reportModelHold(path) {
+      holds.push(`hold ${path}`)
+      return () => holds.push(`release ${path}`)
+    },
     progress(progress, stage) {
       reports.push({ progress, stage })
       if (stage === 'embed' && progress > 0 && ++embedReports === options.cancelAfterProgress) cancelled = true
@@ -132,6 +141,18 @@ describe('runEmbedJob', () => {
 
     const second = (await runEmbedJob(jobContext({ modelPath }), { runtime })).result as EmbedJobResult
     expect(second).toMatchObject({ model: result.model, embedded: 0, skipped: chunkCount })
+  })
+
+  it('reports holding its model while it runs, and lets go when it ends', async () => {
+    const ctx = jobContext({ modelPath })
+    await runEmbedJob(ctx, { runtime })
+    expect(ctx.holds).toEqual([`hold ${modelPath}`, `release ${modelPath}`])
+    const failing = jobContext({ modelPath, batchSize: 1 }, { cancelAfterProgress: 1 })
+    ws.raw.exec('delete from chunk_vectors')
+    await expect(runEmbedJob(failing, { runtime })).rejects.toBeInstanceOf(JobCancelledError)
+    expect(failing.holds).toEqual([`hold ${modelPath}`, `release ${modelPath}`])
+    await runEmbedJob(jobContext({ modelPath }), { runtime }) // whole again, for the retriever below
+    expect(vectorCount()).toBe(chunkCount)
   })
 
   describe('then the retriever searches the vectors', () => {

@@ -26,6 +26,8 @@ import { TrainingStore } from './store'
 
 export interface TrainingDeps {
   answerer: Answerer
+  /** How to rebuild the answerer when the run is resumed in another process (stored with the run). */
+  answererSpec?: { kind: 'lexical' } | { kind: 'gguf'; modelPath: string }
   appVersion: string
   jobId: string | null
   progress(progress: number, stage: string, message?: string): void
@@ -115,7 +117,7 @@ export async function runTraining(raw: SQLite.Database, input: TrainConfigInput,
   const factory = environmentFactory(config.environment)
   const id =
     runId ??
-    runs.createRun({ kind: 'train', name: config.name || `train · ${config.environment} · ${config.credit.scheme}`, config: { ...config, envConfig: { ...factory.defaults, ...config.envConfig }, answerer: { name: deps.answerer.name, lexical: deps.answerer.lexical } }, seed: config.seed, appVersion: deps.appVersion, corpusSignature: corpusSignature(raw), jobId: deps.jobId })
+    runs.createRun({ kind: 'train', name: config.name || `train · ${config.environment} · ${config.credit.scheme}`, config: { config: { ...config, envConfig: { ...factory.defaults, ...config.envConfig } }, answerer: deps.answererSpec ?? { kind: 'lexical' }, answererName: deps.answerer.name }, seed: config.seed, appVersion: deps.appVersion, corpusSignature: corpusSignature(raw), jobId: deps.jobId })
   if (runId !== null) raw.prepare("update runs set status = 'running', error = null, finished_at = null, job_id = coalesce(?, job_id) where id = ?").run(deps.jobId, id)
   const checkpoint = store.lastCheckpoint(id)
   const builder = candidateBuilder(factory.protocol)
@@ -194,3 +196,11 @@ function firstHeldOut(store: TrainingStore, runId: number): HeldOutResult | null
   return { aggregates: aggregate(Object.entries(perQuestion).map(([questionId, metrics]) => ({ questionId, variant: null, metrics }))), perQuestion }
 }
 
+
+/** A stored run's config and answerer, for resuming it. */
+export function storedTrainConfig(raw: SQLite.Database, runId: number): { config: TrainConfigInput; answerer: { kind: 'lexical' } | { kind: 'gguf'; modelPath: string } } {
+  const row = raw.prepare("select config_json from runs where id = ? and kind = 'train'").pluck().get(runId) as string | undefined
+  if (!row) throw new Error(`No training run #${runId}`)
+  const stored = JSON.parse(row) as { config: TrainConfigInput; answerer?: { kind: 'lexical' } | { kind: 'gguf'; modelPath: string } }
+  return { config: stored.config, answerer: stored.answerer ?? { kind: 'lexical' } }
+}

@@ -1,13 +1,8 @@
-import { z } from 'zod'
+import type { z } from 'zod'
+import { RewardConfigSchema } from '../../../preload/contract/training'
 import { rewardTerm, rewardTermNames } from './terms'
 
-export const rewardConfigSchema = z.strictObject({
-  /** Term name -> weight; terms left out weigh 0. */
-  weights: z.record(z.string(), z.number()),
-  normalisation: z.enum(['official', 'graphr1']).default('official'),
-  /** Edits over the published Harness-1 weights, used when the harness1 term is weighted. */
-  harness1Weights: z.record(z.string(), z.number()).default({}),
-})
+export const rewardConfigSchema = RewardConfigSchema
 export type RewardConfig = z.infer<typeof rewardConfigSchema>
 
 export interface RewardPreset {

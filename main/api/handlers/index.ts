@@ -1,0 +1,27 @@
+import type { Services } from '../../app/services'
+import type { Handlers } from '../dispatch'
+import { corpusHandlers } from './corpus'
+import { graphHandlers } from './graph'
+import { jobHandlers } from './job'
+import { modelHandlers } from './models'
+import { runHandlers } from './runs'
+import { systemHandlers, type HostCapabilities } from './system'
+import { workspaceHandlers } from './workspace'
+
+export type { HostCapabilities } from './system'
+
+/**
+ * Every route's handler, one group per contract file. Each handler maps validated input to one
+ * feature call; dispatch() validates input and output around it.
+ */
+export function createHandlers(services: Services, host: HostCapabilities): Handlers {
+  return {
+    ...systemHandlers(services, host),
+    ...workspaceHandlers(services),
+    ...jobHandlers(services),
+    ...corpusHandlers(services),
+    ...graphHandlers(services),
+    ...runHandlers(services),
+    ...modelHandlers(services),
+  }
+}

@@ -1,0 +1,14 @@
+import type { OpenedDatabase } from '../db/open'
+import type { WorkspaceDatabase } from '../db/schema'
+import { validateEvalParams, validateTrainParams } from '../experiments/validate'
+import type { JobPreflight } from '../jobs/manager'
+
+/** Checks run before a job is queued, where a kind needs more than its parameter schema. */
+export function jobPreflight(workspaceDb: (workspaceId: string) => Promise<OpenedDatabase<WorkspaceDatabase>>): JobPreflight {
+  return {
+    // The environment, its config delta, the policy and the split: a typo is a validation error now, not a failed run later.
+    'eval.run': async (params, workspaceId) => validateEvalParams((await workspaceDb(workspaceId!)).raw, params),
+    // Registry names, splits that overlap or are empty, a resume of a run that does not exist: refused before queueing.
+    'train.run': async (params, workspaceId) => validateTrainParams((await workspaceDb(workspaceId!)).raw, params),
+  }
+}

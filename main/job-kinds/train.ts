@@ -1,0 +1,26 @@
+import { APP_VERSION } from '../config/version'
+import { answererFor } from '../experiments/factories'
+import { runTraining, storedTrainConfig } from '../experiments/training'
+import { defineJobKind } from '../jobs/define-job-kind'
+
+/** A training run (or the rest of one) in a worker thread: progress per step, cancel between rollouts. */
+export const trainJob = defineJobKind({
+  kind: 'train.run',
+  run: async (ctx, { params, db, own }) => {
+    const stored = params.mode === 'resume' ? storedTrainConfig(db.raw, params.runId) : null
+    const answererSpec = params.mode === 'new' ? params.answerer : stored!.answerer
+    const answerer = own(await answererFor(answererSpec), answererSpec.kind === 'gguf' ? answererSpec.modelPath : undefined)
+    const result = await runTraining(db.raw, params.mode === 'new' ? params.config : stored!.config, {
+      answerer: answerer.value,
+      answererSpec,
+      appVersion: APP_VERSION,
+      jobId: ctx.jobId,
+      progress: (p, stage, message) => ctx.progress(p, stage, message),
+      throwIfCancelled: () => ctx.throwIfCancelled(),
+    }, params.mode === 'resume' ? params.runId : null)
+    const before = result.before?.aggregates['sp.f1']?.mean ?? null
+    const after = result.after?.aggregates['sp.f1']?.mean ?? null
+    const pct = (v: number | null) => (v === null ? '–' : (v * 100).toFixed(1))
+    return { result: { runId: result.runId, steps: result.steps, before, after }, message: `Run #${result.runId}: ${result.steps} steps · held-out SP F1 ${pct(before)} → ${pct(after)} (greedy head)` }
+  },
+})

@@ -76,9 +76,24 @@ export const EpisodeStep = TrajectoryStepSchema.extend({
 })
 export type EpisodeStep = z.infer<typeof EpisodeStep>
 
+/** One stored metric as the metric catalogue (main/eval/metric-catalog.ts) describes it. */
+export const MetricInfoSchema = z.object({
+  name: z.string(),
+  label: z.string(),
+  description: z.string(),
+  /** Which way is better; 'none' for descriptive numbers. */
+  direction: z.enum(['higher', 'lower', 'none']),
+  /** fraction: a share in [0, 1], shown as a percentage; number: a decimal; count: a whole number; ms: a duration. */
+  format: z.enum(['fraction', 'number', 'count', 'ms']),
+  group: z.string(),
+  /** Shown by default in run and episode tables. */
+  headline: z.boolean(),
+})
+export type MetricInfo = z.infer<typeof MetricInfoSchema>
+
 export const runRoutes = {
   'harness.catalog': route(
-    'Registered environments as they declare themselves (family, action kind, protocol, reward scheme, presets, defaults), scripted policies with the protocols they drive',
+    'Registered environments as they declare themselves (family, action kind, protocol, reward scheme, presets, defaults), scripted policies with the protocols they drive, the metric catalogue',
     z.object({}).strict(),
     z.object({
       environments: z.array(
@@ -97,6 +112,8 @@ export const runRoutes = {
       scriptedPolicies: z.array(z.object({ name: z.string(), description: z.string(), protocols: z.array(z.string()) })),
       /** Published Harness-1 reward weights (the editable preset). */
       rewardWeights: z.record(z.string(), z.unknown()),
+      /** Every metric the app stores: label (with its normalisation), direction, display format, group. */
+      metrics: z.array(MetricInfoSchema),
     }),
   ),
   'runs.list': route('Runs of the workspace, newest first, with aggregate metrics', z.object({ workspaceId: WorkspaceId }).strict(), z.array(RunSummary)),

@@ -4,7 +4,8 @@ import type { Job } from '../../preload/contract'
 import JobList from '../../renderer/src/components/JobList.vue'
 import ProgressBar from '../../renderer/src/components/ProgressBar.vue'
 
-const job = (over: Partial<Job>): Job => ({
+type MaintenanceJob = Extract<Job, { kind: 'db.maintenance' }>
+const job = (over: Partial<MaintenanceJob>): MaintenanceJob => ({
   id: 'j1', kind: 'db.maintenance', workspaceId: 'w', status: 'running', progress: 0.42, stage: 'integrity', message: 'Checked chunks (3/7)',
   error: null, params: {}, result: null, createdAt: '2026-01-01T00:00:00Z', startedAt: '2026-01-01T00:00:01Z', finishedAt: null, ...over,
 })

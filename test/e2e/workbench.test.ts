@@ -139,8 +139,9 @@ describe.runIf(run)('workbench in Chromium (browser mode)', () => {
     await page.click('[data-test=eval-start]')
     const done = page.locator('[data-test=runs-table] tr[data-status=done]')
     await done.first().waitFor({ timeout: 120_000 })
-    expect(await done.first().locator('[data-metric="sp.recall"]').textContent()).toMatch(/\d/)
-    await page.screenshot({ path: join(OUTPUT_DIR, 'runs.png'), fullPage: true })
+    // Labels, units and columns come from the backend's metric catalogue: fractions as percentages with one decimal.
+    expect(await done.first().locator('[data-metric="sp.recall"] .value').textContent()).toMatch(/^\d{1,3}\.\d%$/)
+    expect(await page.locator('[data-test=runs-table] thead th[data-metric="answer.em.official"]').textContent()).toContain('EM (official HotpotQA/2Wiki)')
 
     await page.selectOption('[data-test=eval-environment]', 'stateful')
     await page.selectOption('[data-test=eval-policy]', 'scripted-tools')
@@ -148,11 +149,17 @@ describe.runIf(run)('workbench in Chromium (browser mode)', () => {
     await page.fill('[data-test=eval-limit]', '3')
     await page.click('[data-test=eval-start]')
     await page.waitForFunction(() => document.querySelectorAll('[data-test=runs-table] tr[data-status=done]').length === 2, undefined, { timeout: 120_000 })
+    expect(await done.first().locator('[data-metric="reward.total"] .value').textContent()).toMatch(/^−?\d+\.\d{3}$/)
+    await page.screenshot({ path: join(OUTPUT_DIR, 'runs.png'), fullPage: true })
 
     await done.last().locator('a').first().click()
     await page.locator('[data-test=open-trajectory]').first().click()
     await page.locator('[data-test=trajectory-steps] li.step').first().waitFor()
     expect(await page.locator('[data-test=trajectory-steps] .menu li[data-chosen=true]').count()).toBeGreaterThan(0)
+    // Harness-G: the committed evidence after each step, from the typed step view.
+    await page.locator('[data-test=committed-evidence] li[data-sentence]').first().waitFor()
+    expect(await page.locator('[data-test=committed-evidence] li[data-sentence]').first().textContent()).toMatch(/sentence \d+ \S/)
+    expect(await page.locator('[data-test=working-memory]').count()).toBe(0)
     await page.screenshot({ path: join(OUTPUT_DIR, 'trajectory.png'), fullPage: false })
 
     // Harness-1 replay: the working memory as the policy saw it, and what each step changed.
@@ -162,6 +169,10 @@ describe.runIf(run)('workbench in Chromium (browser mode)', () => {
     await page.locator('[data-test=open-trajectory]').first().click()
     await page.locator('[data-test=working-memory]').first().waitFor()
     expect(await page.locator('[data-test=working-memory]').first().textContent()).toMatch(/\[Context: \d+\/\d+\]/)
+    // Harness-1: the curated set of the working memory and what each step changed, from the typed step view.
+    await page.locator('[data-test=memory-curated] li code').first().waitFor()
+    expect(await page.locator('[data-test=step-changes]').nth(1).textContent()).toMatch(/Changed: .*context \d+ → \d+ tokens/)
+    expect(await page.locator('[data-test=committed-evidence]').count()).toBe(0)
     await page.screenshot({ path: join(OUTPUT_DIR, 'trajectory-harness1.png'), fullPage: false })
 
     // Ablations: the Harness-1 run against the Harness-G run on paragraph recall, paired by question.
@@ -174,6 +185,7 @@ describe.runIf(run)('workbench in Chromium (browser mode)', () => {
     await page.click('[data-test=ablation-compare]')
     await page.locator('[data-test=ablation-table] tbody tr').first().waitFor()
     await page.locator('[data-test=difference-chart]').waitFor()
+    expect(await page.locator('[data-test=ablation-table] tbody tr').first().textContent()).toMatch(/[+−±]\d+\.\d pp/)
     await page.screenshot({ path: join(OUTPUT_DIR, 'ablations.png'), fullPage: true })
     await page.goto(`${app.origin}/#/`)
   })

@@ -1,6 +1,11 @@
 import type { Ref } from 'vue'
+import { errorMessage } from '../api/errors'
 
-/** Runs an API action and keeps its error for the view to show, instead of throwing into a component. */
+/**
+ * The one error pattern of the stores: an action runs through `attempt`, which clears the store's
+ * `error` on success and keeps `errorMessage(err)` there on failure, instead of throwing into a
+ * component. Views show `store.error` with ErrorNote.
+ */
 export function attemptInto(error: Ref<string | null>) {
   return async <T>(fn: () => Promise<T>): Promise<T | undefined> => {
     try {
@@ -8,7 +13,7 @@ export function attemptInto(error: Ref<string | null>) {
       error.value = null
       return out
     } catch (err) {
-      error.value = err instanceof Error ? err.message : String(err)
+      error.value = errorMessage(err)
       return undefined
     }
   }

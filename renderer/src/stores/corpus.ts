@@ -3,13 +3,14 @@ import { ref } from 'vue'
 import type { CorpusStats, Job, RouteInput, RouteOutput, SourceFile } from '../../../preload/contract'
 import { useApi } from '../api'
 import { attemptInto } from './attempt'
+import { liveSubscriptions } from './live'
 import { useJobsStore } from './jobs'
 
 type SearchResult = RouteOutput<'corpus.search'>
 type SearchMode = RouteInput<'corpus.search'>['mode']
 export type IngestInput = Extract<RouteInput<'job.start'>, { kind: 'corpus.ingest' }>['params']
 
-/** One workspace's corpus: counts, files, search; refreshed when an ingest job of this workspace ends. */
+/** One workspace's corpus: counts, files, search; refreshed (while a page holds `live()`) when an ingest job of this workspace ends. */
 export const useCorpusStore = defineStore('corpus', () => {
   const workspaceId = ref<string | null>(null)
   const stats = ref<CorpusStats | null>(null)
@@ -17,9 +18,14 @@ export const useCorpusStore = defineStore('corpus', () => {
   const search = ref<SearchResult | null>(null)
   const searching = ref(false)
   const error = ref<string | null>(null)
-  let watching = false
 
   const attempt = attemptInto(error)
+
+  const { live } = liveSubscriptions(() => [
+    useApi().on('job.status', (job: Job) => {
+      if (job.kind === 'corpus.ingest' && job.workspaceId === workspaceId.value && job.status !== 'queued' && job.status !== 'running') void refresh()
+    }),
+  ])
 
   async function refresh(): Promise<void> {
     const id = workspaceId.value
@@ -39,12 +45,6 @@ export const useCorpusStore = defineStore('corpus', () => {
       files.value = []
       search.value = null
     }
-    if (!watching) {
-      watching = true
-      useApi().on('job.status', (job: Job) => {
-        if (job.kind === 'corpus.ingest' && job.workspaceId === workspaceId.value && job.status !== 'queued' && job.status !== 'running') void refresh()
-      })
-    }
     await refresh()
   }
 
@@ -63,5 +63,5 @@ export const useCorpusStore = defineStore('corpus', () => {
     if (out) search.value = out
   }
 
-  return { workspaceId, stats, files, search, searching, error, load, refresh, ingest, runSearch }
+  return { workspaceId, stats, files, search, searching, error, live, load, refresh, ingest, runSearch }
 })

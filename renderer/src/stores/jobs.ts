@@ -2,11 +2,13 @@ import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import type { Job, RouteInput } from '../../../preload/contract'
 import { useApi } from '../api'
+import { attemptInto } from './attempt'
+import { liveSubscriptions } from './live'
 
 export const useJobsStore = defineStore('jobs', () => {
   const jobs = ref<Job[]>([])
   const error = ref<string | null>(null)
-  let subscribed = false
+  const attempt = attemptInto(error)
 
   const active = computed(() => jobs.value.filter((j) => j.status === 'queued' || j.status === 'running'))
   const forWorkspace = (id: string) => computed(() => jobs.value.filter((j) => j.workspaceId === id))
@@ -20,46 +22,33 @@ export const useJobsStore = defineStore('jobs', () => {
     else if (RANK[job.status] >= RANK[jobs.value[i]!.status]) jobs.value[i] = job
   }
 
-  /** Live updates: status events replace the job, progress events patch it. */
-  function subscribe(): void {
-    if (subscribed) return
-    subscribed = true
+  /** Live updates while held: status events replace the job, progress events patch it. */
+  const { live } = liveSubscriptions(() => {
     const api = useApi()
-    api.on('job.status', upsert)
-    api.on('job.progress', (p) => {
-      const job = jobs.value.find((j) => j.id === p.jobId)
-      if (job && job.status === 'running') Object.assign(job, { progress: p.progress, stage: p.stage, message: p.message })
-    })
-  }
+    return [
+      api.on('job.status', upsert),
+      api.on('job.progress', (p) => {
+        const job = jobs.value.find((j) => j.id === p.jobId)
+        if (job && job.status === 'running') Object.assign(job, { progress: p.progress, stage: p.stage, message: p.message })
+      }),
+    ]
+  })
 
   async function refresh(): Promise<void> {
-    try {
-      jobs.value = await useApi().call('job.list', { limit: 100 })
-      error.value = null
-    } catch (err) {
-      error.value = err instanceof Error ? err.message : String(err)
-    }
+    const list = await attempt(() => useApi().call('job.list', { limit: 100 }))
+    if (list) jobs.value = list
   }
 
   async function start(input: RouteInput<'job.start'>): Promise<Job | undefined> {
-    try {
-      const job = await useApi().call('job.start', input)
-      upsert(job)
-      error.value = null
-      return job
-    } catch (err) {
-      error.value = err instanceof Error ? err.message : String(err)
-      return undefined
-    }
+    const job = await attempt(() => useApi().call('job.start', input))
+    if (job) upsert(job)
+    return job
   }
 
   async function cancel(id: string): Promise<void> {
-    try {
-      upsert(await useApi().call('job.cancel', { id }))
-    } catch (err) {
-      error.value = err instanceof Error ? err.message : String(err)
-    }
+    const job = await attempt(() => useApi().call('job.cancel', { id }))
+    if (job) upsert(job)
   }
 
-  return { jobs, error, active, forWorkspace, subscribe, refresh, start, cancel }
+  return { jobs, error, active, forWorkspace, live, refresh, start, cancel }
 })

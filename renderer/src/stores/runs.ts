@@ -1,22 +1,32 @@
 import { defineStore } from 'pinia'
-import { ref } from 'vue'
+import { computed, ref } from 'vue'
 import type { Job, RouteInput, RouteOutput, RunSummary } from '../../../preload/contract'
 import { useApi } from '../api'
 import { attemptInto } from './attempt'
+import { liveSubscriptions } from './live'
+import { useCatalogStore } from './catalog'
 import { useJobsStore } from './jobs'
 
 export type EvalInput = Extract<RouteInput<'job.start'>, { kind: 'eval.run' }>['params']
-type Catalog = RouteOutput<'harness.catalog'>
 
-/** Runs of one workspace: the catalogue of environments/policies, launches, and results refreshed as runs end. */
+/** Runs of one workspace (Runs and Ablations pages): the run list with aggregates, question sets to launch on, launches; refreshed as runs end while held live. */
 export const useRunsStore = defineStore('runs', () => {
   const workspaceId = ref<string | null>(null)
-  const catalog = ref<Catalog | null>(null)
   const runs = ref<RunSummary[]>([])
+  const questionSets = ref<RouteOutput<'questions.sets'>>([])
+  const loaded = ref(false)
   const error = ref<string | null>(null)
-  let watching = false
-
   const attempt = attemptInto(error)
+
+  const finished = computed(() => runs.value.filter((r) => r.episodes > 0))
+  /** Metric names any run of the workspace aggregates. */
+  const metricNames = computed(() => [...new Set(runs.value.flatMap((r) => Object.keys(r.metrics)))])
+
+  const { live } = liveSubscriptions(() => [
+    useApi().on('job.status', (job: Job) => {
+      if (job.kind === 'eval.run' && job.workspaceId === workspaceId.value) void refresh()
+    }),
+  ])
 
   async function refresh(): Promise<void> {
     const id = workspaceId.value
@@ -29,16 +39,17 @@ export const useRunsStore = defineStore('runs', () => {
     if (workspaceId.value !== id) {
       workspaceId.value = id
       runs.value = []
+      questionSets.value = []
+      loaded.value = false
     }
-    catalog.value ??= (await attempt(() => useApi().call('harness.catalog', {}))) ?? null
-    if (!watching) {
-      watching = true
-      const api = useApi()
-      api.on('job.status', (job: Job) => {
-        if (job.kind === 'eval.run' && job.workspaceId === workspaceId.value) void refresh()
-      })
-    }
-    await refresh()
+    await Promise.all([
+      useCatalogStore().load(),
+      refresh(),
+      attempt(() => useApi().call('questions.sets', { workspaceId: id })).then((sets) => {
+        if (sets && workspaceId.value === id) questionSets.value = sets
+      }),
+    ])
+    if (workspaceId.value === id) loaded.value = true
   }
 
   async function launch(params: EvalInput): Promise<Job | undefined> {
@@ -47,5 +58,10 @@ export const useRunsStore = defineStore('runs', () => {
     return useJobsStore().start({ kind: 'eval.run', workspaceId: id, params })
   }
 
-  return { workspaceId, catalog, runs, error, load, refresh, launch }
+  const nameOf = (runId: number): string => {
+    const r = runs.value.find((x) => x.id === runId)
+    return r ? `#${r.id} ${r.name}` : `#${runId}`
+  }
+
+  return { workspaceId, runs, questionSets, loaded, finished, metricNames, error, live, load, refresh, launch, nameOf }
 })

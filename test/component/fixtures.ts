@@ -1,0 +1,140 @@
+/** Shared pieces of the component tests: an API that counts its listeners and calls, a router over the real views, a demo workspace with runs. */
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { flushPromises } from '@vue/test-utils'
+import { defineComponent, h } from 'vue'
+import { createMemoryHistory, createRouter, RouterView, type Router } from 'vue-router'
+import { dispatch } from '../../main/api/dispatch'
+import { createHandlers } from '../../main/api/handlers'
+import { createServices } from '../../main/app/services'
+import type { HarnessApi, RouteName } from '../../preload/contract'
+import { inProcessApi } from '../helpers/in-process-api'
+import { tempDir, type TestBackend } from '../helpers/services'
+
+/**
+ * Real services on a temporary folder, like test/helpers/services.ts's startBackend, but with a job
+ * worker that starts under happy-dom (whose global URL is not Node's): the entry is a Node file URL.
+ */
+export async function startJobBackend(): Promise<TestBackend> {
+  const tmp = tempDir('harness-lab-component-')
+  const entry = fileURLToPath(new globalThis.URL('./job-worker.mjs', import.meta.url).href)
+  const services = await createServices({ dataDir: tmp.dir, worker: { url: pathToFileURL(entry) } })
+  const handlers = createHandlers(services, { mode: 'cli' })
+  return {
+    dataDir: tmp.dir,
+    services,
+    async call(route, input) {
+      const env = await dispatch(handlers, route, input)
+      if (!env.ok) throw Object.assign(new Error(env.error.message), { body: env.error })
+      return env.data as never
+    },
+    async close() {
+      await services.close()
+      tmp.cleanup()
+    },
+  }
+}
+
+export async function settle(rounds = 6): Promise<void> {
+  for (let i = 0; i < rounds; i++) {
+    await flushPromises()
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}
+
+/** Polls until `check` holds (the backend answers over real SQLite and worker threads). */
+export async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const t0 = Date.now()
+  while (!check()) {
+    if (Date.now() - t0 > timeoutMs) throw new Error(`Timed out waiting for ${what}`)
+    await settle(1)
+  }
+}
+
+export interface CountingApi {
+  api: HarnessApi
+  /** Event listeners registered and not yet removed. */
+  listeners(): number
+  /** Calls of a route so far. */
+  calls(route: RouteName): number
+}
+
+/** The in-process API, counting live listeners (each `on` until its unsubscribe runs) and calls per route. */
+export function countingApi(backend: TestBackend): CountingApi {
+  const inner = inProcessApi(backend)
+  let listeners = 0
+  const calls = new Map<string, number>()
+  return {
+    api: {
+      call(route, input) {
+        calls.set(route, (calls.get(route) ?? 0) + 1)
+        return inner.call(route, input)
+      },
+      on(event, listener) {
+        listeners++
+        const off = inner.on(event, listener)
+        let removed = false
+        return () => {
+          if (removed) return
+          removed = true
+          listeners--
+          off()
+        }
+      },
+    },
+    listeners: () => listeners,
+    calls: (route) => calls.get(route) ?? 0,
+  }
+}
+
+/** The app's workspace routes over the real views, in memory. */
+export async function appRouter(path: string): Promise<Router> {
+  const [RunsView, RunView, TrajectoryView, AblationsView] = await Promise.all([
+    import('../../renderer/src/views/RunsView.vue'),
+    import('../../renderer/src/views/RunView.vue'),
+    import('../../renderer/src/views/TrajectoryView.vue'),
+    import('../../renderer/src/views/AblationsView.vue'),
+  ])
+  const stub = { render: () => h('p', 'elsewhere') }
+  const router = createRouter({
+    history: createMemoryHistory(),
+    routes: [
+      { path: '/', component: stub },
+      { path: '/workspaces/:id', component: stub },
+      { path: '/workspaces/:id/runs', component: RunsView.default },
+      { path: '/workspaces/:id/runs/:runId', component: RunView.default },
+      { path: '/workspaces/:id/ablations', component: AblationsView.default },
+      { path: '/workspaces/:id/episodes/:episodeId', component: TrajectoryView.default },
+    ],
+  })
+  await router.push(path)
+  await router.isReady()
+  return router
+}
+
+/** The shell a routed view mounts in. */
+export const Shell = defineComponent({ render: () => h(RouterView) })
+
+export interface DemoRuns {
+  workspaceId: string
+  /** A Harness-G (menu) run and a Harness-1 (stateful) run of scripted policies, done. */
+  menuRunId: number
+  harness1RunId: number
+}
+
+/** A workspace holding the demo world, evaluated by greedy in graph-menu and by the tool script in stateful. */
+export async function demoRuns(backend: TestBackend): Promise<DemoRuns> {
+  const workspaceId = (await backend.call('workspace.create', { name: 'Component runs' })).id
+  const ingest = await backend.call('job.start', { kind: 'corpus.ingest', workspaceId, params: { source: { kind: 'demo', seed: 3, size: 0.5 } } })
+  const ingested = await backend.services.jobs.waitFor(ingest.id)
+  if (ingested.status !== 'done') throw new Error(`demo ingest ${ingested.status}: ${ingested.error}`)
+  const setId = (await backend.call('questions.sets', { workspaceId }))[0]!.id
+  const evaluate = async (environment: string, policy: string, limit: number): Promise<number> => {
+    const job = await backend.call('job.start', { kind: 'eval.run', workspaceId, params: { name: `${policy} in ${environment}`, environment, policy: { kind: 'scripted', name: policy }, questionSetId: setId, limit } })
+    const done = await backend.services.jobs.waitFor(job.id)
+    if (done.kind !== 'eval.run' || done.status !== 'done' || !done.result) throw new Error(`evaluation ${done.status}: ${done.error}`)
+    return done.result.runId
+  }
+  const menuRunId = await evaluate('graph-menu', 'greedy', 4)
+  const harness1RunId = await evaluate('stateful', 'scripted-tools', 3)
+  return { workspaceId, menuRunId, harness1RunId }
+}

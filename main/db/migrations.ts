@@ -254,6 +254,15 @@ export const workspaceMigrations: Record<string, Migration> = {
     async up(db) {
       await db.schema.alterTable('episodes').addColumn('train_step', 'integer').execute()
       await db.schema.alterTable('episodes').addColumn('steps_blob', 'blob').execute()
+      // The state after reset, so the Trajectory view can say what the first step changed.
+      await db.schema.alterTable('episodes').addColumn('initial_snapshot_json', 'text').execute()
+      await db.schema
+        .createTable('train_configs')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('config_json', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute()
       await db.schema
         .createTable('train_steps')
         .addColumn('run_id', 'integer', (c) => c.notNull().references('runs.id').onDelete('cascade'))

@@ -60,6 +60,7 @@ export interface WorkspaceDatabase {
   episodes: EpisodeTable
   episode_steps: EpisodeStepTable
   train_steps: TrainStepTable
+  train_configs: TrainConfigTable
   chunk_vectors: ChunkVectorTable
 }
 
@@ -199,6 +200,16 @@ export interface EpisodeTable {
   train_step: number | null
   /** Training rollouts: their steps, compact (actions, log-probs, credit; deflated JSON); the full steps are replayed on demand. */
   steps_blob: Uint8Array | null
+  /** The environment's state after reset (evaluation episodes), so the first step's changes can be described. */
+  initial_snapshot_json: string | null
+}
+
+/** Named training configs saved from the Rewards page. */
+export interface TrainConfigTable {
+  name: string
+  config_json: string
+  created_at: string
+  updated_at: string
 }
 
 /** One completed training step: its diagnostics and the checkpoint to resume from, written in the step's transaction. */

@@ -2,6 +2,7 @@ import type SQLite from 'better-sqlite3'
 import type { RunSummary } from '../../preload/contract'
 import { environmentFactory, environmentNames, type Action, type ActionSpace, type EpisodeOutcome, type Preview, type StepInfo, type TrajectoryStep } from '../harness'
 import { ensureEnvironments } from './catalog'
+import { replayRollout } from './training/replay'
 
 interface RunRow {
   id: number
@@ -73,6 +74,9 @@ interface EpisodeDbRow {
   metrics_json: string
   seed: number
   outcome_json: string
+  initial_snapshot_json: string | null
+  steps_blob: Buffer | null
+  train_step: number | null
 }
 
 const toEpisode = (r: EpisodeDbRow) => ({
@@ -93,25 +97,48 @@ export function listEpisodes(raw: SQLite.Database, runId: number, offset: number
   return { total, episodes: rows.map(toEpisode) }
 }
 
-/** One episode with every step, each described by its environment (what changed, working memory or committed evidence). */
-export function getEpisode(raw: SQLite.Database, episodeId: number) {
-  const r = raw.prepare('select e.*, r.config_json as run_config_json from episodes e join runs r on r.id = e.run_id where e.id = ?').get(episodeId) as
-    | (EpisodeDbRow & { run_config_json: string })
+/**
+ * One episode with every step, each described by its environment (what changed, working memory or
+ * committed evidence). A training rollout, stored compactly, is replayed to rebuild its steps.
+ */
+export async function getEpisode(raw: SQLite.Database, episodeId: number) {
+  const r = raw.prepare('select e.*, r.config_json as run_config_json, r.kind as run_kind from episodes e join runs r on r.id = e.run_id where e.id = ?').get(episodeId) as
+    | (EpisodeDbRow & { run_config_json: string; run_kind: string })
     | undefined
   if (!r) return null
-  const environment = String((JSON.parse(r.run_config_json) as { environment?: unknown }).environment ?? '')
+  const runConfig = JSON.parse(r.run_config_json) as { environment?: unknown; envConfig?: Record<string, unknown>; config?: { environment?: unknown; envConfig?: Record<string, unknown> } }
+  // Training runs keep the training config under `config`.
+  const envSource = r.run_kind === 'train' && runConfig.config ? runConfig.config : runConfig
+  const environment = String(envSource.environment ?? '')
   ensureEnvironments()
   const describe = environmentNames().includes(environment) ? environmentFactory(environment).describeStep : null
+  const describeOf = (previous: unknown, snapshot: unknown) => (describe ? describe(previous, snapshot) : { changes: [], memory: null, committed: null })
+  const base = { ...toEpisode(r), seed: r.seed, environment, outcome: JSON.parse(r.outcome_json) as EpisodeOutcome }
+  if (r.steps_blob) {
+    const { trajectory, faithful } = await replayRollout(raw, {
+      environment, envConfig: envSource.envConfig ?? {}, questionId: r.question_id, question: r.question, seed: r.seed,
+      gold: JSON.parse(r.gold_json) as Parameters<typeof replayRollout>[1]['gold'], outcomeJson: r.outcome_json, steps: r.steps_blob,
+    })
+    let previous: unknown = trajectory.initialSnapshot
+    return {
+      ...base,
+      replay: { faithful, note: faithful ? 'Rebuilt by replaying the stored actions.' : 'Replayed from the stored actions, but the replay no longer ends with the stored evidence: the corpus or the environment changed since this rollout.' },
+      steps: trajectory.steps.map((s) => {
+        const view = describeOf(previous, s.snapshot)
+        previous = s.snapshot
+        const { snapshot: _snapshot, observation: _observation, ...step } = s
+        return { ...step, view }
+      }),
+    }
+  }
   const steps = raw.prepare('select * from episode_steps where episode_id = ? order by t').all(episodeId) as StepDbRow[]
-  let previous: unknown = null
+  let previous: unknown = r.initial_snapshot_json ? (JSON.parse(r.initial_snapshot_json) as unknown) : null
   return {
-    ...toEpisode(r),
-    seed: r.seed,
-    environment,
-    outcome: JSON.parse(r.outcome_json) as EpisodeOutcome,
+    ...base,
+    replay: null,
     steps: steps.map((s) => {
       const snapshot = JSON.parse(s.snapshot_json) as unknown
-      const view = describe ? describe(previous, snapshot) : { changes: [], memory: null, committed: null }
+      const view = describeOf(previous, snapshot)
       previous = snapshot
       return {
         t: s.t,

@@ -27,13 +27,14 @@ export class RunStore {
     return this.raw.transaction(() => {
       const { id } = this.raw
         .prepare(
-          `insert into episodes (run_id, question_id, question, seed, answer, gold_json, outcome_json, metrics_json, turns, format_errors, ms)
-           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id`,
+          `insert into episodes (run_id, question_id, question, seed, answer, gold_json, outcome_json, metrics_json, turns, format_errors, ms, initial_snapshot_json)
+           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id`,
         )
         .get(
           runId, questionId, e.question.question, e.seed, e.answer ?? '',
           JSON.stringify({ answers: e.question.answers, supportingFacts: e.question.supportingFacts, supportingDocs: e.question.supportingDocs }),
           JSON.stringify(e.outcome), JSON.stringify(e.metrics), e.outcome.turns, e.outcome.formatErrors, e.ms,
+          e.initialSnapshot === null || e.initialSnapshot === undefined ? null : JSON.stringify(e.initialSnapshot),
         ) as { id: number }
       const step = this.raw.prepare(
         `insert into episode_steps (episode_id, t, observation_text, actions_json, previews_json, action_json, decision_json, info_json, snapshot_json, ms)

@@ -153,6 +153,13 @@ export const runRoutes = {
   'runs.episode': route(
     'One episode with every step (observation, menu, previews, decision, snapshot)',
     z.object({ workspaceId: WorkspaceId, episodeId: z.number().int().min(1) }).strict(),
-    EpisodeRow.extend({ seed: z.number(), environment: z.string(), outcome: EpisodeOutcomeSchema, steps: z.array(EpisodeStep) }),
+    EpisodeRow.extend({
+      seed: z.number(),
+      environment: z.string(),
+      outcome: EpisodeOutcomeSchema,
+      /** Training rollouts are stored compactly and rebuilt by replay: whether the replay matched what was stored. */
+      replay: z.object({ faithful: z.boolean(), note: z.string() }).nullable(),
+      steps: z.array(EpisodeStep),
+    }),
   ),
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runTraining, resolveTrainConfig, TrainingStore, decodeSteps } from '../../main/experiments/training'
+import { getEpisode } from '../../main/experiments/queries'
 import { LexicalAnswerer } from '../../main/policy/answerer/lexical-answerer'
 import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
 
@@ -82,6 +83,19 @@ describe('short RL runs', () => {
       }
     }
     expect(store.bytesPerRollout(runId)).toBeLessThan(20_000)
+    // Any rollout opens in the Trajectory view: its steps are rebuilt by replaying the stored actions.
+    const ids = demo.db.raw.prepare('select id, steps_blob from episodes where run_id = ? order by id limit 3').all(runId) as { id: number; steps_blob: Buffer }[]
+    for (const { id, steps_blob } of ids) {
+      const compact = decodeSteps(steps_blob)
+      const episode = await getEpisode(demo.db.raw, id)
+      expect(episode!.replay).toMatchObject({ faithful: true })
+      expect(episode!.environment).toBe('graph-menu')
+      expect(episode!.steps.map((s) => s.action)).toEqual(compact.map((c) => c.action))
+      expect(episode!.steps.map((s) => s.decision.logprob)).toEqual(compact.map((c) => c.logprob))
+      expect(episode!.steps.every((s) => s.previews !== null && s.view.committed !== null)).toBe(true)
+      expect(episode!.steps[0]!.view.changes).not.toEqual(['initial state'])
+      expect(episode!.steps.map((s) => (s.decision.trainer as { credit: { total: number } }).credit.total)).toEqual(compact.map((c) => c.credit.total))
+    }
   })
 
   it('refuses invalid configs with clear errors before anything runs', () => {

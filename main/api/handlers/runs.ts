@@ -24,7 +24,7 @@ export function runHandlers(services: Services): HandlerGroup<typeof runRoutes> 
     },
     'runs.episodes': async ({ workspaceId, runId, offset, limit }) => listEpisodes(await raw(workspaceId), runId, offset, limit),
     'runs.episode': async ({ workspaceId, episodeId }) => {
-      const episode = getEpisode(await raw(workspaceId), episodeId)
+      const episode = await getEpisode(await raw(workspaceId), episodeId)
       if (!episode) throw new ApiError('NOT_FOUND', `No episode with id ${episodeId}`)
       return episode
     },

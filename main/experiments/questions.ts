@@ -1,17 +1,22 @@
 import { createHash } from 'node:crypto'
 import type SQLite from 'better-sqlite3'
+import { resolveGoldAll } from '../corpus/gold'
 import type { EnvQuestion } from '../harness/types'
 
 export interface StoredQuestion extends EnvQuestion {
   rowId: number
 }
 
-/** A split of a stored question set, in a stable order (by id). */
+/**
+ * A split of a stored question set, in a stable order (by id), each question with its gold resolved
+ * against the workspace once (`gold`: documents and sentences by id, unresolved gold listed), for
+ * scoring, rewards and the oracle to share.
+ */
 export function loadQuestions(raw: SQLite.Database, setId: number, offset: number, limit: number): StoredQuestion[] {
   const rows = raw
     .prepare('select id, question, answers_json, supporting_facts_json, supporting_docs_json from questions where set_id = ? order by id limit ? offset ?')
     .all(setId, limit, offset) as { id: number; question: string; answers_json: string; supporting_facts_json: string; supporting_docs_json: string }[]
-  return rows.map((r) => ({
+  const questions = rows.map((r) => ({
     rowId: r.id,
     id: String(r.id),
     question: r.question,
@@ -19,6 +24,8 @@ export function loadQuestions(raw: SQLite.Database, setId: number, offset: numbe
     supportingFacts: JSON.parse(r.supporting_facts_json) as EnvQuestion['supportingFacts'],
     supportingDocs: JSON.parse(r.supporting_docs_json) as string[],
   }))
+  const gold = resolveGoldAll(raw, questions)
+  return questions.map((q, i) => ({ ...q, gold: gold[i]! }))
 }
 
 /** Identifies the corpus an evaluation ran on: files with their content hashes and the chunking settings. */

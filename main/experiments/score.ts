@@ -1,13 +1,19 @@
 import type { EnvQuestion, EpisodeOutcome } from '../harness/types'
-import { documentRecalls, scoreAnswer, supportingFactScore } from '../eval'
+import { goldFactUnits, sentenceKey } from '../corpus/gold'
+import { scoreAnswer, supportingFactScore } from '../eval'
+import { goldDocumentRecalls } from '../rl/rewards/harness1-gold'
 import type { EvidenceResolver } from './evidence'
 
 export type EpisodeMetrics = Record<string, number | null>
 
 /**
  * Every metric of one episode, named with the variant it follows: answer EM/F1 under the official
- * HotpotQA/2Wiki rule and the Graph-R1 rule; supporting-fact recall/precision/F1 ([title, sentence]);
- * paragraph recall of evidence and of everything seen; Harness-1 curated/trajectory/answer recalls.
+ * HotpotQA/2Wiki rule and the Graph-R1 rule; supporting-fact recall/precision/F1 (the official
+ * script's set metrics, over gold sentences by id); paragraph recall of evidence and of everything
+ * seen; Harness-1 curated/trajectory/answer recalls. Gold comes resolved by document and sentence id
+ * (question.gold, else resolved now by the same resolver), so a paragraph is gold because it is the
+ * document the question names, never because it shares that document's title; gold that could not be
+ * resolved counts as never covered.
  */
 export function scoreEpisode(question: EnvQuestion, outcome: EpisodeOutcome, answer: string, evidence: EvidenceResolver): EpisodeMetrics {
   const m: EpisodeMetrics = {}
@@ -18,29 +24,30 @@ export function scoreEpisode(question: EnvQuestion, outcome: EpisodeOutcome, ans
       m[`answer.f1.${variant}`] = s.f1
     }
   }
+  const gold = evidence.gold(question)
   const committed = evidence.sentences(outcome.evidence.sentenceIds ?? [])
   const seenSentences = evidence.sentences(outcome.seen.sentenceIds ?? [])
   const committedChunks = evidence.chunks(outcome.evidence.chunkIds ?? [])
   const seenChunks = evidence.chunks(outcome.seen.chunkIds ?? [])
 
-  if (question.supportingFacts.length > 0 && outcome.evidence.sentenceIds) {
-    const sp = supportingFactScore(committed.map((s) => [s.title, s.ord] as [string, number]), question.supportingFacts.map((f) => [f.title, f.sentence] as [string, number]))
+  const facts = goldFactUnits(gold)
+  if (facts.length > 0 && outcome.evidence.sentenceIds) {
+    // Sets of keys, one per sentence; an unresolved gold fact has a key no sentence has.
+    const sp = supportingFactScore(
+      committed.map((s) => [sentenceKey(s.id), 0] as const),
+      facts.map((f) => [f.key, 0] as const),
+    )
     m['sp.recall'] = sp.recall
     m['sp.precision'] = sp.precision
     m['sp.f1'] = sp.f1
     m['sp.em'] = sp.em
   }
 
-  // Documents: from committed sentences (Harness-G) or curated chunks (Harness-1).
-  const curatedDocs = [...committed.map((s) => ({ id: s.title, text: s.text })), ...committedChunks.map((c) => ({ id: c.title, text: c.text }))]
-  const seenDocs = [...seenSentences.map((s) => ({ id: s.title, text: s.text })), ...seenChunks.map((c) => ({ id: c.title, text: c.text }))]
-  if (question.supportingDocs.length > 0) {
-    const r = documentRecalls({
-      curated: curatedDocs.map((d) => d.id),
-      seen: [...seenDocs, ...curatedDocs].map((d) => d.id),
-      gold: question.supportingDocs.map((id) => ({ id, text: evidence.documentText(id) })),
-      answers: question.answers,
-    })
+  // Documents: from committed sentences (Harness-G) or curated chunks (Harness-1), by document id.
+  if (gold.documents.length > 0) {
+    const curatedDocs = [...committed.map((s) => s.documentId), ...committedChunks.map((c) => c.documentId)]
+    const seenDocs = [...seenSentences.map((s) => s.documentId), ...seenChunks.map((c) => c.documentId)]
+    const r = goldDocumentRecalls(evidence.goldEvidence, gold, curatedDocs, [...seenDocs, ...curatedDocs], question.answers)
     m['paragraph.recall'] = r.curatedRecall
     m['paragraph.trajectoryRecall'] = r.trajectoryRecall
     m['harness1.answerRecall'] = r.answerRecall

@@ -6,6 +6,7 @@
 import type SQLite from 'better-sqlite3'
 import type { z } from 'zod'
 import type { ActionShape, ActionSpaceShape, EpisodeOutcomeShape, MenuItemShape, PreviewShape, StepInfoShape, StepView, ToolSchemaSchema } from '../../preload/contract/trajectory'
+import type { ResolvedGold } from '../corpus/gold'
 import type { Retriever } from '../retrieval'
 
 /** A question with its gold, as stored in the workspace (`questions` table). */
@@ -18,19 +19,16 @@ export interface EnvQuestion {
   supportingFacts: { title: string; sentence: number }[]
   /** Titles / external ids of the gold documents. */
   supportingDocs: string[]
-  /** The same gold resolved against the corpus (by document and sentence id). Absent for ad-hoc questions, which then score by titles. */
+  /**
+   * The same gold resolved against the corpus (by document and sentence id), filled when questions are
+   * loaded (main/experiments/questions.ts); absent for ad-hoc questions, which are then resolved on the
+   * fly by the same resolver (main/corpus/gold.ts).
+   */
   gold?: ResolvedGold
 }
 
-/** Gold evidence resolved against the workspace once, when the question is loaded; shared by scoring, rewards and the oracle. */
-export interface ResolvedGold {
-  /** Gold documents (documents.id), deduplicated, in the question's order: named documents, else the documents of the gold sentences. */
-  documentIds: number[]
-  /** Gold sentences (sentences.id) from sentence-level gold, in the question's order. */
-  sentenceIds: number[]
-  /** Gold the question names that the corpus does not hold (counted as never covered). */
-  missing: string[]
-}
+/** Gold evidence resolved against the workspace once, when the question is loaded; shared by scoring, rewards and the oracle (defined beside its resolver). */
+export type { ResolvedGold }
 
 export type MenuItem = MenuItemShape
 export type ToolSchema = z.infer<typeof ToolSchemaSchema>

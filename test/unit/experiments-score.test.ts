@@ -43,6 +43,21 @@ describe('episode scoring and storage', () => {
     expect(m.formatErrors).toBe(1)
   })
 
+  it('loads every question with its gold resolved by id, and scores ad-hoc copies identically', () => {
+    const questions = loadQuestions(db.raw, 1, 0, 1000)
+    expect(questions.length).toBeGreaterThan(10)
+    const evidence = new EvidenceResolver(db.raw)
+    for (const q of questions) {
+      expect(q.gold!.missing).toEqual([])
+      expect(q.gold!.sentenceIds).toEqual(goldSentenceIds(q))
+      expect(q.gold!.documentIds).toHaveLength(q.supportingDocs.length)
+      const { gold: _gold, ...adHoc } = q
+      const ids = goldSentenceIds(q).slice(0, 1)
+      const outcome = { evidence: { sentenceIds: ids }, seen: { sentenceIds: ids }, turns: 1, formatErrors: 0, endReason: 'answer', toolsUsed: [] }
+      expect(scoreEpisode(adHoc, outcome, '', evidence)).toEqual(scoreEpisode(q, outcome, '', evidence))
+    }
+  })
+
   it('stores episodes whole and reads their metrics back', () => {
     const store = new RunStore(db.raw)
     const runId = store.createRun({ kind: 'eval', name: 't', config: { a: 1 }, seed: 1, appVersion: 'test', corpusSignature: 'sig', jobId: null })

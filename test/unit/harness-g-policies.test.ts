@@ -95,8 +95,14 @@ describe('scripted policies on the demo world', () => {
     // The seed is recorded in the snapshot; nothing else may depend on it for a deterministic policy.
     const strip = (s: unknown[]) => s.map((x) => ({ ...(x as object), seed: 0 }))
     expect(strip(snapshotsOf(b))).toEqual(strip(snapshotsOf(a)))
-    // Without gold the oracle has nothing to follow and answers at once.
-    const blind = await runEpisode(env, createScriptedPolicy('oracle', 'sentence-menu'), { ...q, supportingFacts: [], supportingDocs: [] }, 1)
+    // Without gold the oracle has nothing to follow and answers at once (gold is read from the question only).
+    const { gold: _gold, ...bare } = q
+    const blind = await runEpisode(env, createScriptedPolicy('oracle', 'sentence-menu'), { ...bare, supportingFacts: [], supportingDocs: [] }, 1)
     expect(blind.outcome).toMatchObject({ turns: 1, endReason: 'answer' })
+    // Resolved gold (loaded with the question) and gold resolved from the observations (an ad-hoc copy) lead to the same episode.
+    const resolved = await runEpisode(env, createScriptedPolicy('oracle', 'sentence-menu'), q, 1)
+    const observed = await runEpisode(env, createScriptedPolicy('oracle', 'sentence-menu'), bare, 1)
+    expect(q.gold?.sentenceIds.length).toBe(new Set(q.supportingFacts.map((f) => `${f.title}\u0000${f.sentence}`)).size)
+    expect(snapshotsOf(observed)).toEqual(snapshotsOf(resolved))
   })
 })

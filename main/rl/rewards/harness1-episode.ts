@@ -1,7 +1,6 @@
 /** Scores a finished Harness-1 episode: gold resolution (document or fact level), then the reward. */
-import type SQLite from 'better-sqlite3'
 import type { EnvQuestion, EpisodeOutcome } from '../../harness/types'
-import { episodeRecalls, type EpisodeRecallOptions, type RecallLevel } from './harness1-gold'
+import { episodeRecalls, type EpisodeRecallOptions, type EvidenceSource, type RecallLevel } from './harness1-gold'
 import { harness1Reward, type Harness1RewardBreakdown } from './harness1-reward'
 import { PUBLISHED_HARNESS1_WEIGHTS, type Harness1Weights } from './harness1-weights'
 
@@ -13,7 +12,7 @@ export interface Harness1EpisodeScore extends Harness1RewardBreakdown {
 }
 
 export function scoreHarness1Episode(
-  raw: SQLite.Database,
+  source: EvidenceSource,
   question: EnvQuestion,
   outcome: EpisodeOutcome,
   toolsUsed: readonly string[],
@@ -21,7 +20,7 @@ export function scoreHarness1Episode(
 ): Harness1EpisodeScore {
   const weights = options.weights ?? PUBLISHED_HARNESS1_WEIGHTS
   const curated = outcome.evidence.chunkIds ?? []
-  const r = episodeRecalls(raw, question, curated, outcome.seen.chunkIds ?? [], {
+  const r = episodeRecalls(source, question, curated, outcome.seen.chunkIds ?? [], {
     beta: weights.beta,
     ...(options.level ? { level: options.level } : {}),
     ...(options.isAnswerBearing ? { isAnswerBearing: options.isAnswerBearing } : {}),

@@ -14,5 +14,5 @@ export {
   type Harness1TermName,
   type RewardTerm,
 } from './harness1-reward'
-export { episodeRecalls, type EpisodeRecallOptions, type EpisodeRecalls, type RecallLevel } from './harness1-gold'
+export { episodeRecalls, goldDocumentRecalls, type EpisodeRecallOptions, type EpisodeRecalls, type EvidenceSource, type RecallLevel } from './harness1-gold'
 export { scoreHarness1Episode, type Harness1EpisodeScore } from './harness1-episode'

@@ -20,7 +20,15 @@ export const ofType = (data: SentenceEnvData, type: string): MenuItem[] => data.
 
 export const sentenceOf = (item: MenuItem): SentenceRef | undefined => (item.target as { sentence?: SentenceRef } | undefined)?.sentence
 
-export const addsOf = (item: MenuItem): { title: string; ord: number }[] => (item.target as { adds?: { title: string; ord: number }[] } | undefined)?.adds ?? []
+/** The sentences a menu item would add (SELECT / ANSWER_WITH: its sentence; LOOKUP: its preview), with their documents. */
+export const addsOf = (item: MenuItem): AddedSentence[] => (item.target as { adds?: AddedSentence[] } | undefined)?.adds ?? []
+
+export interface AddedSentence {
+  id: number
+  documentId: number
+  title: string
+  ord: number
+}
 
 export const entityNameOf = (item: MenuItem): string => (item.target as { entity?: { name: string } } | undefined)?.entity?.name ?? ''
 

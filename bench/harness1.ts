@@ -17,6 +17,7 @@ import type { EnvContext, EnvQuestion } from '../main/harness/types'
 import { defaultIngestOptions, runIngest } from '../main/ingest/run'
 import type { IngestSource } from '../main/ingest/sources'
 import { createRetriever } from '../main/retrieval'
+import { goldEvidence } from '../main/corpus/gold'
 import { scoreHarness1Episode } from '../main/rl/rewards'
 import { tempDir } from '../test/helpers/services'
 import { sharedPath } from '../test/helpers/shared-data'
@@ -50,7 +51,7 @@ async function measure(ctx: EnvContext, config: Record<string, unknown>, questio
     f.stepMs.push(...run.steps.map((s) => s.info.ms))
     f.tokens.push(...run.steps.map((s) => (s.snapshot as StatefulSnapshot).budget.used))
     const outcome = env.outcome()
-    const score = scoreHarness1Episode(ctx.raw, q, outcome, outcome.toolsUsed)
+    const score = scoreHarness1Episode(goldEvidence(ctx.raw), q, outcome, outcome.toolsUsed)
     f.turns.push(outcome.turns)
     f.recall.push(score.curatedRecall ?? 0)
     f.reward.push(score.total)

@@ -254,6 +254,8 @@ export const workspaceMigrations: Record<string, Migration> = {
     async up(db) {
       await db.schema.alterTable('episodes').addColumn('train_step', 'integer').execute()
       await db.schema.alterTable('episodes').addColumn('steps_blob', 'blob').execute()
+      // Gold is resolved by external id first: one lookup per name on large corpora.
+      await db.schema.createIndex('documents_by_external_id').on('documents').column('external_id').execute()
       // The state after reset, so the Trajectory view can say what the first step changed.
       await db.schema.alterTable('episodes').addColumn('initial_snapshot_json', 'text').execute()
       await db.schema

@@ -1,5 +1,6 @@
 import type SQLite from 'better-sqlite3'
 import type { EnvQuestion, EpisodeOutcome } from '../harness'
+import { goldEvidence } from '../corpus/gold'
 import { resolveHarness1Weights, scoreHarness1Episode } from '../rl/rewards'
 
 /** Per-episode reward terms stored beside the evaluation metrics. */
@@ -13,8 +14,9 @@ export type EpisodeRewarder = (question: EnvQuestion, outcome: EpisodeOutcome) =
 export function rewarderFor(scheme: string | null, raw: SQLite.Database, edits: Record<string, unknown> = {}): EpisodeRewarder | null {
   if (scheme !== 'harness1') return null
   const weights = resolveHarness1Weights(edits)
+  const evidence = goldEvidence(raw)
   return (question, outcome) => {
-    const score = scoreHarness1Episode(raw, question, outcome, outcome.toolsUsed, { weights })
+    const score = scoreHarness1Episode(evidence, question, outcome, outcome.toolsUsed, { weights })
     const metrics: Record<string, number | null> = { 'reward.total': score.total }
     for (const [name, term] of Object.entries(score.terms)) metrics[`reward.${name}`] = term.value
     metrics['harness1.curatedRecall'] = score.curatedRecall

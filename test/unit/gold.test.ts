@@ -1,3 +1,4 @@
+import { goldEvidence } from '../../main/corpus/gold'
 /**
  * Gold resolved once, by document id (main/corpus/gold.ts), and shared by scoring, the Harness-1 reward
  * and the oracle: the resolution rules on a hand-built catalogue, then a MuSiQue-format set whose
@@ -168,35 +169,35 @@ describe('paragraph-level gold with repeated titles (MuSiQue format)', () => {
     for (const q of w.questions) {
       for (const [curated, seen] of sets) {
         const m = scoreEpisode(q, chunks(curated, seen), '', evidence)
-        const r = episodeRecalls(w.db.raw, q, curated, seen).recalls
+        const r = episodeRecalls(goldEvidence(w.db.raw), q, curated, seen).recalls
         expect(r.curatedRecall).toBe(m['paragraph.recall'])
         expect(r.trajectoryRecall).toBe(m['paragraph.trajectoryRecall'])
         expect(r.answerRecall).toBe(m['harness1.answerRecall'])
         expect(r.trajectoryAnswerRecall).toBe(m['harness1.trajectoryAnswerRecall'])
         expect(r.curatedFBeta).toBe(m['harness1.curatedFBeta'])
-        expect(scoreHarness1Episode(w.db.raw, q, chunks(curated, seen), ['fan_out_search', 'curate']).curatedRecall).toBe(m['paragraph.recall'])
+        expect(scoreHarness1Episode(goldEvidence(w.db.raw), q, chunks(curated, seen), ['fan_out_search', 'curate']).curatedRecall).toBe(m['paragraph.recall'])
         // An ad-hoc copy (no gold loaded) is resolved on the fly, with the same result.
         expect(scoreEpisode(adHoc(q), chunks(curated, seen), '', evidence)).toEqual(m)
-        expect(episodeRecalls(w.db.raw, adHoc(q), curated, seen).recalls).toEqual(r)
+        expect(episodeRecalls(goldEvidence(w.db.raw), adHoc(q), curated, seen).recalls).toEqual(r)
         compared++
       }
     }
     expect(compared).toBe(30)
     // The same-title distractor earns nothing at document level, the supporting paragraph everything it should.
     const q1 = byExternal('Kelby (2)')
-    expect(episodeRecalls(w.db.raw, q1, [w.chunkId('Kelby')], []).recalls).toMatchObject({ curatedRecall: 0, curatedPrecision: 0 })
-    expect(episodeRecalls(w.db.raw, q1, [w.chunkId('Kelby (2)'), w.chunkId('Ansel Marrow')], []).recalls).toMatchObject({ curatedRecall: 1, curatedPrecision: 1, answerRecall: 1 })
+    expect(episodeRecalls(goldEvidence(w.db.raw), q1, [w.chunkId('Kelby')], []).recalls).toMatchObject({ curatedRecall: 0, curatedPrecision: 0 })
+    expect(episodeRecalls(goldEvidence(w.db.raw), q1, [w.chunkId('Kelby (2)'), w.chunkId('Ansel Marrow')], []).recalls).toMatchObject({ curatedRecall: 1, curatedPrecision: 1, answerRecall: 1 })
   })
 
   it('counts unresolved gold as never covered, and says what it was', () => {
     const q = { ...adHoc(byExternal('Kelby (2)')), supportingDocs: ['Ansel Marrow', 'Kelby (7)'] }
     const m = scoreEpisode(q, chunks([w.chunkId('Ansel Marrow'), w.chunkId('Kelby (2)')]), '', evidence)
     expect(m['paragraph.recall']).toBe(0.5)
-    const r = episodeRecalls(w.db.raw, q, [w.chunkId('Ansel Marrow')], [])
+    const r = episodeRecalls(goldEvidence(w.db.raw), q, [w.chunkId('Ansel Marrow')], [])
     expect(r.recalls).toMatchObject({ curatedRecall: 0.5, goldCount: 2 })
     expect(r.notes).toEqual(['gold document "Kelby (7)" is not in the corpus'])
     // Fact level on paragraph-level gold falls back to document level, and says so.
-    expect(episodeRecalls(w.db.raw, q, [w.chunkId('Ansel Marrow')], [], { level: 'fact' }).notes).toEqual([
+    expect(episodeRecalls(goldEvidence(w.db.raw), q, [w.chunkId('Ansel Marrow')], [], { level: 'fact' }).notes).toEqual([
       'gold document "Kelby (7)" is not in the corpus',
       'fact level requested but the question has no supporting facts: measured at document level',
     ])

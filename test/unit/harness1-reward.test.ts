@@ -1,3 +1,4 @@
+import { goldEvidence } from '../../main/corpus/gold'
 /** The Harness-1 reward: every term against hand-computed values, overrides, fallbacks, and gold at both levels. */
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -156,22 +157,22 @@ describe('Harness-1 gold on a demo-world corpus', () => {
   it('measures document and fact level recall from chunk ids', () => {
     const gold = q.supportingDocs.map(chunkOf)
     const other = chunkOf('Gindia')
-    const doc = episodeRecalls(db.raw, q, [gold[0]!, other], [gold[1]!], { level: 'document' })
+    const doc = episodeRecalls(goldEvidence(db.raw), q, [gold[0]!, other], [gold[1]!], { level: 'document' })
     expect(doc.level).toBe('document')
     expect(doc.recalls).toMatchObject({ curatedRecall: 0.5, trajectoryRecall: 1, curatedPrecision: 0.5, goldCount: 2 })
-    const fact = episodeRecalls(db.raw, q, [gold[0]!], [], { level: 'fact' })
+    const fact = episodeRecalls(goldEvidence(db.raw), q, [gold[0]!], [], { level: 'fact' })
     expect(fact.level).toBe('fact')
     expect(fact.recalls).toMatchObject({ curatedRecall: 0.5, goldCount: q.supportingFacts.length })
     // The answer ("Toulis Meley") is in the university's article: answer recall follows that document.
-    const answer = episodeRecalls(db.raw, q, [gold[1]!], [], { level: 'document' })
+    const answer = episodeRecalls(goldEvidence(db.raw), q, [gold[1]!], [], { level: 'document' })
     expect(answer.recalls.answerRecall).toBe(1)
-    expect(episodeRecalls(db.raw, { ...q, supportingFacts: [] }, [gold[0]!], [], { level: 'fact' })).toMatchObject({ level: 'document', notes: [expect.stringContaining('no supporting facts')] })
-    expect(episodeRecalls(db.raw, { ...q, supportingDocs: ['No Such Title'] }, [gold[0]!], [], {}).notes).toEqual(['gold document "No Such Title" is not in the corpus'])
+    expect(episodeRecalls(goldEvidence(db.raw), { ...q, supportingFacts: [] }, [gold[0]!], [], { level: 'fact' })).toMatchObject({ level: 'document', notes: [expect.stringContaining('no supporting facts')] })
+    expect(episodeRecalls(goldEvidence(db.raw), { ...q, supportingDocs: ['No Such Title'] }, [gold[0]!], [], {}).notes).toEqual(['gold document "No Such Title" is not in the corpus'])
   })
 
   it('scores an episode outcome end to end', () => {
     const gold = q.supportingDocs.map(chunkOf)
-    const s = scoreHarness1Episode(db.raw, q, { evidence: { chunkIds: gold }, seen: { chunkIds: gold }, turns: 7, formatErrors: 0, endReason: 'answer', toolsUsed: [] }, [
+    const s = scoreHarness1Episode(goldEvidence(db.raw), q, { evidence: { chunkIds: gold }, seen: { chunkIds: gold }, turns: 7, formatErrors: 0, endReason: 'answer', toolsUsed: [] }, [
       'fan_out_search', 'curate', 'verify', 'review_docs', 'grep_corpus', 'read_document', 'end_search',
     ])
     expect(s.curatedRecall).toBe(1)

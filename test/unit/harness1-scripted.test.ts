@@ -1,3 +1,4 @@
+import { goldEvidence } from '../../main/corpus/gold'
 /** The scripted tool policy completes Harness-1 episodes on the demo world, under every ablation row. */
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -51,8 +52,8 @@ describe('scripted tool policy on the demo world', () => {
     for (const q of qs) {
       await runEpisode(env, policy, q, 1)
       const outcome = env.outcome()
-      const doc = scoreHarness1Episode(db.raw, q, outcome, outcome.toolsUsed)
-      const fact = scoreHarness1Episode(db.raw, q, outcome, outcome.toolsUsed, { level: 'fact' })
+      const doc = scoreHarness1Episode(goldEvidence(db.raw), q, outcome, outcome.toolsUsed)
+      const fact = scoreHarness1Episode(goldEvidence(db.raw), q, outcome, outcome.toolsUsed, { level: 'fact' })
       rows.push({ outcome, reward: doc.total, recall: doc.curatedRecall ?? 0, factRecall: fact.curatedRecall ?? 0, tools: doc.distinctTools, tokens: env.snapshot().budget.used })
     }
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length

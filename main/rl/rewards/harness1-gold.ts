@@ -11,7 +11,7 @@
  * scoreEpisode (main/experiments/score.ts) computes its paragraph and Harness-1 recalls with
  * goldDocumentRecalls too, so evaluation metrics and the reward agree on the same evidence.
  */
-import { documentKey, goldDocumentUnits, goldEvidence, goldFactUnits, type ChunkSpan, type GoldEvidence, type ResolvedGold, type WorkspaceHandle } from '../../corpus/gold'
+import { documentKey, goldDocumentUnits, goldFactUnits, type ChunkSpan, type GoldEvidence, type ResolvedGold } from '../../corpus/gold'
 import { documentRecalls, harness1Recalls, type AnswerBearingPredicate, type Harness1Recalls } from '../../eval'
 import type { EnvQuestion } from '../../harness/types'
 
@@ -32,10 +32,10 @@ export interface EpisodeRecalls {
 }
 
 /**
- * Where gold and evidence are read: a GoldEvidence (main/corpus/gold.ts), or a workspace handle that
- * the corpus layer wraps in one; this module runs no queries of its own.
+ * Where gold and evidence are read: a small reader (main/corpus/gold.ts `goldEvidence(raw)` builds one
+ * over a workspace); rewards never see the database.
  */
-export type EvidenceSource = GoldEvidence | WorkspaceHandle
+export type EvidenceSource = GoldEvidence
 
 interface GoldFact {
   key: string
@@ -58,7 +58,7 @@ export function goldDocumentRecalls(
   answers: readonly string[],
   options: Pick<EpisodeRecallOptions, 'beta' | 'isAnswerBearing'> = {},
 ): Harness1Recalls {
-  const evidence = goldEvidence(source)
+  const evidence = source
   return documentRecalls({
     curated: [...curatedDocumentIds].map(documentKey),
     seen: [...seenDocumentIds].map(documentKey),
@@ -76,7 +76,7 @@ export function episodeRecalls(
   seenChunkIds: readonly number[],
   options: EpisodeRecallOptions = {},
 ): EpisodeRecalls {
-  const evidence = goldEvidence(source)
+  const evidence = source
   const gold = evidence.gold(question)
   const notes: string[] = [...gold.missing]
   let level = options.level ?? 'document'

@@ -75,6 +75,8 @@ const CATALOG: readonly MetricInfo[] = [
   m('sp.precision', 'SP precision', METRIC_GROUPS.supportingFacts, 'Share of the committed sentences that are gold supporting facts.'),
   m('sp.f1', 'SP F1', METRIC_GROUPS.supportingFacts, 'Harmonic mean of supporting-fact precision and recall.'),
   m('sp.em', 'SP EM', METRIC_GROUPS.supportingFacts, 'Committed supporting facts exactly equal the gold set (no false positive, no false negative).'),
+  m('sp.allGold', 'All gold committed', METRIC_GROUPS.supportingFacts, 'Share of episodes whose committed evidence holds every gold supporting sentence (SP recall = 1), extra sentences allowed.'),
+  m('evidence.count', 'Evidence items', METRIC_GROUPS.episode, 'Sentences committed (Harness-G) or documents curated (Harness-1): a gain in recall bought with more evidence is not a gain.', { direction: 'none', format: 'number' }),
 
   m('paragraph.recall', 'Paragraph recall (evidence)', METRIC_GROUPS.retrieval, 'Share of the gold documents covered by the committed (Harness-G) or curated (Harness-1) evidence, document level.', { headline: true }),
   m('paragraph.trajectoryRecall', 'Paragraph recall (seen)', METRIC_GROUPS.retrieval, 'Share of the gold documents covered by anything the agent saw during the episode, document level.'),
@@ -87,6 +89,8 @@ const CATALOG: readonly MetricInfo[] = [
   m('reward.total', 'Reward (Harness-1)', METRIC_GROUPS.reward, "The Harness-1 reward with the run's weights: max(floor, sum of the terms), replaced by fixed values on a format error or an empty curated set.", { format: 'number', headline: true }),
   ...REWARD_TERMS.map(([term, label, description]) => m(`reward.${term}`, `Reward term: ${label}`, METRIC_GROUPS.reward, description, { format: 'number' })),
 
+  m('train.reward', 'Training reward', METRIC_GROUPS.reward, "The training run's reward for a rollout: its weighted terms summed (train.reward.<term> holds each).", { format: 'number' }),
+  m('answerer.loglik', 'Answerer log-likelihood', METRIC_GROUPS.answer, "The frozen answerer's mean log-probability of the gold answer given the committed evidence (lexical stand-in without a model).", { format: 'number' }),
   m('turns', 'Turns', METRIC_GROUPS.episode, 'Steps the policy took in the episode.', { direction: 'none', format: 'count', headline: true }),
   m('formatErrors', 'Format errors', METRIC_GROUPS.episode, 'Steps whose action was malformed or not offered.', { direction: 'lower', format: 'count', headline: true }),
 ]

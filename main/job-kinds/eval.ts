@@ -1,10 +1,17 @@
 import { APP_VERSION } from '../config/version'
+import { metricInfo } from '../eval'
 import { ensureEnvironments } from '../experiments/catalog'
 import { runEvaluation } from '../experiments/evaluate'
 import { answererFor, policyFor } from '../experiments/factories'
 import { defineJobKind } from '../jobs/define-job-kind'
 
-const pct = (v: number | null | undefined): string => (v === null || v === undefined ? '–' : `${(v * 100).toFixed(1)}`)
+/** "F1 (official HotpotQA/2Wiki) 45.3%": the catalogue's label and the pages' unit convention. */
+const figure = (aggregates: Record<string, { mean: number | null } | undefined>, name: string): string => {
+  const info = metricInfo(name)
+  const v = aggregates[name]?.mean
+  const value = v === null || v === undefined ? '–' : info.format === 'fraction' ? `${(v * 100).toFixed(1)}%` : v.toFixed(3)
+  return `${info.label} ${value}`
+}
 
 /** An evaluation over a question split, in a worker thread with its own database connection and models. */
 export const evalJob = defineJobKind({
@@ -28,9 +35,8 @@ export const evalJob = defineJobKind({
       },
     )
     const a = summary.aggregates
-    const message =
-      `Run #${summary.runId}: ${summary.episodes} episodes · EM ${pct(a['answer.em.official']?.mean)} · F1 ${pct(a['answer.f1.official']?.mean)}` +
-      ` · SP recall ${pct(a['sp.recall']?.mean)} · paragraph recall ${pct(a['paragraph.recall']?.mean)} · answerer: ${summary.answerer.name}`
+    const shown = ['answer.em.official', 'answer.f1.official', 'sp.recall', 'paragraph.recall'].filter((m) => a[m] !== undefined)
+    const message = `Run #${summary.runId}: ${summary.episodes} episodes · ${shown.map((m) => figure(a, m)).join(' · ')} · answerer: ${summary.answerer.name}`
     return { result: { runId: summary.runId, episodes: summary.episodes, seconds: summary.seconds }, message }
   },
 })

@@ -103,7 +103,7 @@ describe('short RL runs', () => {
     expect(bad({ heldOut: { questionSetId: 1, offset: 0, limit: 10 } })).toThrow(/overlap by 10: held-out questions must never be trained on/)
     expect(bad({ credit: { scheme: 'magic', lambda: 1 } })).toThrow(/unknown credit scheme "magic"/)
     expect(bad({ environment: 'free-query' })).toThrow(/reads menu previews; free-query has none/)
-    expect(bad({ environment: 'stateful', credit: { scheme: 'outcome', lambda: 0 } })).toThrow(/does not drive harness1-tools/)
+    expect(bad({ environment: 'stateful', credit: { scheme: 'snc', lambda: 0.5 } })).toThrow(/reads menu previews; stateful has none/)
     expect(bad({ estimator: 'nope' })).toThrow(/nope/)
     expect(bad({ reward: { weights: { 'sp.f2': 1 } } })).toThrow(/Unknown reward term "sp.f2"/)
     expect(bad({ groupSize: 0 })).toThrow()

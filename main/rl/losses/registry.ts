@@ -1,23 +1,13 @@
 /** Policy-gradient losses by name, so a run config selects one and new ones plug in. */
+import { namedRegistry } from '../named-registry'
 import { cispoLoss, ppoClipLoss, reinforceLoss, type PolicyLoss } from './policy'
 
-const losses = new Map<string, PolicyLoss>([
+const losses = namedRegistry<PolicyLoss>('policy loss', [
   ['reinforce', reinforceLoss],
   ['ppo-clip', ppoClipLoss],
   ['cispo', cispoLoss],
 ])
 
-/** Re-registering the same function is a no-op; a different function under a taken name throws. */
-export const registerLoss = (name: string, fn: PolicyLoss): void => {
-  const existing = losses.get(name)
-  if (existing !== undefined && existing !== fn) throw new Error(`policy loss "${name}" is already registered`)
-  losses.set(name, fn)
-}
-
-export const policyLoss = (name: string): PolicyLoss => {
-  const fn = losses.get(name)
-  if (fn === undefined) throw new Error(`unknown policy loss "${name}" (known: ${lossNames().join(', ')})`)
-  return fn
-}
-
-export const lossNames = (): string[] => [...losses.keys()]
+export const registerLoss = (name: string, fn: PolicyLoss): void => losses.register(name, fn)
+export const policyLoss = (name: string): PolicyLoss => losses.get(name)
+export const lossNames = (): string[] => losses.names()

@@ -3,6 +3,7 @@ import type { ActionSpace, MenuItem, Observation } from '../../harness/types'
 import { ConstrainedChooser } from '../choice'
 import { PolicyError } from '../errors'
 import { MENU_CUE, MENU_SYSTEM_PROMPT } from '../prompt'
+import { LogprobScorer } from '../scoring'
 import { LlmPolicyBase, type LlmDecision, type LlmPolicyOptions, type PolicyModel } from './llm-policy-base'
 
 /**
@@ -23,11 +24,27 @@ export function menuPromptBody(observation: string, items: readonly MenuItem[]):
 export class MenuLlmPolicy extends LlmPolicyBase implements Policy {
   readonly name: string
   private readonly chooser: ConstrainedChooser
+  private readonly scorer: LogprobScorer
 
   constructor(model: PolicyModel, options: LlmPolicyOptions = {}) {
     super(model, options)
     this.name = `llm-menu:${model.modelId}`
     this.chooser = new ConstrainedChooser(model.pool)
+    this.scorer = new LogprobScorer(model.pool)
+  }
+
+  /**
+   * The frozen model's log-probability of each menu id at this state (teacher-forced, full softmax), the
+   * prior a trainable head adds to: softmax(beta · log p_LLM(id) + head(features)). The prompt is the one
+   * act() would send; scores are cached per state by the scorer.
+   */
+  async menuLogprobs(observation: Observation, actions: ActionSpace, ids: readonly string[]): Promise<number[]> {
+    if (actions.kind !== 'menu') throw new PolicyError('invalid-input', `${this.name} needs a menu action space, got ${actions.kind}`)
+    const reserve = Math.max(...ids.map((id) => Buffer.byteLength(id))) + 1
+    const system = this.options.systemPrompt ?? MENU_SYSTEM_PROMPT
+    const { tokens } = this.renderFitted(system, menuPromptBody(observation.text, actions.items), MENU_CUE, reserve)
+    const scores = await this.scorer.scoreBatch(ids.map((id) => ({ prompt: tokens, target: id })))
+    return scores.map((s) => s.sum)
   }
 
   async act(observation: Observation, actions: ActionSpace): Promise<LlmDecision> {

@@ -9,6 +9,7 @@ import { jobEvents, jobRoutes } from './job'
 import { modelRoutes } from './models'
 import { runRoutes } from './runs'
 import { systemRoutes } from './system'
+import { trainingRoutes } from './training'
 import { workspaceRoutes } from './workspace'
 
 export * from './corpus'
@@ -22,7 +23,7 @@ export * from './trajectory'
 export * from './training'
 export * from './workspace'
 
-export const routes = { ...systemRoutes, ...workspaceRoutes, ...jobRoutes, ...corpusRoutes, ...graphRoutes, ...runRoutes, ...modelRoutes }
+export const routes = { ...systemRoutes, ...workspaceRoutes, ...jobRoutes, ...corpusRoutes, ...graphRoutes, ...runRoutes, ...modelRoutes, ...trainingRoutes }
 export const events = { ...jobEvents }
 
 export type Routes = typeof routes

@@ -3,6 +3,8 @@
  * ablation of training is a config delta), the train.run job's parameters and result.
  */
 import { z } from 'zod'
+import { route } from './define'
+import { MetricInfoSchema } from './runs'
 
 export const RewardConfigSchema = z.strictObject({
   /** Term name -> weight; terms left out weigh 0. */
@@ -63,3 +65,190 @@ export const TrainParams = z.discriminatedUnion('mode', [
 export type TrainParams = z.infer<typeof TrainParams>
 
 export const TrainResult = z.object({ runId: z.number(), steps: z.number(), before: z.number().nullable(), after: z.number().nullable() })
+
+// ── Routes: the training catalogue, saved configs, training runs ─────────────────────────────────
+
+const WorkspaceId = z.string().min(1).max(64)
+const RunId = z.number().int().min(1)
+
+/**
+ * A saved (named) training config: the whole TrainConfig minus the splits. Reward, credit, estimator,
+ * loss and optimiser are set once on the Rewards page; the question set and the train / held-out ranges
+ * are chosen each time a run is launched from it.
+ */
+export const SavedTrainConfigSchema = TrainConfigSchema.omit({ train: true, heldOut: true })
+export type SavedTrainConfig = z.infer<typeof SavedTrainConfigSchema>
+export type SavedTrainConfigInput = z.input<typeof SavedTrainConfigSchema>
+
+export const ConfigName = z.string().trim().min(1, 'give the config a name').max(100, 'at most 100 characters')
+
+export const SavedTrainConfigRow = z.object({
+  name: z.string(),
+  /** null when the stored config no longer validates (written by another version); `problem` says why. */
+  config: SavedTrainConfigSchema.nullable(),
+  problem: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+})
+export type SavedTrainConfigRow = z.infer<typeof SavedTrainConfigRow>
+
+const LossParam = z.enum(['clipEps', 'dualClip', 'cispoLow', 'cispoHigh'])
+export type LossParam = z.infer<typeof LossParam>
+
+
+export const TrainingCatalogSchema = z.object({
+  /** Every registered reward term; `defaultWeight` is its weight in the default config (terms left out weigh 0). */
+  rewardTerms: z.array(z.object({ name: z.string(), label: z.string(), description: z.string(), warning: z.string().nullable(), defaultWeight: z.number() })),
+  normalisations: z.array(z.object({ name: z.enum(['official', 'graphr1']), label: z.string() })),
+  rewardPresets: z.array(z.object({ name: z.string(), label: z.string(), reward: RewardConfigSchema })),
+  /** Harness-1's reward weights with the published defaults, editable when the harness1 term is weighted. */
+  harness1Weights: z.array(z.object({ name: z.string(), label: z.string(), description: z.string(), published: z.number(), integer: z.boolean(), min: z.number().nullable() })),
+  credit: z.array(z.object({ name: z.string(), label: z.string(), description: z.string(), needsMenu: z.boolean(), usesLambda: z.boolean() })),
+  estimators: z.array(z.object({ name: z.string(), label: z.string(), description: z.string() })),
+  /** Each loss with the clip options it reads, and their defaults (null: off). */
+  losses: z.array(
+    z.object({
+      name: z.string(),
+      label: z.string(),
+      description: z.string(),
+      params: z.array(z.object({ key: LossParam, label: z.string(), description: z.string(), default: z.number().nullable(), nullable: z.boolean(), min: z.number(), max: z.number().nullable() })),
+    }),
+  ),
+  /** The TrainConfig defaults (minus the splits). */
+  defaults: SavedTrainConfigSchema,
+  /** Every registered environment, and whether the policy head drives its protocol. */
+  environments: z.array(
+    z.object({ name: z.string(), description: z.string(), family: z.string(), actionKind: z.enum(['menu', 'tools']), protocol: z.string(), headDriven: z.boolean() }),
+  ),
+  headProtocols: z.array(z.string()),
+  /** Descriptions of the training diagnostics and held-out metrics the metric catalogue does not list (labels, units). */
+  metrics: z.array(MetricInfoSchema),
+})
+export type TrainingCatalog = z.infer<typeof TrainingCatalogSchema>
+
+const Aggregate = z.object({ mean: z.number().nullable(), count: z.number(), lower: z.number().nullable(), upper: z.number().nullable() })
+
+export const TrainingRunSummary = z.object({
+  id: z.number(),
+  name: z.string(),
+  /** running, done, failed, cancelled (a run whose job ended without finishing it shows the job's status). */
+  status: z.string(),
+  error: z.string().nullable(),
+  /** The job that ran it last (a resume replaces it). */
+  jobId: z.string().nullable(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+  environment: z.string(),
+  credit: z.string(),
+  stepsDone: z.number(),
+  steps: z.number(),
+  lastReward: z.number().nullable(),
+  /** Held-out supporting-fact F1 of the greedy head before training and after it (null until evaluated). */
+  heldOutBefore: z.number().nullable(),
+  heldOutAfter: z.number().nullable(),
+  answererName: z.string(),
+  /** The answerer is the lexical stand-in, not a GGUF model. */
+  lexicalAnswerer: z.boolean(),
+})
+export type TrainingRunSummary = z.infer<typeof TrainingRunSummary>
+
+export const TrainStepDiagnostics = z.object({
+  step: z.number(),
+  reward: z.number(),
+  components: z.record(z.string(), z.number()),
+  advantageMean: z.number(),
+  advantageStd: z.number(),
+  zeroAdvantageRate: z.number(),
+  allCorrectRate: z.number(),
+  allWrongRate: z.number(),
+  /** N_eq: mean retrieval-equivalence classes per group. */
+  equivalenceClasses: z.number(),
+  /** D_ret: share of groups spanning more than one class. */
+  spanningGroups: z.number(),
+  /** D_query: query-string diversity (free query only). */
+  queryDiversity: z.number().nullable(),
+  actionMix: z.record(z.string(), z.number()),
+  turns: z.number(),
+  evidence: z.number(),
+  loss: z.number(),
+  gradNorm: z.number(),
+  entropy: z.number(),
+  clippedFraction: z.number(),
+  keptGroups: z.number(),
+  creditScale: z.number(),
+  seconds: z.number(),
+  /** Held-out metric means of the greedy head, at evaluation steps (evaluated before the step's update). */
+  heldOut: z.record(z.string(), z.number().nullable()).nullable(),
+  rollouts: z.number(),
+})
+export type TrainStepDiagnostics = z.infer<typeof TrainStepDiagnostics>
+
+const HeldOutSide = z.object({
+  /** 'before training' (step 0), 'after training' (the final evaluation), or 'step N' (the latest evaluation of an unfinished run). */
+  at: z.string(),
+  questions: z.number(),
+  metrics: z.record(z.string(), Aggregate),
+})
+
+export const HeldOutComparisonRow = z.object({
+  metric: z.string(),
+  count: z.number(),
+  beforeMean: z.number().nullable(),
+  afterMean: z.number().nullable(),
+  meanDifference: z.number().nullable(),
+  lower: z.number().nullable(),
+  upper: z.number().nullable(),
+  wins: z.number(),
+  ties: z.number(),
+  losses: z.number(),
+})
+
+export const TrainingRunDetail = z.object({
+  run: TrainingRunSummary,
+  config: TrainConfigSchema,
+  steps: z.array(TrainStepDiagnostics),
+  heldOut: z.object({
+    before: HeldOutSide.nullable(),
+    after: HeldOutSide.nullable(),
+    /** Paired by question (after − before), bootstrap CI of the mean difference. */
+    comparison: z.array(HeldOutComparisonRow),
+  }),
+  bytesPerRollout: z.number(),
+})
+export type TrainingRunDetail = z.infer<typeof TrainingRunDetail>
+
+export const TrainingRollout = z.object({
+  id: z.number(),
+  questionId: z.number().nullable(),
+  question: z.string(),
+  answer: z.string().nullable(),
+  turns: z.number(),
+  reward: z.number().nullable(),
+  metrics: z.record(z.string(), z.number().nullable()),
+})
+
+export const trainingRoutes = {
+  'training.catalog': route(
+    'What a training config can name: reward terms (label, description, warning), presets, Harness-1 weights with published defaults, credit schemes, estimators, losses with their clip options, the defaults, and the environments the policy head drives',
+    z.object({}).strict(),
+    TrainingCatalogSchema,
+  ),
+  'training.configs.list': route('Saved training configs of the workspace, by name', z.object({ workspaceId: WorkspaceId }).strict(), z.array(SavedTrainConfigRow)),
+  'training.configs.save': route(
+    'Save a named training config (the TrainConfig minus the splits; registry names, reward and loss options checked); an existing name is replaced',
+    z.object({ workspaceId: WorkspaceId, name: ConfigName, config: SavedTrainConfigSchema }).strict(),
+    SavedTrainConfigRow,
+  ),
+  'training.configs.delete': route('Delete a saved training config', z.object({ workspaceId: WorkspaceId, name: ConfigName }).strict(), z.object({ deleted: z.string() })),
+  'training.runs': route('Training runs of the workspace, newest first, with status and key figures', z.object({ workspaceId: WorkspaceId }).strict(), z.array(TrainingRunSummary)),
+  'training.run': route(
+    "One training run: its config, status, per-step diagnostics, held-out aggregates before and after with CIs, and a paired before/after comparison",
+    z.object({ workspaceId: WorkspaceId, runId: RunId }).strict(),
+    TrainingRunDetail,
+  ),
+  'training.rollouts': route(
+    'The rollouts of one training step (open any of them with runs.episode)',
+    z.object({ workspaceId: WorkspaceId, runId: RunId, step: z.number().int().min(0), offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(1000).default(200) }).strict(),
+    z.object({ total: z.number(), rollouts: z.array(TrainingRollout) }),
+  ),
+}

@@ -4,6 +4,7 @@ import CorpusView from './views/CorpusView.vue'
 import GraphView from './views/GraphView.vue'
 import PoliciesView from './views/PoliciesView.vue'
 import QuestionsView from './views/QuestionsView.vue'
+import RewardsView from './views/RewardsView.vue'
 import RunsView from './views/RunsView.vue'
 import RunView from './views/RunView.vue'
 import TrajectoryView from './views/TrajectoryView.vue'
@@ -23,6 +24,7 @@ export const createAppRouter = () =>
       { path: '/workspaces/:id/graph', component: GraphView },
       { path: '/workspaces/:id/runs', component: RunsView },
       { path: '/workspaces/:id/ablations', component: AblationsView },
+      { path: '/workspaces/:id/rewards', component: RewardsView },
       { path: '/workspaces/:id/runs/:runId', component: RunView },
       { path: '/workspaces/:id/episodes/:episodeId', component: TrajectoryView },
       { path: '/:pathMatch(.*)*', redirect: '/' },

@@ -88,11 +88,12 @@ export function countingApi(backend: TestBackend): CountingApi {
 
 /** The app's workspace routes over the real views, in memory. */
 export async function appRouter(path: string): Promise<Router> {
-  const [RunsView, RunView, TrajectoryView, AblationsView] = await Promise.all([
+  const [RunsView, RunView, TrajectoryView, AblationsView, RewardsView] = await Promise.all([
     import('../../renderer/src/views/RunsView.vue'),
     import('../../renderer/src/views/RunView.vue'),
     import('../../renderer/src/views/TrajectoryView.vue'),
     import('../../renderer/src/views/AblationsView.vue'),
+    import('../../renderer/src/views/RewardsView.vue'),
   ])
   const stub = { render: () => h('p', 'elsewhere') }
   const router = createRouter({
@@ -103,6 +104,7 @@ export async function appRouter(path: string): Promise<Router> {
       { path: '/workspaces/:id/runs', component: RunsView.default },
       { path: '/workspaces/:id/runs/:runId', component: RunView.default },
       { path: '/workspaces/:id/ablations', component: AblationsView.default },
+      { path: '/workspaces/:id/rewards', component: RewardsView.default },
       { path: '/workspaces/:id/episodes/:episodeId', component: TrajectoryView.default },
     ],
   })

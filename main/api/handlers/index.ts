@@ -6,6 +6,7 @@ import { jobHandlers } from './job'
 import { modelHandlers } from './models'
 import { runHandlers } from './runs'
 import { systemHandlers, type HostCapabilities } from './system'
+import { trainingHandlers } from './training'
 import { workspaceHandlers } from './workspace'
 
 export type { HostCapabilities } from './system'
@@ -23,5 +24,6 @@ export function createHandlers(services: Services, host: HostCapabilities): Hand
     ...graphHandlers(services),
     ...runHandlers(services),
     ...modelHandlers(services),
+    ...trainingHandlers(services),
   }
 }

@@ -2,3 +2,6 @@ export { runTraining, resolveTrainConfig, storedTrainConfig, evaluateHead, type 
 export { TrainingStore, decodeSteps, encodeSteps, type CompactStep, type TrainingCheckpoint } from './store'
 export { playRollout, type PlayedRollout, type RolloutContext } from './rollouts'
 export { creditSteps } from './credit-steps'
+export { trainingCatalog, trainConfigDefaults, defaultTrainEnvironment } from './catalog'
+export { checkSavedConfig, deleteTrainConfig, getTrainConfig, listTrainConfigs, saveTrainConfig } from './configs'
+export { HELD_OUT_COMPARED, listTrainingRuns, trainingRollouts, trainingRun } from './queries'

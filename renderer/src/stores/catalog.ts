@@ -41,7 +41,13 @@ export const useCatalogStore = defineStore('catalog', () => {
   /** Whether runs of the environment store the Harness-1 reward, whose weights a launch may edit. */
   const usesHarness1Reward = (name: string): boolean => environment(name)?.rewardScheme === 'harness1'
 
-  const metricsByName = computed(() => new Map((catalog.value?.metrics ?? []).map((m) => [m.name, m])))
+  /** Descriptions other catalogues add (the training catalogue's diagnostics); the harness catalogue's own entries win. */
+  const extraMetrics = ref<MetricInfo[]>([])
+  function addMetrics(infos: readonly MetricInfo[]): void {
+    const known = new Set(extraMetrics.value.map((m) => m.name))
+    extraMetrics.value = [...extraMetrics.value, ...infos.filter((m) => !known.has(m.name))]
+  }
+  const metricsByName = computed(() => new Map([...extraMetrics.value, ...(catalog.value?.metrics ?? [])].map((m) => [m.name, m])))
   const metric = (name: string): MetricInfo => metricsByName.value.get(name) ?? unknownMetric(name)
   /** Names in catalogue order (grouped, headline first within the catalogue's own order); unknown names last, sorted. */
   const ordered = (names: Iterable<string>): string[] => {
@@ -72,5 +78,5 @@ export const useCatalogStore = defineStore('catalog', () => {
   /** Of `available` (names stored in what the table shows), those to show as columns, in catalogue order. */
   const columns = (available: Iterable<string>): MetricInfo[] => ordered(available).filter((n) => shownMetrics.value.has(n)).map(metric)
 
-  return { catalog, error, load, environments, environment, policiesFor, usesHarness1Reward, metric, ordered, grouped, shownMetrics, toggleMetric, columns }
+  return { catalog, error, load, addMetrics, environments, environment, policiesFor, usesHarness1Reward, metric, ordered, grouped, shownMetrics, toggleMetric, columns }
 })

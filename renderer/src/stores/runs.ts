@@ -18,9 +18,10 @@ export const useRunsStore = defineStore('runs', () => {
   const error = ref<string | null>(null)
   const attempt = attemptInto(error)
 
-  const finished = computed(() => runs.value.filter((r) => r.episodes > 0))
+  // Evaluations with episodes (training runs' rollouts are not evaluations: they are compared in the Training section).
+  const finished = computed(() => runs.value.filter((r) => r.kind !== 'train' && r.episodes > 0))
   /** Metric names any run of the workspace aggregates. */
-  const metricNames = computed(() => [...new Set(runs.value.flatMap((r) => Object.keys(r.metrics)))])
+  const metricNames = computed(() => [...new Set(runs.value.filter((r) => r.kind !== 'train').flatMap((r) => Object.keys(r.metrics)))])
 
   const { live } = liveSubscriptions(() => [
     useApi().on('job.status', (job: Job) => {

@@ -1,0 +1,19 @@
+import type { trainingRoutes } from '../../../preload/contract'
+import type { Services } from '../../app/services'
+import { deleteTrainConfig, listTrainConfigs, listTrainingRuns, saveTrainConfig, trainingCatalog, trainingRollouts, trainingRun } from '../../experiments/training'
+import { workspaceRaw, type HandlerGroup } from './handler-group'
+
+export function trainingHandlers(services: Services): HandlerGroup<typeof trainingRoutes> {
+  const raw = workspaceRaw(services)
+  const { jobs } = services
+  return {
+    'training.catalog': async () => trainingCatalog(),
+    'training.configs.list': async ({ workspaceId }) => listTrainConfigs(await raw(workspaceId)),
+    'training.configs.save': async ({ workspaceId, name, config }) => saveTrainConfig(await raw(workspaceId), name, config),
+    'training.configs.delete': async ({ workspaceId, name }) => deleteTrainConfig(await raw(workspaceId), name),
+    // A run still marked running whose job has ended shows the job's final status.
+    'training.runs': async ({ workspaceId }) => listTrainingRuns(await raw(workspaceId), jobs.finalStatus),
+    'training.run': async ({ workspaceId, runId }) => trainingRun(await raw(workspaceId), runId, jobs.finalStatus),
+    'training.rollouts': async ({ workspaceId, runId, step, offset, limit }) => trainingRollouts(await raw(workspaceId), runId, step, offset, limit),
+  }
+}

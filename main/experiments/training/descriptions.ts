@@ -1,0 +1,117 @@
+/**
+ * The words of the training catalogue: one line for each credit scheme, estimator and loss, the
+ * Harness-1 weights' labels, the loss clip options, and the metric descriptions of the training
+ * diagnostics (the metric catalogue in main/eval describes the evaluation metrics).
+ */
+import type { LossParam, MetricInfo } from '../../../preload/contract'
+import type { Harness1Weights } from '../../rl/rewards'
+
+type Kind = 'credit' | 'estimator' | 'loss'
+
+const WORDS: Record<Kind, Record<string, { label: string; description: string }>> = {
+  credit: {
+    outcome: { label: 'Outcome only', description: "Every step gets its rollout's group advantage; lambda is not used." },
+    snc: {
+      label: 'Structured Non-myopic Credit (SNC)',
+      description: 'Harness-G: frontier-relative gain of each action against up to four same-state menu alternatives, plus enablement credit passed back over provenance; combined with the outcome advantage by lambda. Needs menu previews.',
+    },
+    'info-gain': { label: 'Information gain (IGPO-style)', description: "The answerer's likelihood of the gold answer after each turn minus before it, combined with the outcome advantage by lambda. Needs menu previews." },
+  },
+  estimator: {
+    grpo: { label: 'GRPO', description: '(r − group mean) / (group std + 1e-6): each group scaled to unit spread.' },
+    'mean-centred': { label: 'Mean-centred', description: "r − group mean, unscaled (Harness-1's trainer): the reward's units stay in the gradient." },
+    rloo: { label: 'RLOO', description: 'Leave-one-out baseline: r − the mean of the other rollouts of the group.' },
+    'reinforce++': { label: 'REINFORCE++', description: 'r − group mean, then whitened over the whole batch: a wide reward spread still pushes harder than a near tie.' },
+  },
+  loss: {
+    reinforce: { label: 'REINFORCE', description: '−A · log π: the plain score-function estimator; no ratio, no clipping.' },
+    'ppo-clip': { label: 'PPO-clip (dual clip)', description: 'Clipped importance ratio in [1 − ε, 1 + ε]; for A < 0 the loss is also bounded by the dual clip C.' },
+    cispo: { label: 'CISPO', description: "−stopgrad(clip(ratio, lo, hi)) · A · log π: the weight is clipped but every sample keeps its gradient (Harness-1's RL)." },
+  },
+}
+
+/** Name, label and one-line description of a registered name (a name registered later without words still gets a line). */
+export function described(kind: Kind, name: string): { name: string; label: string; description: string } {
+  const w = WORDS[kind][name]
+  return { name, label: w?.label ?? name, description: w?.description ?? `Registered ${kind} "${name}" (no description).` }
+}
+
+interface LossParamField {
+  key: LossParam
+  label: string
+  description: string
+  nullable: boolean
+  min: number
+  max: number | null
+}
+
+const EPS: LossParamField = { key: 'clipEps', label: 'Clip ε', description: 'The ratio is clipped to [1 − ε, 1 + ε].', nullable: false, min: 0.001, max: 1 }
+const DUAL: LossParamField = { key: 'dualClip', label: 'Dual clip C', description: 'Bounds the loss of negative-advantage samples at C · |A| (must exceed 1); off disables it.', nullable: true, min: 1.001, max: null }
+const LO: LossParamField = { key: 'cispoLow', label: 'Weight clip lo', description: 'Lower bound of the clipped importance weight.', nullable: false, min: 0, max: null }
+const HI: LossParamField = { key: 'cispoHigh', label: 'Weight clip hi', description: 'Upper bound of the clipped importance weight (at least lo).', nullable: false, min: 0.001, max: null }
+
+/** The clip options each loss reads from the config's `loss` object. */
+export const LOSS_PARAMS: Record<string, LossParamField[]> = { reinforce: [], 'ppo-clip': [EPS, DUAL], cispo: [LO, HI] }
+
+type WeightName = keyof Harness1Weights
+const w = (name: WeightName, label: string, description: string, integer = false, min: number | null = null) => ({ name, label, description, integer, min })
+
+/** Every Harness-1 weight, in the formula's order (DESIGN.md section 6). */
+export const HARNESS1_WEIGHT_FIELDS: readonly { name: WeightName; label: string; description: string; integer: boolean; min: number | null }[] = [
+  w('beta', 'β of F-beta', "F-beta's beta for the curated set (recall-weighted when above 1).", false, 0.001),
+  w('curatedFBeta', 'Curated F-beta', '× F-beta of curated precision and curated recall.'),
+  w('trajectoryRecall', 'Trajectory recall', '× share of the gold covered by anything seen.'),
+  w('answerFound', 'Answer found', '× 1 when at least one answer-bearing unit is curated.'),
+  w('answerRecall', 'Answer recall', '× share of the answer-bearing gold that is curated.'),
+  w('trajectoryAnswerRecall', 'Trajectory answer recall', '× share of the answer-bearing gold seen.'),
+  w('answerGap', 'Answer gap (penalty)', 'Subtracted × max(0, trajectory answer recall − answer recall): seen the answer but did not curate it.'),
+  w('turnPenaltyMax', 'Turn penalty max', 'Largest turn penalty, reached at the end turn.'),
+  w('turnPenaltyStart', 'Turn penalty start', 'Turns up to this one cost nothing.', true, 0),
+  w('turnPenaltyEnd', 'Turn penalty end', 'The turn at which the penalty reaches its maximum.', true, 0),
+  w('diversity', 'Tool diversity w_div', '× min(U / target, 1), U = distinct tools used other than end_search.'),
+  w('diversityTarget', 'Diversity target', 'Distinct tools for the full diversity reward.', false, 0.001),
+  w('toolShortfall', 'Tool shortfall (penalty)', 'Subtracted × max(0, shortfall target − U).'),
+  w('shortfallTarget', 'Shortfall target', 'Distinct tools below which the shortfall penalty applies.', false, 0),
+  w('floor', 'Floor', 'R = max(floor, …).'),
+  w('emptyCurated', 'Empty curated set', 'The reward when nothing is curated (replaces the formula).'),
+  w('formatError', 'Format error', 'The reward when the episode has too many format errors (checked first).'),
+  w('formatErrorsAllowed', 'Format errors allowed', 'Format errors tolerated before the format-error reward applies.', true, 0),
+]
+
+const TRAINING = 'Training'
+const t = (name: string, label: string, description: string, format: MetricInfo['format'], direction: MetricInfo['direction'] = 'none'): MetricInfo => ({
+  name,
+  label,
+  description,
+  direction,
+  format,
+  group: TRAINING,
+  headline: false,
+})
+
+/**
+ * Labels and units of the per-step diagnostics (`train.<field>`), of each reward term's contribution
+ * (`train.reward.<term>`, as the rollouts store them), and of the two held-out metrics only training stores.
+ */
+export function TRAINING_METRICS(terms: readonly { name: string; label: string }[]): MetricInfo[] {
+  return [
+    t('train.reward', 'Reward (mean)', 'Mean training reward over the step’s rollouts.', 'number', 'higher'),
+    ...terms.map((x) => t(`train.reward.${x.name}`, `Reward: ${x.label}`, `Weighted contribution of the ${x.label} term to the training reward.`, 'number')),
+    t('train.advantageMean', 'Advantage mean', 'Mean outcome advantage over the step’s rollouts.', 'number'),
+    t('train.advantageStd', 'Advantage std', 'Standard deviation of the outcome advantages.', 'number'),
+    t('train.zeroAdvantageRate', 'Zero-advantage rate', 'Share of groups (≥ 2 rollouts) whose rewards all agree (std < 1e-6): they teach nothing.', 'fraction', 'lower'),
+    t('train.allWrongRate', 'Zero advantage: all wrong', 'Share of groups that are zero-advantage with every rollout wrong.', 'fraction', 'lower'),
+    t('train.allCorrectRate', 'Zero advantage: all correct', 'Share of groups that are zero-advantage with every rollout correct.', 'fraction'),
+    t('train.equivalenceClasses', 'N_eq (classes per group)', 'Mean number of retrieval-equivalence classes per group: rollouts with the same accumulated evidence are one class.', 'number'),
+    t('train.spanningGroups', 'D_ret (groups spanning > 1 class)', 'Share of groups whose rollouts reached more than one evidence set.', 'fraction'),
+    t('train.queryDiversity', 'D_query (query diversity)', 'Mean share of distinct query strings among a group’s searches (free query).', 'fraction'),
+    t('train.entropy', 'Entropy', 'Mean policy entropy over the batch’s decisions (nats).', 'number'),
+    t('train.gradNorm', 'Gradient norm', 'Global gradient norm before clipping (last substep).', 'number'),
+    t('train.loss', 'Loss', 'Policy loss of the last substep.', 'number'),
+    t('train.clippedFraction', 'Clipped fraction', 'Share of samples whose importance ratio was clipped.', 'fraction'),
+    t('train.turns', 'Turns (mean)', 'Mean turns per rollout.', 'count'),
+    t('train.evidence', 'Evidence items (mean)', 'Mean committed evidence items per rollout.', 'count'),
+    { ...t('sp.allGold', 'All gold found', 'Share of questions whose committed evidence holds every gold supporting sentence (SP recall = 1).', 'fraction', 'higher'), group: 'Supporting facts' },
+    { ...t('evidence.count', 'Evidence count', 'Committed evidence items per episode.', 'count'), group: 'Episode' },
+  ]
+}

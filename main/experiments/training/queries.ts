@@ -1,0 +1,210 @@
+/**
+ * Read side of training runs for the API: the list with key figures, one run's config, per-step
+ * diagnostics and held-out before/after (aggregates with bootstrap CIs, and a paired comparison on the
+ * evidence metrics), and the rollouts of one step. Reading never writes: a run still marked running
+ * whose job has ended shows the job's final status, as runs.list does.
+ */
+import type SQLite from 'better-sqlite3'
+import {
+  ApiError,
+  TrainConfigSchema,
+  type TrainConfig,
+  type TrainingRunDetail,
+  type TrainingRunSummary,
+  type TrainStepDiagnostics,
+} from '../../../preload/contract'
+import { aggregate, comparePaired, type QuestionResult } from '../../eval'
+
+/** The held-out metrics compared before / after training, paired by question. */
+export const HELD_OUT_COMPARED = ['sp.f1', 'sp.recall', 'sp.precision', 'sp.allGold', 'evidence.count'] as const
+
+type JobLookup = (jobId: string) => { status: string; error: string | null } | undefined
+type PerQuestion = Record<string, Record<string, number | null>>
+
+interface RunRow {
+  id: number
+  job_id: string | null
+  name: string
+  status: string
+  seed: number
+  created_at: string
+  finished_at: string | null
+  error: string | null
+  config_json: string
+  summary_json: string | null
+}
+
+interface StoredRunConfig {
+  config: unknown
+  answerer?: { kind: string; modelPath?: string }
+  answererName?: string
+}
+
+interface StoredSummary {
+  aggregates?: Record<string, { mean: number | null }>
+  heldOutBefore?: PerQuestion | null
+  heldOutAfter?: PerQuestion | null
+}
+
+const num = (v: unknown, fallback = 0): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback)
+const numOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null)
+const numbers = (v: unknown): Record<string, number> =>
+  Object.fromEntries(Object.entries(typeof v === 'object' && v !== null ? v : {}).filter(([, x]) => typeof x === 'number' && Number.isFinite(x)))
+
+function statusOf(r: RunRow, jobOf: JobLookup): { status: string; error: string | null } {
+  const job = r.status === 'running' && r.job_id ? jobOf(r.job_id) : undefined
+  if (!job) return { status: r.status, error: r.error }
+  return { status: job.status === 'done' ? 'failed' : job.status, error: job.error ?? `stopped (${job.status})` }
+}
+
+function storedConfig(r: RunRow): { stored: StoredRunConfig; config: TrainConfig | null } {
+  const stored = JSON.parse(r.config_json) as StoredRunConfig
+  const parsed = TrainConfigSchema.safeParse(stored.config)
+  return { stored, config: parsed.success ? parsed.data : null }
+}
+
+const summaryOf = (r: RunRow): StoredSummary => (r.summary_json ? (JSON.parse(r.summary_json) as StoredSummary) : {})
+
+function summarise(raw: SQLite.Database, r: RunRow, jobOf: JobLookup): TrainingRunSummary {
+  const { stored, config } = storedConfig(r)
+  const counts = raw.prepare('select count(*) as n, max(step) as last from train_steps where run_id = ?').get(r.id) as { n: number; last: number | null }
+  const lastReward = counts.last === null ? null : numOrNull(raw.prepare("select json_extract(diagnostics_json, '$.reward') from train_steps where run_id = ? and step = ?").pluck().get(r.id, counts.last))
+  const before = numOrNull(raw.prepare(`select json_extract(diagnostics_json, '$.heldOut."sp.f1"') from train_steps where run_id = ? and step = 0`).pluck().get(r.id))
+  const { status, error } = statusOf(r, jobOf)
+  const answererKind = stored.answerer?.kind ?? 'lexical'
+  return {
+    id: r.id,
+    name: r.name,
+    status,
+    error,
+    jobId: r.job_id,
+    createdAt: r.created_at,
+    finishedAt: r.finished_at,
+    environment: config?.environment ?? '',
+    credit: config?.credit.scheme ?? '',
+    stepsDone: counts.n,
+    steps: config?.steps ?? counts.n,
+    lastReward,
+    heldOutBefore: before,
+    heldOutAfter: status === 'done' ? numOrNull(summaryOf(r).aggregates?.['sp.f1']?.mean) : null,
+    answererName: stored.answererName ?? answererKind,
+    lexicalAnswerer: answererKind === 'lexical',
+  }
+}
+
+const runRow = (raw: SQLite.Database, runId: number): RunRow => {
+  const r = raw.prepare("select * from runs where id = ? and kind = 'train'").get(runId) as RunRow | undefined
+  if (!r) throw new ApiError('NOT_FOUND', `No training run #${runId}`)
+  return r
+}
+
+export function listTrainingRuns(raw: SQLite.Database, jobOf: JobLookup = () => undefined): TrainingRunSummary[] {
+  const rows = raw.prepare("select * from runs where kind = 'train' order by id desc").all() as RunRow[]
+  return rows.map((r) => summarise(raw, r, jobOf))
+}
+
+function stepRows(raw: SQLite.Database, runId: number): { steps: TrainStepDiagnostics[]; perQuestion: Map<number, PerQuestion> } {
+  const rows = raw.prepare('select step, diagnostics_json from train_steps where run_id = ? order by step').all(runId) as { step: number; diagnostics_json: string }[]
+  const rollouts = new Map(
+    (raw.prepare('select train_step as step, count(*) as n from episodes where run_id = ? and train_step is not null group by train_step').all(runId) as { step: number; n: number }[]).map((x) => [x.step, x.n]),
+  )
+  const perQuestion = new Map<number, PerQuestion>()
+  const steps = rows.map(({ step, diagnostics_json }) => {
+    const d = JSON.parse(diagnostics_json) as Record<string, unknown>
+    if (d.heldOutPerQuestion) perQuestion.set(step, d.heldOutPerQuestion as PerQuestion)
+    const heldOut = d.heldOut && typeof d.heldOut === 'object' ? Object.fromEntries(Object.entries(d.heldOut).map(([k, v]) => [k, numOrNull(v)])) : null
+    return {
+      step,
+      reward: num(d.reward),
+      components: numbers(d.components),
+      advantageMean: num(d.advantageMean),
+      advantageStd: num(d.advantageStd),
+      zeroAdvantageRate: num(d.zeroAdvantageRate),
+      allCorrectRate: num(d.allCorrectRate),
+      allWrongRate: num(d.allWrongRate),
+      equivalenceClasses: num(d.equivalenceClasses),
+      spanningGroups: num(d.spanningGroups),
+      queryDiversity: numOrNull(d.queryDiversity),
+      actionMix: numbers(d.actionMix),
+      turns: num(d.turns),
+      evidence: num(d.evidence),
+      loss: num(d.loss),
+      gradNorm: num(d.gradNorm),
+      entropy: num(d.entropy),
+      clippedFraction: num(d.clippedFraction),
+      keptGroups: num(d.keptGroups),
+      creditScale: num(d.creditScale),
+      seconds: num(d.seconds),
+      heldOut,
+      rollouts: rollouts.get(step) ?? 0,
+    }
+  })
+  return { steps, perQuestion }
+}
+
+const records = (perQuestion: PerQuestion): QuestionResult[] => Object.entries(perQuestion).map(([questionId, metrics]) => ({ questionId, variant: null, metrics }))
+
+function side(at: string, perQuestion: PerQuestion, seed: number): NonNullable<TrainingRunDetail['heldOut']['before']> {
+  const metrics = Object.fromEntries(
+    Object.entries(aggregate(records(perQuestion), { seed })).map(([name, a]) => [name, { mean: a.mean, count: a.count, lower: a.ci?.lower ?? null, upper: a.ci?.upper ?? null }]),
+  )
+  return { at, questions: Object.keys(perQuestion).length, metrics }
+}
+
+/**
+ * Before: the evaluation before the first update (step 0). After: the final evaluation of a finished
+ * run, else the latest evaluation step of an unfinished one (labelled with its step).
+ */
+function heldOutOf(summary: StoredSummary, status: string, perQuestion: Map<number, PerQuestion>, seed: number): TrainingRunDetail['heldOut'] {
+  const beforeRows = summary.heldOutBefore ?? perQuestion.get(0) ?? null
+  let after: { at: string; rows: PerQuestion } | null = null
+  if (status === 'done' && summary.heldOutAfter) after = { at: 'after training', rows: summary.heldOutAfter }
+  else {
+    const latest = Math.max(-1, ...[...perQuestion.keys()].filter((s) => s > 0))
+    if (latest > 0) after = { at: `step ${latest} (latest evaluation; the run has not finished)`, rows: perQuestion.get(latest)! }
+  }
+  const comparison =
+    beforeRows && after
+      ? HELD_OUT_COMPARED.map((metric) => {
+          const c = comparePaired(records(beforeRows), records(after.rows), metric, { seed })
+          return {
+            metric, count: c.count, beforeMean: c.baselineMean, afterMean: c.candidateMean, meanDifference: c.meanDifference,
+            lower: c.ci?.lower ?? null, upper: c.ci?.upper ?? null, wins: c.wins, ties: c.ties, losses: c.losses,
+          }
+        })
+      : []
+  return { before: beforeRows ? side('before training', beforeRows, seed) : null, after: after ? side(after.at, after.rows, seed) : null, comparison }
+}
+
+export function trainingRun(raw: SQLite.Database, runId: number, jobOf: JobLookup = () => undefined): TrainingRunDetail {
+  const r = runRow(raw, runId)
+  const run = summarise(raw, r, jobOf)
+  const { config } = storedConfig(r)
+  if (!config) throw new ApiError('INTERNAL', `Training run #${runId} stores a config this version cannot read`)
+  const { steps, perQuestion } = stepRows(raw, runId)
+  const bytes = raw.prepare('select avg(length(outcome_json) + length(metrics_json) + length(gold_json) + length(question) + coalesce(length(steps_blob), 0) + 64) from episodes where run_id = ? and train_step is not null').pluck().get(runId)
+  return { run, config, steps, heldOut: heldOutOf(summaryOf(r), run.status, perQuestion, r.seed), bytesPerRollout: num(bytes) }
+}
+
+interface RolloutRow {
+  id: number
+  question_id: number | null
+  question: string
+  answer: string | null
+  turns: number
+  metrics_json: string
+}
+
+/** The rollouts of one step, in the order they were played (question by question, G rollouts each). */
+export function trainingRollouts(raw: SQLite.Database, runId: number, step: number, offset: number, limit: number) {
+  runRow(raw, runId)
+  const total = Number(raw.prepare('select count(*) from episodes where run_id = ? and train_step = ?').pluck().get(runId, step))
+  const rows = raw.prepare('select id, question_id, question, answer, turns, metrics_json from episodes where run_id = ? and train_step = ? order by id limit ? offset ?').all(runId, step, limit, offset) as RolloutRow[]
+  return {
+    total,
+    rollouts: rows.map((x) => {
+      const metrics = JSON.parse(x.metrics_json) as Record<string, number | null>
+      return { id: x.id, questionId: x.question_id, question: x.question, answer: x.answer, turns: x.turns, reward: numOrNull(metrics['train.reward']), metrics }
+    }),
+  }
+}

@@ -1,0 +1,43 @@
+import { defineStore } from 'pinia'
+import { computed, ref } from 'vue'
+import type { TrainingCatalog } from '../../../preload/contract'
+import { useApi } from '../api'
+import { attemptInto } from './attempt'
+import { useCatalogStore } from './catalog'
+
+/**
+ * What a training config can name, loaded once from training.catalog: reward terms, presets, Harness-1
+ * weights, credit schemes, estimators, losses with their clip options, the defaults, and the
+ * environments the policy head drives. Its metric descriptions join the metric catalogue, so training
+ * diagnostics get their labels and units from the same store as every other metric.
+ */
+export const useTrainingCatalogStore = defineStore('training-catalog', () => {
+  const catalog = ref<TrainingCatalog | null>(null)
+  const error = ref<string | null>(null)
+  const attempt = attemptInto(error)
+  let loading: Promise<void> | null = null
+
+  function load(): Promise<void> {
+    if (catalog.value) return Promise.resolve()
+    loading ??= Promise.all([useCatalogStore().load(), attempt(() => useApi().call('training.catalog', {}))]).then(([, out]) => {
+      if (out) {
+        useCatalogStore().addMetrics(out.metrics)
+        catalog.value = out
+      }
+      loading = null
+    })
+    return loading
+  }
+
+  /** Environments the policy head can be trained in. */
+  const environments = computed(() => (catalog.value?.environments ?? []).filter((e) => e.headDriven))
+  const loss = (name: string) => catalog.value?.losses.find((l) => l.name === name)
+  const credit = (name: string) => catalog.value?.credit.find((c) => c.name === name)
+  /** Credit schemes an environment can use (previews-based credit needs a menu). */
+  const creditFor = (environment: string) => {
+    const menu = catalog.value?.environments.find((e) => e.name === environment)?.actionKind === 'menu'
+    return (catalog.value?.credit ?? []).filter((c) => menu || !c.needsMenu)
+  }
+
+  return { catalog, error, load, environments, loss, credit, creditFor }
+})

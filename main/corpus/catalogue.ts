@@ -1,5 +1,6 @@
 import type SQLite from 'better-sqlite3'
 import type { CorpusStats, Question, SourceFile } from '../../preload/contract'
+import { corpusRepositories, type QuestionSetSummary } from './repository'
 
 const count = (raw: SQLite.Database, sql: string): number => Number(raw.prepare(sql).pluck().get() ?? 0)
 
@@ -46,27 +47,22 @@ export function sourceFiles(raw: SQLite.Database, filter: { status?: 'ok' | 'fai
   }))
 }
 
-export function questionSets(raw: SQLite.Database): { id: number; name: string; source: string; createdAt: string; questions: number }[] {
-  return raw
-    .prepare('select s.id, s.name, s.source, s.created_at as createdAt, (select count(*) from questions q where q.set_id = s.id) as questions from question_sets s order by s.id')
-    .all() as { id: number; name: string; source: string; createdAt: string; questions: number }[]
+export function questionSets(raw: SQLite.Database): QuestionSetSummary[] {
+  return corpusRepositories(raw).questions.sets()
 }
 
 export function questionsOf(raw: SQLite.Database, setId: number, offset: number, limit: number): { total: number; questions: Question[] } {
-  const total = count(raw, `select count(*) from questions where set_id = ${Number(setId)}`)
-  const rows = raw
-    .prepare('select id, external_id, question, answers_json, type, supporting_facts_json, supporting_docs_json from questions where set_id = ? order by id limit ? offset ?')
-    .all(setId, limit, offset) as Record<string, unknown>[]
+  const questions = corpusRepositories(raw).questions
   return {
-    total,
-    questions: rows.map((r) => ({
-      id: r.id as number,
-      externalId: r.external_id as string,
-      question: r.question as string,
-      answers: JSON.parse(r.answers_json as string) as string[],
-      type: r.type as string | null,
-      supportingFacts: JSON.parse(r.supporting_facts_json as string) as Question['supportingFacts'],
-      supportingDocs: JSON.parse(r.supporting_docs_json as string) as string[],
+    total: questions.count(setId),
+    questions: questions.page(setId, offset, limit).map((r) => ({
+      id: r.id,
+      externalId: r.external_id,
+      question: r.question,
+      answers: JSON.parse(r.answers_json) as string[],
+      type: r.type,
+      supportingFacts: JSON.parse(r.supporting_facts_json) as Question['supportingFacts'],
+      supportingDocs: JSON.parse(r.supporting_docs_json) as string[],
     })),
   }
 }

@@ -16,8 +16,10 @@
  * Everything unresolved stays in the result (documentId / sentenceId null) and counts as a gold unit
  * that nothing covers: recall is measured against the question, not against what ingest kept.
  */
-import type SQLite from 'better-sqlite3'
+import { corpusRepositories, type ChunkSpan, type DocumentRef, type SentenceSpan, type WorkspaceHandle } from './repository'
 import type { SupportingFact } from './types'
+
+export type { ChunkSpan, SentenceSpan, WorkspaceHandle }
 
 /**
  * Gold evidence resolved against the workspace once, when the question is loaded; shared by scoring,
@@ -43,10 +45,7 @@ export interface ResolvedGold {
   facts: { title: string; sentence: number; documentId: number | null; sentenceId: number | null }[]
 }
 
-export interface GoldDocumentRow {
-  id: number
-  title: string
-}
+export type GoldDocumentRow = DocumentRef
 
 /**
  * Where gold names are looked up. The workspace implements it over SQLite; a policy that has only its
@@ -158,26 +157,16 @@ function factDocument(catalogue: GoldCatalogue, title: string, namedIds: Readonl
 }
 
 /**
- * The workspace's documents and sentences as a catalogue (prepared statements, reused). Lookups are
- * cached; `prefetch` answers many names with one query (documents.external_id has no index of its own,
- * so one query per name would scan the table each time).
+ * The workspace's documents and sentences as a catalogue (the corpus repositories). Lookups are
+ * cached; `prefetch` answers many names with one query.
  */
 export class WorkspaceGoldCatalogue implements GoldCatalogue {
-  private readonly byExternalId: SQLite.Statement
-  private readonly byTitle: SQLite.Statement
-  private readonly byNames: SQLite.Statement
-  private readonly sentence: SQLite.Statement
+  private readonly repositories
   private readonly externalIds = new Map<string, GoldDocumentRow[]>()
   private readonly titles = new Map<string, GoldDocumentRow[]>()
 
-  constructor(raw: SQLite.Database) {
-    this.byExternalId = raw.prepare('select id, title from documents where external_id = ? order by id')
-    this.byTitle = raw.prepare('select id, title from documents where title = ? order by id')
-    this.byNames = raw.prepare(
-      `select id, title, external_id as externalId from documents
-       where external_id in (select value from json_each(@names)) or title in (select value from json_each(@names)) order by id`,
-    )
-    this.sentence = raw.prepare('select id from sentences where document_id = ? and ord = ?').pluck()
+  constructor(raw: WorkspaceHandle) {
+    this.repositories = corpusRepositories(raw)
   }
 
   /** Looks up every name as external id and as title in one query; later lookups of these names are cached. */
@@ -188,7 +177,7 @@ export class WorkspaceGoldCatalogue implements GoldCatalogue {
       this.externalIds.set(n, [])
       this.titles.set(n, [])
     }
-    for (const r of this.byNames.all({ names: JSON.stringify(wanted) }) as (GoldDocumentRow & { externalId: string })[]) {
+    for (const r of this.repositories.documents.byExternalIdOrTitle(wanted)) {
       this.externalIds.get(r.externalId)?.push({ id: r.id, title: r.title })
       this.titles.get(r.title)?.push({ id: r.id, title: r.title })
     }
@@ -197,7 +186,7 @@ export class WorkspaceGoldCatalogue implements GoldCatalogue {
   documentsByExternalId(externalId: string): GoldDocumentRow[] {
     let rows = this.externalIds.get(externalId)
     if (!rows) {
-      rows = this.byExternalId.all(externalId) as GoldDocumentRow[]
+      rows = this.repositories.documents.byExternalId(externalId)
       this.externalIds.set(externalId, rows)
     }
     return rows
@@ -206,48 +195,32 @@ export class WorkspaceGoldCatalogue implements GoldCatalogue {
   documentsByTitle(title: string): GoldDocumentRow[] {
     let rows = this.titles.get(title)
     if (!rows) {
-      rows = this.byTitle.all(title) as GoldDocumentRow[]
+      rows = this.repositories.documents.byTitle(title)
       this.titles.set(title, rows)
     }
     return rows
   }
 
   sentenceAt(documentId: number, ord: number): number | null {
-    return (this.sentence.get(documentId, ord) as number | undefined) ?? null
+    return this.repositories.sentences.idAt(documentId, ord)
   }
 }
 
 /** A question's gold resolved against the workspace as it is now. */
-export function resolveGold(raw: SQLite.Database, question: GoldNames): ResolvedGold {
+export function resolveGold(raw: WorkspaceHandle, question: GoldNames): ResolvedGold {
   return resolveGoldIn(new WorkspaceGoldCatalogue(raw), question)
 }
 
 /** Many questions' gold resolved against the workspace, with one query for all their names. */
-export function resolveGoldAll(raw: SQLite.Database, questions: readonly GoldNames[]): ResolvedGold[] {
+export function resolveGoldAll(raw: WorkspaceHandle, questions: readonly GoldNames[]): ResolvedGold[] {
   const catalogue = new WorkspaceGoldCatalogue(raw)
   catalogue.prefetch(questions.flatMap((q) => [...q.supportingDocs, ...q.supportingFacts.map((f) => f.title)]))
   return questions.map((q) => resolveGoldIn(catalogue, q))
 }
 
 /** The question's resolved gold: the one filled when it was loaded, else resolved now (ad-hoc questions). */
-export function goldOf(raw: SQLite.Database, question: GoldQuestion): ResolvedGold {
+export function goldOf(raw: WorkspaceHandle, question: GoldQuestion): ResolvedGold {
   return question.gold ?? resolveGold(raw, question)
-}
-
-/** Where a chunk lies in its document (character offsets). */
-export interface ChunkSpan {
-  id: number
-  documentId: number
-  start: number
-  end: number
-}
-
-/** A sentence with its document and character offsets. */
-export interface SentenceSpan {
-  documentId: number
-  start: number
-  end: number
-  text: string
 }
 
 /**
@@ -264,19 +237,12 @@ export interface GoldEvidence {
   chunkSpans(chunkIds: readonly number[]): Map<number, ChunkSpan>
 }
 
-/** The workspace database as a handle that only the corpus layer opens (callers above pass it through). */
-export type WorkspaceHandle = SQLite.Database
-
-/** GoldEvidence over a workspace database (prepared statements, reused). */
+/** GoldEvidence over a workspace database (the corpus repositories). */
 export class WorkspaceGoldEvidence implements GoldEvidence {
-  private readonly text: SQLite.Statement
-  private readonly sentence: SQLite.Statement
-  private readonly chunks: SQLite.Statement
+  private readonly repositories
 
-  constructor(private readonly raw: SQLite.Database) {
-    this.text = raw.prepare('select text from documents where id = ?').pluck()
-    this.sentence = raw.prepare('select document_id as documentId, start_char as start, end_char as end, text from sentences where id = ?')
-    this.chunks = raw.prepare('select id, document_id as documentId, start_char as start, end_char as end from chunks where id in (select value from json_each(?))')
+  constructor(private readonly raw: WorkspaceHandle) {
+    this.repositories = corpusRepositories(raw)
   }
 
   gold(question: GoldQuestion): ResolvedGold {
@@ -284,21 +250,21 @@ export class WorkspaceGoldEvidence implements GoldEvidence {
   }
 
   documentText(documentId: number): string {
-    return (this.text.get(documentId) as string | undefined) ?? ''
+    return this.repositories.documents.text(documentId) ?? ''
   }
 
   sentenceSpan(sentenceId: number): SentenceSpan | undefined {
-    return this.sentence.get(sentenceId) as SentenceSpan | undefined
+    return this.repositories.sentences.span(sentenceId)
   }
 
   chunkSpans(chunkIds: readonly number[]): Map<number, ChunkSpan> {
     const unique = [...new Set(chunkIds)]
     if (unique.length === 0) return new Map()
-    return new Map((this.chunks.all(JSON.stringify(unique)) as ChunkSpan[]).map((r) => [r.id, r]))
+    return new Map(this.repositories.chunks.spans(unique).map((r) => [r.id, r]))
   }
 }
 
-const evidenceByHandle = new WeakMap<SQLite.Database, WorkspaceGoldEvidence>()
+const evidenceByHandle = new WeakMap<WorkspaceHandle, WorkspaceGoldEvidence>()
 
 /** GoldEvidence for a workspace handle (one per database, reused), or the GoldEvidence given. */
 export function goldEvidence(source: GoldEvidence | WorkspaceHandle): GoldEvidence {

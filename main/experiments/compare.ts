@@ -1,14 +1,10 @@
-import type SQLite from 'better-sqlite3'
+import type { WorkspaceHandle } from '../corpus/repository'
 import { comparePaired, type PairedComparison } from '../eval'
-
-interface EpisodeMetricsRow {
-  question_id: number | null
-  metrics_json: string
-}
+import { runStore } from './store'
 
 /** Per-question records of a run, keyed by question (runs compared on the same split pair up by question). */
-function recordsOf(raw: SQLite.Database, runId: number) {
-  const rows = raw.prepare('select question_id, metrics_json from episodes where run_id = ? and question_id is not null order by id').all(runId) as EpisodeMetricsRow[]
+function recordsOf(raw: WorkspaceHandle, runId: number) {
+  const rows = runStore(raw).questionMetrics(runId)
   const seen = new Set<number>()
   const out: { questionId: string; variant: null; metrics: Record<string, number | null> }[] = []
   for (const r of rows) {
@@ -25,16 +21,17 @@ export interface RunComparison extends PairedComparison {
 }
 
 /** Each candidate run against the baseline on one metric: paired mean difference with a bootstrap CI, and wins/ties/losses. */
-export function compareRuns(raw: SQLite.Database, baselineRunId: number, runIds: readonly number[], metric: string, seed = 1): RunComparison[] {
+export function compareRuns(raw: WorkspaceHandle, baselineRunId: number, runIds: readonly number[], metric: string, seed = 1): RunComparison[] {
   const baseline = recordsOf(raw, baselineRunId)
   return runIds.map((runId) => ({ runId, ...comparePaired(baseline, recordsOf(raw, runId), metric, { seed }) }))
 }
 
 /** Metric names present in any episode of these runs, for the metric picker. */
-export function metricNames(raw: SQLite.Database, runIds: readonly number[]): string[] {
+export function metricNames(raw: WorkspaceHandle, runIds: readonly number[]): string[] {
   const names = new Set<string>()
+  const runs = runStore(raw)
   for (const id of runIds) {
-    const row = raw.prepare('select metrics_json from episodes where run_id = ? limit 1').pluck().get(id) as string | undefined
+    const row = runs.anyEpisodeMetrics(id)
     if (row) for (const k of Object.keys(JSON.parse(row) as object)) names.add(k)
   }
   return [...names].sort()

@@ -1,23 +1,9 @@
-import type SQLite from 'better-sqlite3'
 import type { RunSummary } from '../../preload/contract'
+import type { WorkspaceHandle } from '../corpus/repository'
 import { environmentFactory, environmentNames, type Action, type ActionSpace, type EpisodeOutcome, type Preview, type StepInfo, type TrajectoryStep } from '../harness'
 import { ensureEnvironments } from './catalog'
+import { runStore, type EpisodeRecord } from './store'
 import { replayRollout } from './training/replay'
-
-interface RunRow {
-  id: number
-  job_id: string | null
-  kind: string
-  name: string
-  status: string
-  seed: number
-  created_at: string
-  finished_at: string | null
-  error: string | null
-  config_json: string
-  summary_json: string | null
-  episodes: number
-}
 
 interface StoredAggregate {
   mean: number | null
@@ -32,9 +18,9 @@ type JobLookup = (jobId: string) => { status: string; error: string | null } | u
  * (its worker was stopped, or the app crashed mid-run) is shown with the job's final status: reading
  * never writes, so it never waits on a worker holding the database.
  */
-export function listRuns(raw: SQLite.Database, jobOf: JobLookup = () => undefined): RunSummary[] {
-  const rows = raw.prepare('select r.*, (select count(*) from episodes e where e.run_id = r.id) as episodes from runs r order by r.id desc').all() as RunRow[]
-  return rows.map((r) => {
+export function listRuns(raw: WorkspaceHandle, jobOf: JobLookup = () => undefined): RunSummary[] {
+  return runStore(raw).runsWithEpisodeCounts().map((row) => {
+    const r: Omit<typeof row, 'status'> & { status: string } = row
     const job = r.status === 'running' && r.job_id ? jobOf(r.job_id) : undefined
     const ended = job && job.status !== 'queued' && job.status !== 'running'
     if (ended) {
@@ -62,24 +48,7 @@ export function listRuns(raw: SQLite.Database, jobOf: JobLookup = () => undefine
   })
 }
 
-interface EpisodeDbRow {
-  id: number
-  question_id: number | null
-  question: string
-  answer: string | null
-  gold_json: string
-  turns: number
-  format_errors: number
-  ms: number
-  metrics_json: string
-  seed: number
-  outcome_json: string
-  initial_snapshot_json: string | null
-  steps_blob: Buffer | null
-  train_step: number | null
-}
-
-const toEpisode = (r: EpisodeDbRow) => ({
+const toEpisode = (r: EpisodeRecord) => ({
   id: r.id,
   questionId: r.question_id,
   question: r.question,
@@ -91,9 +60,10 @@ const toEpisode = (r: EpisodeDbRow) => ({
   metrics: JSON.parse(r.metrics_json) as Record<string, number | null>,
 })
 
-export function listEpisodes(raw: SQLite.Database, runId: number, offset: number, limit: number) {
-  const total = Number(raw.prepare('select count(*) from episodes where run_id = ?').pluck().get(runId))
-  const rows = raw.prepare('select * from episodes where run_id = ? order by id limit ? offset ?').all(runId, limit, offset) as EpisodeDbRow[]
+export function listEpisodes(raw: WorkspaceHandle, runId: number, offset: number, limit: number) {
+  const runs = runStore(raw)
+  const total = runs.episodeCount(runId)
+  const rows = runs.episodePage(runId, offset, limit)
   return { total, episodes: rows.map(toEpisode) }
 }
 
@@ -101,10 +71,9 @@ export function listEpisodes(raw: SQLite.Database, runId: number, offset: number
  * One episode with every step, each described by its environment (what changed, working memory or
  * committed evidence). A training rollout, stored compactly, is replayed to rebuild its steps.
  */
-export async function getEpisode(raw: SQLite.Database, episodeId: number) {
-  const r = raw.prepare('select e.*, r.config_json as run_config_json, r.kind as run_kind from episodes e join runs r on r.id = e.run_id where e.id = ?').get(episodeId) as
-    | (EpisodeDbRow & { run_config_json: string; run_kind: string })
-    | undefined
+export async function getEpisode(raw: WorkspaceHandle, episodeId: number) {
+  const runs = runStore(raw)
+  const r = runs.episodeWithRun(episodeId)
   if (!r) return null
   const runConfig = JSON.parse(r.run_config_json) as { environment?: unknown; envConfig?: Record<string, unknown>; config?: { environment?: unknown; envConfig?: Record<string, unknown> } }
   // Training runs keep the training config under `config`.
@@ -131,7 +100,7 @@ export async function getEpisode(raw: SQLite.Database, episodeId: number) {
       }),
     }
   }
-  const steps = raw.prepare('select * from episode_steps where episode_id = ? order by t').all(episodeId) as StepDbRow[]
+  const steps = runs.episodeSteps(episodeId)
   let previous: unknown = r.initial_snapshot_json ? (JSON.parse(r.initial_snapshot_json) as unknown) : null
   return {
     ...base,
@@ -153,16 +122,4 @@ export async function getEpisode(raw: SQLite.Database, episodeId: number) {
       }
     }),
   }
-}
-
-interface StepDbRow {
-  t: number
-  observation_text: string
-  actions_json: string
-  previews_json: string | null
-  action_json: string
-  decision_json: string
-  info_json: string
-  snapshot_json: string
-  ms: number
 }

@@ -1,12 +1,14 @@
 import { existsSync } from 'node:fs'
 import type SQLite from 'better-sqlite3'
 import { ApiError, type EvalParams, type TrainParams } from '../../preload/contract'
+import { corpusRepositories } from '../corpus/repository'
 import { createEnvironment } from '../harness/registry'
 import { createRetriever } from '../retrieval'
 import { resolveHarness1Weights } from '../rl/rewards'
 import { ensureEnvironments } from './catalog'
 import { resolveTrainConfig, storedTrainConfig } from './training'
 import { policyFor } from './factories'
+import { runStore } from './store'
 
 /**
  * Checks an evaluation before it is queued, so a mistake is a validation error at once rather than a
@@ -34,7 +36,7 @@ export async function validateEvalParams(raw: SQLite.Database, params: EvalParam
   } catch (err) {
     fail(err instanceof Error ? err.message : String(err))
   }
-  const inRange = Number(raw.prepare('select count(*) from (select 1 from questions where set_id = ? limit -1 offset ?)').pluck().get(params.questionSetId, params.offset))
+  const inRange = corpusRepositories(raw).questions.countFrom(params.questionSetId, params.offset)
   if (inRange === 0) fail(`Question set ${params.questionSetId} has no questions from offset ${params.offset}`)
 }
 
@@ -45,7 +47,7 @@ export async function validateTrainParams(raw: SQLite.Database, params: TrainPar
       resolveTrainConfig(raw, params.config)
       if (params.answerer.kind === 'gguf' && !existsSync(params.answerer.modelPath)) throw new Error(`No answerer model file at ${params.answerer.modelPath}`)
     } else {
-      const status = raw.prepare("select status from runs where id = ? and kind = 'train'").pluck().get(params.runId) as string | undefined
+      const status = runStore(raw).trainRunStatus(params.runId)
       if (status === undefined) throw new Error(`No training run #${params.runId}`)
       if (status === 'done') throw new Error(`Training run #${params.runId} is finished; start a new run to train further`)
       resolveTrainConfig(raw, storedTrainConfig(raw, params.runId).config)

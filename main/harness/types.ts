@@ -1,13 +1,13 @@
 /**
  * The one environment interface every harness implements and every policy, trainer and UI uses.
- * Environments are plain modules over a workspace database and the retrieval contract; an ablation is
- * a config delta (a plain options object), never a code path.
+ * Environments are plain modules over the corpus readers (main/corpus/repository) and the retrieval
+ * contract, never the database; an ablation is a config delta (a plain options object), never a code path.
  */
-import type SQLite from 'better-sqlite3'
 import type { z } from 'zod'
 import type { ActionShape, ActionSpaceShape, EpisodeOutcomeShape, MenuItemShape, PreviewShape, StepInfoShape, StepView, ToolSchemaSchema } from '../../preload/contract/trajectory'
 import type { ResolvedGold } from '../corpus/gold'
-import type { Retriever } from '../retrieval'
+import { workspaceCorpus, type CorpusReader, type WorkspaceHandle } from '../corpus/repository'
+import { createRetriever, type Retriever } from '../retrieval'
 
 /** A question with its gold, as stored in the workspace (`questions` table). */
 export interface EnvQuestion {
@@ -72,10 +72,35 @@ export interface Environment<Snapshot = unknown> {
   outcome(): EpisodeOutcome
 }
 
-/** What an environment may use: the workspace database and its retriever. */
+/** What the environments read of the corpus: small synchronous readers, never the database (main/corpus/repository). */
+export type EnvCorpus = CorpusReader
+
+/**
+ * What an environment may use: what it reads of the corpus, and the retriever. Build it with
+ * environmentContext(); environments read the corpus only through envCorpus().
+ *
+ * TRANSITIONAL: `raw` (required) and the `?` on `corpus` remain only until the callers that still
+ * write `{ raw, retriever }` build their context with environmentContext(): main/experiments/evaluate.ts,
+ * main/experiments/validate.ts, main/experiments/training/{run-training.ts (twice), configs.ts, replay.ts},
+ * bench/env.ts, bench/harness1.ts (both also read ctx.raw), bench/rl.ts (twice), test/helpers/corpus.ts,
+ * test/helpers/musique-workspace.ts. Then this becomes `{ corpus: EnvCorpus; retriever: Retriever }`
+ * and envCorpus() returns `ctx.corpus`.
+ */
 export interface EnvContext {
-  raw: SQLite.Database
+  corpus?: EnvCorpus
   retriever: Retriever
+  /** @deprecated Transitional (see above): no environment reads it; callers pass environmentContext(raw) instead. */
+  raw: WorkspaceHandle
+}
+
+/** The context an environment is created with: the workspace's corpus readers and a retriever (by default a new one over the same database). */
+export function environmentContext(raw: WorkspaceHandle, retriever: Retriever = createRetriever(raw)): EnvContext {
+  return { corpus: workspaceCorpus(raw), retriever, raw }
+}
+
+/** The corpus an environment reads (transitional fallback: the readers of `ctx.raw` for contexts written `{ raw, retriever }`). */
+export function envCorpus(ctx: EnvContext): EnvCorpus {
+  return ctx.corpus ?? workspaceCorpus(ctx.raw)
 }
 
 /**

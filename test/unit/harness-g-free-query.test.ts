@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { workspaceCorpus } from '../../main/corpus/repository'
 import type { OpenedDatabase } from '../../main/db/open'
 import { capQuery, FREE_QUERY_DEFAULTS, parseToolText } from '../../main/harness/free-query'
 import type { SentenceEnvData, SentenceEnvSnapshot } from '../../main/harness/sentence-substrate'
@@ -7,7 +8,7 @@ import { createEnvironment } from '../../main/harness/registry'
 import { runEpisode } from '../../main/harness'
 import { createScriptedPolicy } from '../../main/policy/scripted'
 import { snapshotsOf } from '../helpers/episodes'
-import type { Action, EnvContext, Environment, EnvQuestion, MenuItem } from '../../main/harness/types'
+import { environmentContext, type Action, type EnvContext, type Environment, type EnvQuestion, type MenuItem } from '../../main/harness/types'
 import { createHashedEmbedder, createRetriever, embedMissingChunks } from '../../main/retrieval'
 import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
 
@@ -29,7 +30,7 @@ describe('free-query baseline', () => {
 
   const fqEnv = (delta: Record<string, unknown> = {}) => createEnvironment('free-query', ctx, delta)
   const titleOf = (sentenceId: number): string =>
-    String(db.raw.prepare('select d.title from sentences s join documents d on d.id = s.document_id where s.id = ?').pluck().get(sentenceId))
+    String(workspaceCorpus(db.raw).sentence(sentenceId)?.title)
 
   it('offers search, select and answer as tools with JSON schemas', async () => {
     const env = fqEnv()
@@ -202,7 +203,7 @@ describe('free-query baseline', () => {
   it('runs both environments on dense and hybrid retrieval too (searchMode)', async () => {
     const embedder = createHashedEmbedder(128)
     await embedMissingChunks(db.raw, embedder)
-    const dense = { raw: db.raw, retriever: createRetriever(db.raw, { embedder }) }
+    const dense = environmentContext(db.raw, createRetriever(db.raw, { embedder }))
     for (const searchMode of ['dense', 'hybrid']) {
       for (const envName of ['graph-menu', 'free-query']) {
         const env = createEnvironment(envName, dense, { searchMode })

@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { workspaceCorpus } from '../../main/corpus/repository'
 import type { OpenedDatabase } from '../../main/db/open'
 import { mean, supportingFactScore } from '../../main/eval'
 import { createEnvironment } from '../../main/harness/registry'
@@ -29,8 +30,8 @@ describe('scripted policies on the demo world', () => {
   beforeAll(async () => {
     demo = await openDemoWorkspace(7, 0.6)
     ;({ db, ctx, questions } = demo)
-    const ref = db.raw.prepare('select d.title, s.ord as sentence from sentences s join documents d on d.id = s.document_id where s.id = ?')
-    const facts = (ids: readonly number[]) => ids.map((id) => ref.get(id) as { title: string; sentence: number })
+    const corpus = workspaceCorpus(db.raw)
+    const facts = (ids: readonly number[]) => ids.map((id) => ({ title: corpus.sentence(id)!.title, sentence: corpus.sentence(id)!.ord }))
     for (const envName of ['graph-menu', 'free-query']) {
       const env = createEnvironment(envName, ctx)
       for (const policyName of SCRIPTED_POLICY_NAMES.filter((n) => n !== 'scripted-tools')) {

@@ -19,7 +19,7 @@ import {
   type StatefulSnapshot,
 } from '../../main/harness/stateful'
 import { registerBuiltinEnvironments } from '../../main/harness'
-import type { Action, EnvContext, EnvQuestion } from '../../main/harness/types'
+import { environmentContext, type Action, type EnvContext, type EnvQuestion } from '../../main/harness/types'
 import { defaultIngestOptions, runIngest, type IngestReporter } from '../../main/ingest/run'
 import { createHashedEmbedder, createRetriever, embedMissingChunks } from '../../main/retrieval'
 import { envQuestions } from '../helpers/corpus'
@@ -43,7 +43,7 @@ describe('Harness-1 stateful environment', () => {
     mkdirSync(join(tmp.dir, 'extra'))
     writeFileSync(join(tmp.dir, 'extra', 'Kannarance copy.txt'), `${kannarance} It is also known for its markets.`)
     await runIngest(db.raw, { kind: 'folder', path: join(tmp.dir, 'extra') }, defaultIngestOptions(), quiet)
-    ctx = { raw: db.raw, retriever: createRetriever(db.raw) }
+    ctx = environmentContext(db.raw)
     questions = envQuestions(db.raw)
   })
 
@@ -335,7 +335,7 @@ describe('Harness-1 stateful environment', () => {
     expect(plain.snapshot().history[0]!.mode).toBe('bm25')
     const embedder = createHashedEmbedder(64)
     await embedMissingChunks(db.raw, embedder)
-    const dense = new StatefulEnvironment({ raw: db.raw, retriever: createRetriever(db.raw, { embedder }) }, { ...STATEFUL_DEFAULTS, searchMode: 'auto' })
+    const dense = new StatefulEnvironment(environmentContext(db.raw, createRetriever(db.raw, { embedder })), { ...STATEFUL_DEFAULTS, searchMode: 'auto' })
     await dense.reset(putrera(), 1)
     await dense.step(tool('search_corpus', { query: 'Putrera Puvard' }))
     expect(dense.snapshot().history[0]!.mode).toBe('hybrid')

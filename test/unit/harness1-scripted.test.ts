@@ -8,9 +8,8 @@ import type { WorkspaceDatabase } from '../../main/db/schema'
 import { runEpisode } from '../../main/harness'
 import { firstHopQueries, namesIn, ScriptedToolPolicy } from '../../main/policy/scripted'
 import { HARNESS1_ABLATIONS, STATEFUL_DEFAULTS, StatefulEnvironment } from '../../main/harness/stateful'
-import type { EnvContext, EnvQuestion } from '../../main/harness/types'
+import { environmentContext, type EnvContext, type EnvQuestion } from '../../main/harness/types'
 import { defaultIngestOptions, runIngest } from '../../main/ingest/run'
-import { createRetriever } from '../../main/retrieval'
 import { scoreHarness1Episode } from '../../main/rl/rewards'
 import { envQuestions } from '../helpers/corpus'
 import { tempDir } from '../helpers/services'
@@ -36,7 +35,7 @@ describe('scripted tool policy on the demo world', () => {
   beforeAll(async () => {
     db = await openDatabase(join(tmp.dir, 'w.db'), workspaceMigrations)
     await runIngest(db.raw, { kind: 'demo', seed: 1, size: 1 }, defaultIngestOptions(), { progress: () => undefined, throwIfCancelled: () => undefined })
-    ctx = { raw: db.raw, retriever: createRetriever(db.raw) }
+    ctx = environmentContext(db.raw)
     questions = envQuestions(db.raw)
   })
 

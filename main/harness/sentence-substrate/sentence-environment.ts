@@ -1,4 +1,4 @@
-import type { Action, ActionSpace, EnvContext, Environment, EnvQuestion, EpisodeOutcome, MenuItem, Observation, Preview, StepResult } from '../types'
+import { envCorpus, type Action, type ActionSpace, type EnvContext, type Environment, type EnvQuestion, type EpisodeOutcome, type MenuItem, type Observation, type Preview, type StepResult } from '../types'
 import { extractEntities } from '../../graph/nlp'
 import type { SubstrateConfig } from './config'
 import { CorpusView } from './corpus'
@@ -82,7 +82,7 @@ export abstract class SentenceEnvironment<Config extends SubstrateConfig> implem
     ctx: EnvContext,
     readonly config: Config,
   ) {
-    this.corpus = new CorpusView(ctx.raw)
+    this.corpus = new CorpusView(envCorpus(ctx))
     this.surfacer = new Surfacer(this.corpus, ctx.retriever, config.searchMode)
   }
 

@@ -5,7 +5,7 @@
  * transcript of raw observations (the paper's baseline).
  */
 import type { SearchMode } from '../../retrieval'
-import type { Action, ActionSpace, EnvContext, EnvQuestion, Environment, EpisodeOutcome, Observation, Preview, StepResult, ToolSchema } from '../types'
+import { envCorpus, type Action, type ActionSpace, type EnvContext, type EnvQuestion, type Environment, type EpisodeOutcome, type Observation, type Preview, type StepResult, type ToolSchema } from '../types'
 import { budgetWarning, CL100K_COUNTER, type TokenCounter } from './budget'
 import { parseStatefulConfig, type StatefulConfig } from './config'
 import { docId, parseDocId } from './doc-ids'
@@ -52,7 +52,7 @@ export class StatefulEnvironment implements Environment<StatefulSnapshot> {
     this.config = parseStatefulConfig(config)
     this.counter = ctx.tokenCounter ?? CL100K_COUNTER
     this.checker = ctx.claimChecker ?? null
-    this.store = new ChunkStore(ctx.raw, ctx.retriever)
+    this.store = new ChunkStore(envCorpus(ctx), ctx.retriever)
     this.hasher = new MinHasher({ permutations: this.config.minhashPermutations, shingle: this.config.minhashShingle, seed: this.config.minhashSeed })
     this.tools = toolSchemas(this.config)
     const vectors = ctx.retriever.vectorCount()

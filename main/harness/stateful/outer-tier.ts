@@ -4,8 +4,11 @@
  * also carries the named entities its sentences mention, which the evidence graph is built from.
  * Loaded chunks are cached across the episodes of one environment (bounded), membership is per episode.
  */
-import type SQLite from 'better-sqlite3'
+import type { ChunkReader, EntityReader } from '../../corpus/repository'
 import type { Retriever } from '../../retrieval'
+
+/** What the outer tier reads of the corpus (a slice of EnvContext.corpus); chunk texts come from the retriever. */
+export type OuterTierCorpus = ChunkReader & Pick<EntityReader, 'namedEntities'>
 
 export interface StoredEntity {
   id: number
@@ -31,24 +34,14 @@ const CACHE_LIMIT = 20_000
 /** Corpus access for the outer tier: chunk text, sentences and entities, cached. */
 export class ChunkStore {
   private readonly cache = new Map<number, StoredChunk>()
-  private readonly mentions: SQLite.Statement
-  private readonly siblings: SQLite.Statement
-  private readonly exists: SQLite.Statement
 
   constructor(
-    raw: SQLite.Database,
+    private readonly corpus: OuterTierCorpus,
     private readonly retriever: Retriever,
-  ) {
-    this.mentions = raw.prepare(
-      `select distinct e.id as id, e.name as name, e.type as type from mentions m join entities e on e.id = m.entity_id
-       where e.lookup_ok = 1 and m.sentence_id in (select value from json_each(?)) order by e.id`,
-    )
-    this.siblings = raw.prepare('select id from chunks where document_id = ? order by ord').pluck()
-    this.exists = raw.prepare('select 1 from chunks where id = ?').pluck()
-  }
+  ) {}
 
   inCorpus(chunkId: number): boolean {
-    return this.cache.has(chunkId) || this.exists.get(chunkId) !== undefined
+    return this.cache.has(chunkId) || this.corpus.hasChunk(chunkId)
   }
 
   load(chunkId: number): StoredChunk {
@@ -61,10 +54,10 @@ export class ChunkStore {
       documentId: view.documentId,
       title: view.title,
       ord: view.ord,
-      documentChunkIds: this.siblings.all(view.documentId) as number[],
+      documentChunkIds: this.corpus.documentChunkIds(view.documentId),
       text: view.text,
       sentences,
-      entities: this.mentions.all(JSON.stringify(sentences.map((s) => s.sentenceId))) as StoredEntity[],
+      entities: this.corpus.namedEntities(sentences.map((s) => s.sentenceId)),
     }
     if (this.cache.size >= CACHE_LIMIT) this.cache.clear()
     this.cache.set(chunkId, stored)

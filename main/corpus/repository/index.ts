@@ -1,0 +1,14 @@
+/**
+ * The corpus's repositories: documents, sentences (with their titles), chunks, entities and mentions,
+ * question sets and questions, typed against main/db/schema.ts; and the reader interfaces the
+ * environments take instead of the database. Layers above pass a workspace handle in, and never
+ * write corpus SQL of their own.
+ */
+export { corpusRepositories, type CorpusRepositories } from './repositories'
+export { ChunkRepository, type ChunkSpan, type ChunkWithTitle } from './chunks'
+export { DocumentRepository, type DocumentRef } from './documents'
+export { EntityRepository, type EntityDocumentRow, type EntityLink, type EntityRecord, type NamedEntity } from './entities'
+export { QuestionRepository, type QuestionRecord, type QuestionSetSummary } from './questions'
+export { SentenceRepository, type SentenceSpan, type SentenceWithTitle } from './sentences'
+export { perHandle, statement, type Typed, type WorkspaceHandle } from './statements'
+export { workspaceCorpus, type ChunkReader, type CorpusReader, type EntityReader, type SentenceReader } from './corpus-reader'

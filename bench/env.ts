@@ -18,12 +18,12 @@ import type SQLite from 'better-sqlite3'
 import { workspaceMigrations } from '../main/db/migrations'
 import { openDatabase, type OpenedDatabase } from '../main/db/open'
 import { mean, supportingFactScore } from '../main/eval'
-import { createEnvironment, environmentFactory, registerBuiltinEnvironments, runEpisode, type EnvContext, type Environment, type EnvQuestion } from '../main/harness'
+import { createEnvironment, envCorpus, environmentFactory, registerBuiltinEnvironments, runEpisode, type EnvContext, type Environment, type EnvQuestion, environmentContext } from '../main/harness'
 import { GRAPH_MENU_DEFAULTS } from '../main/harness/graph-menu'
+import type { SentenceReader } from '../main/corpus/repository/corpus-reader'
 import { createScriptedPolicy, scriptedPolicies } from '../main/policy/scripted'
 import { defaultIngestOptions, runIngest, type IngestReporter } from '../main/ingest/run'
 import type { IngestSource } from '../main/ingest/sources'
-import { createRetriever } from '../main/retrieval'
 import { tempDir } from '../test/helpers/services'
 import { sharedPath } from '../test/helpers/shared-data'
 
@@ -63,7 +63,7 @@ async function workspace(label: string, source: IngestSource): Promise<{ db: Ope
   console.log(`${label}: ${summary.documents} documents, ${summary.chunks} chunks, ${summary.sentences} sentences, ${summary.questions} questions; ingest ${((performance.now() - t0) / 1000).toFixed(1)} s`)
   return {
     db,
-    ctx: { raw: db.raw, retriever: createRetriever(db.raw) },
+    ctx: environmentContext(db.raw),
     cleanup: async () => {
       await db.close()
       tmp.cleanup()
@@ -119,9 +119,11 @@ async function stepTable(label: string, ctx: EnvContext, questions: EnvQuestion[
 }
 
 /** [title, ord] of committed sentences, the form HotpotQA gold uses. */
-function factsOf(raw: SQLite.Database): (ids: readonly number[]) => { title: string; sentence: number }[] {
-  const ref = raw.prepare('select d.title, s.ord as sentence from sentences s join documents d on d.id = s.document_id where s.id = ?')
-  return (ids) => ids.map((id) => ref.get(id) as { title: string; sentence: number })
+function factsOf(corpus: SentenceReader): (ids: readonly number[]) => { title: string; sentence: number }[] {
+  return (ids) => ids.map((id) => {
+    const s = corpus.sentence(id)!
+    return { title: s.title, sentence: s.ord }
+  })
 }
 
 interface RecallRow {
@@ -149,18 +151,13 @@ function summarise(r: RecallRow): Record<string, string | number> {
 }
 
 async function recallTable(ctx: EnvContext, questions: EnvQuestion[]): Promise<void> {
-  const facts = factsOf(ctx.raw)
+  const facts = factsOf(envCorpus(ctx))
   const budget = GRAPH_MENU_DEFAULTS.turnLimit
   const rows: RecallRow[] = []
 
   // Reference: no agent, the question's top chunks read in rank order until the evidence budget is full.
   const reference: RecallRow = { env: '-', policy: `bm25 top chunks, first ${budget} sentences`, recall: [], precision: [], seen: [], evidence: [], turns: [] }
-  const chunkSentences = ctx.raw
-    .prepare(
-      `select s.id from chunks c join sentences s on s.document_id = c.document_id and s.start_char < c.end_char and s.end_char > c.start_char
-       where c.id = ? order by s.ord`,
-    )
-    .pluck()
+  const chunkSentences = (chunkId: number): number[] => envCorpus(ctx).chunkSentences(chunkId).map((s) => s.id)
   const chunksUsed: number[] = []
   for (const q of questions) {
     const hits = (await ctx.retriever.search(q.question, 20, 'bm25')).hits
@@ -169,7 +166,7 @@ async function recallTable(ctx: EnvContext, questions: EnvQuestion[]): Promise<v
     for (const hit of hits) {
       if (ids.length >= budget) break
       used++
-      for (const id of chunkSentences.all(hit.chunkId) as number[]) if (ids.length < budget && !ids.includes(id)) ids.push(id)
+      for (const id of chunkSentences(hit.chunkId)) if (ids.length < budget && !ids.includes(id)) ids.push(id)
     }
     chunksUsed.push(used)
     const sf = supportingFactScore(facts(ids), q.supportingFacts)

@@ -10,14 +10,13 @@ import { join } from 'node:path'
 import { questionSets, questionsOf } from '../main/corpus/catalogue'
 import { workspaceMigrations } from '../main/db/migrations'
 import { openDatabase } from '../main/db/open'
-import { runEpisode } from '../main/harness'
+import { runEpisode, environmentContext } from '../main/harness'
 import { ScriptedToolPolicy } from '../main/policy/scripted'
 import { STATEFUL_DEFAULTS, StatefulEnvironment, TRANSCRIPT_DEFAULTS, type StatefulSnapshot } from '../main/harness/stateful'
 import type { EnvContext, EnvQuestion } from '../main/harness/types'
 import { defaultIngestOptions, runIngest } from '../main/ingest/run'
 import type { IngestSource } from '../main/ingest/sources'
-import { createRetriever } from '../main/retrieval'
-import { goldEvidence } from '../main/corpus/gold'
+import { goldEvidence, type GoldEvidence } from '../main/corpus/gold'
 import { scoreHarness1Episode } from '../main/rl/rewards'
 import { tempDir } from '../test/helpers/services'
 import { sharedPath } from '../test/helpers/shared-data'
@@ -42,7 +41,7 @@ interface Figures {
   endReasons: Record<string, number>
 }
 
-async function measure(ctx: EnvContext, config: Record<string, unknown>, questions: EnvQuestion[]): Promise<Figures> {
+async function measure(ctx: EnvContext, gold: GoldEvidence, config: Record<string, unknown>, questions: EnvQuestion[]): Promise<Figures> {
   const env = new StatefulEnvironment(ctx, config)
   const policy = new ScriptedToolPolicy()
   const f: Figures = { stepMs: [], tokens: [], turns: [], recall: [], reward: [], endReasons: {} }
@@ -51,7 +50,7 @@ async function measure(ctx: EnvContext, config: Record<string, unknown>, questio
     f.stepMs.push(...run.steps.map((s) => s.info.ms))
     f.tokens.push(...run.steps.map((s) => (s.snapshot as StatefulSnapshot).budget.used))
     const outcome = env.outcome()
-    const score = scoreHarness1Episode(goldEvidence(ctx.raw), q, outcome, outcome.toolsUsed)
+    const score = scoreHarness1Episode(gold, q, outcome, outcome.toolsUsed)
     f.turns.push(outcome.turns)
     f.recall.push(score.curatedRecall ?? 0)
     f.reward.push(score.total)
@@ -88,10 +87,10 @@ async function bench(label: string, source: IngestSource): Promise<void> {
       `\n${label}: ${summary.documents} documents, ${summary.chunks} chunks, ${questions.length} of ${set.questions} questions ` +
         `(ingest ${((performance.now() - t) / 1000).toFixed(1)} s); context limit ${STATEFUL_DEFAULTS.contextTokens} cl100k tokens`,
     )
-    const ctx = { raw: db.raw, retriever: createRetriever(db.raw) }
-    const stateful = await measure(ctx, { ...STATEFUL_DEFAULTS }, questions)
+    const ctx = environmentContext(db.raw)
+    const stateful = await measure(ctx, goldEvidence(db.raw), { ...STATEFUL_DEFAULTS }, questions)
     console.log(line('stateful', stateful))
-    const transcript = await measure(ctx, { ...TRANSCRIPT_DEFAULTS }, questions)
+    const transcript = await measure(ctx, goldEvidence(db.raw), { ...TRANSCRIPT_DEFAULTS }, questions)
     console.log(line('transcript', transcript))
     console.log(
       `peer ratio  transcript / stateful tokens per turn (medians): ${(median(transcript.tokens) / median(stateful.tokens)).toFixed(2)}x; ` +

@@ -1,7 +1,6 @@
 import type SQLite from 'better-sqlite3'
 import { aggregate } from '../eval'
-import { createEnvironment, environmentFactory, resolvedConfig, runEpisode, type Answerer, type Policy } from '../harness'
-import { createRetriever } from '../retrieval'
+import { createEnvironment, environmentFactory, resolvedConfig, runEpisode, type Answerer, type Policy, environmentContext } from '../harness'
 import { rewarderFor } from './rewards'
 import { EvidenceResolver } from './evidence'
 import { scoreEpisode } from './score'
@@ -59,7 +58,7 @@ export async function runEvaluation(raw: SQLite.Database, spec: EvaluationSpec, 
     answerer: { ...spec.answerer, name: deps.answerer.name, lexical: deps.answerer.lexical },
   }
   const runId = store.createRun({ kind: 'eval', name: spec.name, config, seed: spec.seed, appVersion: deps.appVersion, corpusSignature: corpusSignature(raw), jobId: deps.jobId })
-  const ctx = { raw, retriever: createRetriever(raw) }
+  const ctx = environmentContext(raw)
   const evidence = new EvidenceResolver(raw)
   const rewarder = rewarderFor(environmentFactory(spec.environment).rewardScheme, raw, spec.rewardWeights)
   const summarise = (): EvaluationSummary => {

@@ -1,9 +1,9 @@
+import { environmentContext } from '../harness'
 import { existsSync } from 'node:fs'
 import type SQLite from 'better-sqlite3'
 import { ApiError, type EvalParams, type TrainParams } from '../../preload/contract'
 import { corpusRepositories } from '../corpus/repository'
 import { createEnvironment } from '../harness/registry'
-import { createRetriever } from '../retrieval'
 import { resolveHarness1Weights } from '../rl/rewards'
 import { ensureEnvironments } from './catalog'
 import { resolveTrainConfig, storedTrainConfig } from './training'
@@ -21,7 +21,7 @@ export async function validateEvalParams(raw: SQLite.Database, params: EvalParam
   ensureEnvironments()
   try {
     // Building the environment checks its name and every config value.
-    createEnvironment(params.environment, { raw, retriever: createRetriever(raw) }, params.envConfig)
+    createEnvironment(params.environment, environmentContext(raw), params.envConfig)
   } catch (err) {
     fail(err instanceof Error ? err.message : String(err))
   }

@@ -47,6 +47,11 @@ export const TrainConfigSchema = z.strictObject({
   /** On by default: without it the zero-advantage rate climbs as the policy collapses onto one path. */
   entropyCoef: z.number().min(0).max(1).default(0.01),
   temperature: z.number().positive().max(10).default(1),
+  /**
+   * A frozen GGUF model as the head's prior (graph-menu): softmax(beta · log p_LLM(id) + head(features)).
+   * The model's own weights never change in the app; beta and the head train on the CPU.
+   */
+  prior: z.strictObject({ modelPath: z.string().trim().min(1).max(4096) }).nullable().default(null),
   gradClip: z.number().positive().default(1),
   seed: z.number().int().min(0).max(2 ** 31 - 1).default(1),
   /** Evaluate the greedy head on the held-out split every N steps (and before the first and after the last). */

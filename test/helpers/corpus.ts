@@ -1,3 +1,4 @@
+import { environmentContext } from '../../main/harness'
 import { join } from 'node:path'
 import type SQLite from 'better-sqlite3'
 import { workspaceMigrations } from '../../main/db/migrations'
@@ -6,7 +7,6 @@ import { loadQuestions } from '../../main/experiments/questions'
 import { registerBuiltinEnvironments } from '../../main/harness/builtin'
 import type { EnvContext, EnvQuestion } from '../../main/harness/types'
 import { defaultIngestOptions, runIngest, type IngestReporter } from '../../main/ingest/run'
-import { createRetriever } from '../../main/retrieval'
 import { tempDir } from './services'
 
 /** An ingest reporter for tests: no progress output, never cancelled. */
@@ -32,7 +32,7 @@ export async function openDemoWorkspace(seed: number, size: number): Promise<Dem
   registerBuiltinEnvironments()
   return {
     db,
-    ctx: { raw: db.raw, retriever: createRetriever(db.raw) },
+    ctx: environmentContext(db.raw),
     questions: envQuestions(db.raw),
     close: async () => {
       await db.close()

@@ -1,3 +1,4 @@
+import { environmentContext } from '../../main/harness'
 import { join } from 'node:path'
 import { workspaceMigrations } from '../../main/db/migrations'
 import { openDatabase, type OpenedDatabase } from '../../main/db/open'
@@ -5,7 +6,6 @@ import { loadQuestions, type StoredQuestion } from '../../main/experiments/quest
 import { registerBuiltinEnvironments } from '../../main/harness/builtin'
 import type { EnvContext } from '../../main/harness/types'
 import { defaultIngestOptions, runIngest } from '../../main/ingest/run'
-import { createRetriever } from '../../main/retrieval'
 import { quiet } from './corpus'
 import { tempDir } from './services'
 
@@ -38,7 +38,7 @@ export async function openMuSiQueWorkspace(): Promise<MuSiQueWorkspace> {
   }
   return {
     db,
-    ctx: { raw: db.raw, retriever: createRetriever(db.raw) },
+    ctx: environmentContext(db.raw),
     questions: loadQuestions(db.raw, 1, 0, 1000),
     documentId,
     chunkId: (externalId) => db.raw.prepare('select id from chunks where document_id = ? order by ord limit 1').pluck().get(documentId(externalId)) as number,

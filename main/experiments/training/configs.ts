@@ -6,14 +6,13 @@
  */
 import type SQLite from 'better-sqlite3'
 import { ApiError, SavedTrainConfigSchema, type SavedTrainConfig, type SavedTrainConfigRow } from '../../../preload/contract'
-import { createEnvironment, environmentFactory } from '../../harness'
+import { createEnvironment, environmentFactory, environmentContext } from '../../harness'
 import { candidateBuilder } from '../../policy/head-policy'
 import { creditScheme } from '../../rl/credit'
 import { estimator } from '../../rl/estimators'
 import { policyLoss } from '../../rl/losses'
 import { checkRewardConfig } from '../../rl/reward-schemes'
 import { resolveHarness1Weights } from '../../rl/rewards'
-import { createRetriever } from '../../retrieval'
 import { ensureEnvironments } from '../catalog'
 
 interface Row {
@@ -38,7 +37,7 @@ export function checkSavedConfig(raw: SQLite.Database, config: SavedTrainConfig)
   check('Environment', () => {
     const factory = environmentFactory(config.environment)
     candidateBuilder(factory.protocol)
-    createEnvironment(config.environment, { raw, retriever: createRetriever(raw) }, config.envConfig)
+    createEnvironment(config.environment, environmentContext(raw), config.envConfig)
   })
   check('Credit', () => {
     creditScheme(config.credit.scheme)

@@ -6,8 +6,7 @@
  * replay says so.
  */
 import type SQLite from 'better-sqlite3'
-import { createEnvironment, runEpisode, type Policy, type PolicyDecision, type Trajectory } from '../../harness'
-import { createRetriever } from '../../retrieval'
+import { createEnvironment, runEpisode, type Policy, type PolicyDecision, type Trajectory, environmentContext } from '../../harness'
 import { ensureEnvironments } from '../catalog'
 import { decodeSteps, type CompactStep } from './store'
 
@@ -43,7 +42,7 @@ export async function replayRollout(
 ): Promise<ReplayedRollout> {
   ensureEnvironments()
   const steps = decodeSteps(stored.steps)
-  const env = createEnvironment(stored.environment, { raw, retriever: createRetriever(raw) }, stored.envConfig)
+  const env = createEnvironment(stored.environment, environmentContext(raw), stored.envConfig)
   const question = { id: String(stored.questionId ?? 'replay'), question: stored.question, ...stored.gold }
   const trajectory = await runEpisode(env, new StoredActions(steps), question, stored.seed, { previews: true, maxSteps: steps.length })
   const before = JSON.parse(stored.outcomeJson) as { evidence?: unknown }

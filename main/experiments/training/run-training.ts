@@ -5,17 +5,19 @@
  * derived from the run seed and the step number, so a run resumed from its last checkpoint continues
  * exactly as an uninterrupted run would.
  */
+import { existsSync } from 'node:fs'
 import type SQLite from 'better-sqlite3'
 import { aggregate, seededRandom } from '../../eval'
-import { createEnvironment, environmentFactory, runEpisode, type Answerer, type Environment } from '../../harness'
+import { createEnvironment, environmentFactory, runEpisode, type Answerer, type Environment, environmentContext } from '../../harness'
 import { Adam, createHead, restoreHead, type PolicyHead } from '../../policy/head'
-import { candidateBuilder, HeadPolicy, headInputDim } from '../../policy/head-policy'
+import { candidateBuilder, HeadPolicy, headInputDim, type PriorProvider } from '../../policy/head-policy'
+import { getSharedRuntime } from '../../policy/llama-runtime'
+import { createPolicy, menuPrior, type MenuLlmPolicy } from '../../policy/llm-policy'
 import { creditScheme } from '../../rl/credit'
 import { estimator } from '../../rl/estimators'
 import { policyLoss } from '../../rl/losses'
 import { checkRewardConfig } from '../../rl/reward-schemes'
 import { checkSplits, trainConfigSchema, trainOnBatch, type TrainConfig, type TrainConfigInput } from '../../rl/trainer'
-import { createRetriever } from '../../retrieval'
 import { ensureEnvironments } from '../catalog'
 import { EvidenceResolver } from '../evidence'
 import { corpusSignature, loadQuestions, type StoredQuestion } from '../questions'
@@ -51,11 +53,13 @@ export function resolveTrainConfig(raw: SQLite.Database, input: TrainConfigInput
   if (config.credit.scheme !== 'outcome' && factory.actionKind !== 'menu') {
     throw new Error(`Credit "${config.credit.scheme}" reads menu previews; ${config.environment} has none: use credit "outcome"`)
   }
+  if (config.prior && factory.protocol !== 'sentence-menu') throw new Error(`An LLM prior scores menu ids; ${config.environment} has no menu: train without a prior`)
+  if (config.prior && !existsSync(config.prior.modelPath)) throw new Error(`No prior model file at ${config.prior.modelPath}`)
   estimator(config.estimator)
   policyLoss(config.loss.name)
   checkRewardConfig(config.reward)
   checkSplits(config)
-  createEnvironment(config.environment, { raw, retriever: createRetriever(raw) }, config.envConfig)
+  createEnvironment(config.environment, environmentContext(raw), config.envConfig)
   for (const [label, split] of [['train', config.train], ['held-out', config.heldOut]] as const) {
     if (loadQuestions(raw, split.questionSetId, split.offset, 1).length === 0) throw new Error(`The ${label} split of question set ${split.questionSetId} has no questions from offset ${split.offset}`)
   }
@@ -63,8 +67,8 @@ export function resolveTrainConfig(raw: SQLite.Database, input: TrainConfigInput
 }
 
 /** The greedy (argmax) head on the held-out split: per-question metrics and aggregates with bootstrap CIs. */
-export async function evaluateHead(env: Environment, head: PolicyHead, protocol: Parameters<typeof candidateBuilder>[0], questions: StoredQuestion[], answerer: Answerer, evidence: EvidenceResolver, seed: number): Promise<HeldOutResult> {
-  const policy = new HeadPolicy(head, candidateBuilder(protocol), { mode: 'greedy' })
+export async function evaluateHead(env: Environment, head: PolicyHead, protocol: Parameters<typeof candidateBuilder>[0], questions: StoredQuestion[], answerer: Answerer, evidence: EvidenceResolver, seed: number, prior?: PriorProvider): Promise<HeldOutResult> {
+  const policy = new HeadPolicy(head, candidateBuilder(protocol), { mode: 'greedy', ...(prior ? { prior } : {}) })
   const perQuestion: Record<string, Record<string, number | null>> = {}
   for (const q of questions) {
     const t = await runEpisode(env, policy, q, (seed * 1_000_003 + q.rowId) >>> 0, {
@@ -123,7 +127,7 @@ export async function runTraining(raw: SQLite.Database, input: TrainConfigInput,
   const builder = candidateBuilder(factory.protocol)
   const head = checkpoint ? restoreHead(checkpoint.head) : createHead(config.head.arch, { inputDim: headInputDim(factory.protocol), hidden: config.head.hidden, seed: config.seed, temperature: config.temperature })
   const adam = checkpoint ? Adam.restore(checkpoint.adam) : new Adam(head.size, { lr: config.learningRate })
-  const ctx = { raw, retriever: createRetriever(raw) }
+  const ctx = environmentContext(raw)
   const env = createEnvironment(config.environment, ctx, config.envConfig)
   const evalEnv = createEnvironment(config.environment, ctx, config.envConfig)
   const evidence = new EvidenceResolver(raw)
@@ -133,6 +137,8 @@ export async function runTraining(raw: SQLite.Database, input: TrainConfigInput,
   const summary = (extra: Record<string, unknown>) => ({ ...extra, steps: store.diagnostics(id).length, bytesPerRollout: store.bytesPerRollout(id) })
   let before: HeldOutResult | null = null
   let after: HeldOutResult | null = null
+  // The frozen LLM (on the GPU when there is one) scores every menu id; only beta and the head train.
+  const prior = config.prior ? await loadPrior(config.prior.modelPath) : null
   try {
     const first = checkpoint ? checkpoint.step + 1 : 0
     for (let step = first; step < config.steps; step++) {
@@ -141,10 +147,10 @@ export async function runTraining(raw: SQLite.Database, input: TrainConfigInput,
       const t0 = performance.now()
       let heldOutNow: HeldOutResult | null = null
       if (step % config.evalInterval === 0) {
-        heldOutNow = await evaluateHead(evalEnv, head, factory.protocol, heldOut, deps.answerer, evidence, config.seed)
+        heldOutNow = await evaluateHead(evalEnv, head, factory.protocol, heldOut, deps.answerer, evidence, config.seed, prior?.provider)
         if (step === 0) before = heldOutNow
       }
-      const policy = new HeadPolicy(head, builder, { mode: 'sample', temperature: config.temperature })
+      const policy = new HeadPolicy(head, builder, { mode: 'sample', temperature: config.temperature, ...(prior ? { prior: prior.provider } : {}) })
       const questions = stepQuestions(train, config, step)
       const groups = []
       for (const [j, q] of questions.entries()) {
@@ -176,7 +182,7 @@ export async function runTraining(raw: SQLite.Database, input: TrainConfigInput,
       )
       deps.onStep?.(step, diagnostics)
     }
-    after = await evaluateHead(evalEnv, head, factory.protocol, heldOut, deps.answerer, evidence, config.seed)
+    after = await evaluateHead(evalEnv, head, factory.protocol, heldOut, deps.answerer, evidence, config.seed, prior?.provider)
     before ??= firstHeldOut(store, id)
     runs.finishRun(id, 'done', summary({ aggregates: after.aggregates, before: before?.aggregates ?? null, heldOutAfter: after.perQuestion, heldOutBefore: before?.perQuestion ?? null }))
     deps.progress(1, 'done', `${config.steps} steps`)
@@ -185,7 +191,14 @@ export async function runTraining(raw: SQLite.Database, input: TrainConfigInput,
     const cancelled = err instanceof Error && err.name === 'JobCancelledError'
     runs.finishRun(id, cancelled ? 'cancelled' : 'failed', summary({}), cancelled ? undefined : err instanceof Error ? err.message : String(err))
     throw err
+  } finally {
+    await prior?.policy.dispose()
   }
+}
+
+async function loadPrior(modelPath: string): Promise<{ policy: MenuLlmPolicy; provider: PriorProvider }> {
+  const policy = (await createPolicy({ kind: 'llm-menu', modelPath }, await getSharedRuntime())) as MenuLlmPolicy
+  return { policy, provider: menuPrior(policy) }
 }
 
 /** The held-out result stored with step 0 (a resumed run evaluated it before it stopped). */

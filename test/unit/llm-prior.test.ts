@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEnvironment, runEpisode } from '../../main/harness'
-import { createHead } from '../../main/policy/head'
+import { resolveTrainConfig, runTraining, TrainingStore } from '../../main/experiments/training'
+import { LexicalAnswerer } from '../../main/policy/answerer/lexical-answerer'
+import { createHead, restoreHead } from '../../main/policy/head'
 import { candidateBuilder, headInputDim, HeadPolicy } from '../../main/policy/head-policy'
 import { LlamaRuntime } from '../../main/policy/llama-runtime'
 import { createPolicy, disposeModelCache, menuPrior, type MenuLlmPolicy } from '../../main/policy/llm-policy'
@@ -12,12 +15,13 @@ const tmp = fixtureDir()
 let runtime: LlamaRuntime
 let demo: DemoWorkspace
 let llm: MenuLlmPolicy
+let modelPath = ''
 
 beforeAll(async () => {
   runtime = await LlamaRuntime.create({ gpu: 'cpu', threads: 1 })
   demo = await openDemoWorkspace(7, 0.6)
-  const path = writeTinyLlama(join(tmp.dir, 'prior.gguf'), { seed: 3, contextLength: 4096 }).file
-  llm = (await createPolicy({ kind: 'llm-menu', modelPath: path, contextSize: 4096, sequences: 2 }, runtime)) as MenuLlmPolicy
+  modelPath = writeTinyLlama(join(tmp.dir, 'prior.gguf'), { seed: 3, contextLength: 4096 }).file
+  llm = (await createPolicy({ kind: 'llm-menu', modelPath, contextSize: 4096, sequences: 2 }, runtime)) as MenuLlmPolicy
 }, 120_000)
 afterAll(async () => {
   await llm?.dispose()
@@ -53,5 +57,20 @@ describe('LLM prior + trainable head', () => {
     const r = policy.records[0]!
     head.accumulate(head.forward(r.rows, r.prior!).cache, r.chosen, -1)
     expect(head.grad[head.segments.find((seg) => seg.name === 'beta')!.offset]).not.toBe(0)
+  })
+
+  it('trains with the prior in a run: the run stores the model, beta moves, the model file is unchanged', async () => {
+    const total = Number(demo.db.raw.prepare('select count(*) from questions').pluck().get())
+    const before = readFileSync(modelPath)
+    const r = await runTraining(demo.db.raw, {
+      environment: 'graph-menu', steps: 2, groupSize: 2, questionsPerStep: 2, evalInterval: 5, seed: 3, learningRate: 0.05,
+      head: { arch: 'linear', hidden: 8 }, prior: { modelPath },
+      train: { questionSetId: 1, offset: 0, limit: total - 4 }, heldOut: { questionSetId: 1, offset: total - 4, limit: 4 },
+    }, { answerer: new LexicalAnswerer(), appVersion: 'test', jobId: null, progress: () => {}, throwIfCancelled: () => {} })
+    const checkpoint = new TrainingStore(demo.db.raw).lastCheckpoint(r.runId)!
+    const head = restoreHead(checkpoint.head)
+    expect(head.beta).not.toBe(1)
+    expect(readFileSync(modelPath).equals(before)).toBe(true)
+    expect(() => resolveTrainConfig(demo.db.raw, { environment: 'free-query', credit: { scheme: 'outcome', lambda: 0 }, prior: { modelPath }, train: { questionSetId: 1, offset: 0, limit: 5 }, heldOut: { questionSetId: 1, offset: 5, limit: 5 } })).toThrow(/An LLM prior scores menu ids/)
   })
 })

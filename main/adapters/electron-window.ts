@@ -1,30 +1,24 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
-import { BrowserWindow, app, session, shell, type WebContents } from 'electron'
+import { BrowserWindow, app, protocol, session, shell, type WebContents } from 'electron'
+import { APP_SCHEME, APP_SCHEME_PRIVILEGES, externalLinkAllowed, isAppUrl, rendererProtocolResponse } from './electron-policy'
 import { CONTENT_SECURITY_POLICY } from './security'
 
-/**
- * The renderer's own origin; anything else is navigation away and is refused. The dev server URL is
- * honoured only in development, so an environment variable can never point a packaged app elsewhere.
- */
-export function rendererUrl(outDir: string): string {
-  const dev = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined
-  return dev ?? pathToFileURL(join(outDir, 'renderer', 'index.html')).href
+export { isAppUrl } from './electron-policy'
+
+/** Must run before the app is ready: the app's scheme is a standard, secure origin (not file://). */
+export function registerAppScheme(): void {
+  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { ...APP_SCHEME_PRIVILEGES } }])
 }
 
-export function isAppUrl(url: string, appUrl: string): boolean {
-  try {
-    const a = new URL(url)
-    const b = new URL(appUrl)
-    return a.protocol === b.protocol && a.host === b.host && a.pathname === b.pathname
-  } catch {
-    return false
-  }
+/** Serves the built renderer over the app's scheme, every answer with the CSP header. */
+export function handleAppScheme(rendererDir: string): void {
+  protocol.handle(APP_SCHEME, (request) => rendererProtocolResponse(request, rendererDir))
 }
 
 /** Hardens every web contents: no navigation away, no new windows, no webviews, no permissions. */
 export function hardenSessions(appUrl: string): void {
+  // The dev server (development only) sends no CSP of its own: add it. The app scheme sets its own.
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } })
   })
@@ -42,8 +36,8 @@ export function hardenSessions(appUrl: string): void {
     })
     contents.on('will-attach-webview', (event) => event.preventDefault())
     contents.setWindowOpenHandler(({ url }) => {
-      // Links to documentation open in the user's browser, never inside the app.
-      if (url.startsWith('https://')) void shell.openExternal(url)
+      // Only documentation the app links to opens in the user's browser (an allowlist); nothing opens inside the app.
+      if (externalLinkAllowed(url)) void shell.openExternal(url)
       return { action: 'deny' }
     })
   })
@@ -64,7 +58,7 @@ export function appIconPath(outDir: string): string | undefined {
   return candidates.find((p) => existsSync(p))
 }
 
-export function createMainWindow(outDir: string, appUrl: string): BrowserWindow {
+export function createMainWindow(outDir: string, appUrl: string, options: { development: boolean }): BrowserWindow {
   const win = new BrowserWindow({
     width: 1360,
     height: 880,
@@ -80,6 +74,8 @@ export function createMainWindow(outDir: string, appUrl: string): BrowserWindow 
       nodeIntegration: false,
       webSecurity: true,
       spellcheck: false,
+      // A production build cannot open DevTools at all (no menu item, no shortcut, no API).
+      devTools: options.development,
     },
   })
   win.once('ready-to-show', () => win.show())

@@ -1,11 +1,12 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
-import { existsSync } from 'node:fs'
+import { createReadStream, existsSync } from 'node:fs'
 import fastifyStatic from '@fastify/static'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import { channels, type ApiErrorCode, type Envelope } from '../../preload/contract'
 import { dispatch, type Handlers } from '../api/dispatch'
 import type { EventBus } from '../events/bus'
-import { CONTENT_SECURITY_POLICY, LOOPBACK_HOSTS } from './security'
+import { contentDisposition, downloadableFile, DOWNLOAD_PATH, exportDownloads, isDownloadId, type DownloadSource } from './downloads'
+import { CONTENT_SECURITY_POLICY, isLoopbackHost } from './security'
 
 export interface BrowserServerOptions {
   handlers: Handlers
@@ -16,6 +17,11 @@ export interface BrowserServerOptions {
   host?: string
   /** Per-launch secret; a random one is made when absent. */
   token?: string
+  /**
+   * Finished files the browser may download (`GET /api/download/<job id>`): by default the finished
+   * `graph.export` jobs, looked up through the handlers and confined to the data folder.
+   */
+  downloads?: DownloadSource
 }
 
 export interface BrowserServer {
@@ -46,29 +52,51 @@ function sameSecret(given: string | undefined, token: string): boolean {
 /** Browser mode: the built renderer and the API on loopback, every API call gated by the launch token. */
 export async function startBrowserServer(options: BrowserServerOptions): Promise<BrowserServer> {
   const host = options.host ?? '127.0.0.1'
-  if (!LOOPBACK_HOSTS.has(host)) throw new Error(`Browser mode listens on loopback only (127.0.0.1, ::1, localhost), not ${host}`)
+  if (!isLoopbackHost(host)) throw new Error(`Browser mode listens on loopback only (127.0.0.1, ::1, localhost), not ${host}`)
   if (!existsSync(options.rendererDir)) throw new Error(`No built renderer at ${options.rendererDir}: run \`npm run build\` first`)
   const token = options.token ?? randomBytes(24).toString('base64url')
-  const app: FastifyInstance = Fastify({ logger: false, bodyLimit: 4 * 1024 * 1024, forceCloseConnections: true })
+  const app: FastifyInstance = Fastify({
+    logger: false,
+    bodyLimit: 4 * 1024 * 1024,
+    forceCloseConnections: true,
+    // URLs the router refuses before any hook (a malformed escape, an over-long id) still get the headers and an envelope.
+    frameworkErrors: (err, req, res) => {
+      const reply = res as unknown as FastifyReply
+      securityHeaders(reply, req.url)
+      void reply.code(err.statusCode ?? 400).send(fail('VALIDATION', err.message))
+    },
+  })
   let port = options.port
 
-  // Reject requests whose Host is not loopback (DNS-rebinding defence), and set security headers everywhere.
+  // Security headers everywhere, API answers never cached (they carry workspace data), and requests
+  // whose Host is not loopback refused (DNS-rebinding defence; host names are case-insensitive).
   app.addHook('onRequest', async (req, reply) => {
-    const hostname = (req.headers.host ?? '').replace(/:\d+$/, '').replace(/^\[|\]$/g, '')
-    if (!LOOPBACK_HOSTS.has(hostname)) {
+    securityHeaders(reply, req.url)
+    if (!isLoopbackHost(hostOf(req.headers.host))) {
       return reply.code(403).send(fail('UNAUTHORIZED', 'Requests must address the loopback host'))
     }
-    reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY)
-    reply.header('X-Content-Type-Options', 'nosniff')
-    reply.header('Referrer-Policy', 'no-referrer')
-    reply.header('Cross-Origin-Opener-Policy', 'same-origin')
+  })
+
+  // JSON bodies are parsed here, so that the refusals say what was refused: the dispatcher names a
+  // prototype key (`__proto__`, `constructor`, `prototype`) and where it was, instead of Fastify's
+  // "Body is not valid JSON" for a body that is valid JSON.
+  app.removeContentTypeParser(['application/json'])
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    // A leading byte-order mark is allowed, as Fastify's own parser allows it.
+    const text = (typeof body === 'string' ? body : body.toString('utf8')).replace(/^\uFEFF/, '')
+    if (text.trim() === '') return done(badRequest('Request body is empty: send a JSON object ({} when the route takes no input)'), undefined)
+    try {
+      done(null, JSON.parse(text))
+    } catch (err) {
+      done(badRequest(`Request body is not valid JSON: ${(err as Error).message}`), undefined)
+    }
   })
 
   app.setErrorHandler((err: Error & { statusCode?: number }, _req, reply) => {
     const status = err.statusCode ?? 500
-    const code: ApiErrorCode = status === 413 || (status >= 400 && status < 500) ? 'VALIDATION' : 'INTERNAL'
-    const message = err.message.includes('JSON') ? `Request body is not valid JSON: ${err.message}` : err.message
-    void reply.code(status).send(fail(code, message))
+    const code: ApiErrorCode = status >= 400 && status < 500 ? 'VALIDATION' : 'INTERNAL'
+    if (status >= 500) console.error('browser-mode server error:', err)
+    void reply.code(status).send(fail(code, err.message))
   })
 
   const authorised = (req: FastifyRequest): boolean => {
@@ -82,6 +110,23 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     if (!authorised(req)) return reply.code(401).send(fail('UNAUTHORIZED', 'Missing or wrong token: open the URL printed by `npm run serve`'))
     const envelope = await dispatch(options.handlers, req.params.route, req.body)
     return reply.code(envelope.ok ? 200 : STATUS[envelope.error.code]).send(envelope)
+  })
+
+  // Finished exports, downloaded by the browser (an <a download> or location change cannot send a
+  // header, so the token may come as ?token=). The id is the job's; the file must be a regular file
+  // inside the data folder.
+  const downloads = options.downloads ?? exportDownloads(options.handlers, options.events)
+  app.get<{ Params: { id: string } }>(`${DOWNLOAD_PATH}:id`, async (req, reply) => {
+    if (!authorised(req)) return reply.code(401).send(fail('UNAUTHORIZED', 'Missing or wrong token'))
+    if (!isDownloadId(req.params.id)) return reply.code(404).send(fail('NOT_FOUND', 'No such download'))
+    const found = await downloads.find(req.params.id)
+    if (!found) return reply.code(404).send(fail('NOT_FOUND', `Nothing to download for ${req.params.id}: only a finished export can be downloaded`))
+    const file = downloadableFile(found.file, await downloads.roots())
+    if (!file) return reply.code(404).send(fail('NOT_FOUND', `The file of ${req.params.id} is gone or outside the data folder`))
+    reply.header('Content-Type', found.contentType)
+    reply.header('Content-Disposition', contentDisposition(found.name))
+    reply.header('Content-Length', String(file.size))
+    return reply.send(createReadStream(file.path))
   })
 
   app.get(channels.httpEvents, (req, reply) => {
@@ -114,6 +159,7 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
   })
 
   await app.listen({ port, host })
+  downloads.start?.()
   const address = app.server.address()
   if (address && typeof address === 'object') port = address.port
   const urlHost = host === '::1' ? '[::1]' : host
@@ -121,6 +167,26 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     url: `http://${urlHost}:${port}/?token=${token}`,
     token,
     port,
-    close: () => app.close(),
+    close: async () => {
+      downloads.stop?.()
+      await app.close()
+    },
   }
 }
+
+function securityHeaders(reply: FastifyReply, url: string): void {
+  reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY)
+  reply.header('X-Content-Type-Options', 'nosniff')
+  reply.header('Referrer-Policy', 'no-referrer')
+  reply.header('Cross-Origin-Opener-Policy', 'same-origin')
+  if (url.startsWith('/api/')) reply.header('Cache-Control', 'no-store')
+}
+
+/** The host name of a Host header, lower-cased, without port or IPv6 brackets. */
+export function hostOf(header: string | undefined): string {
+  const h = (header ?? '').trim().toLowerCase()
+  if (h.startsWith('[')) return h.slice(1, h.indexOf(']') > 0 ? h.indexOf(']') : undefined)
+  return h.replace(/:\d*$/, '')
+}
+
+const badRequest = (message: string): Error & { statusCode: number } => Object.assign(new Error(message), { statusCode: 400 })

@@ -67,10 +67,26 @@ const sortedUnique = (records: readonly QuestionResult[], label: string): Questi
   return sorted
 }
 
+/**
+ * A record's metrics as a Map of its own entries. Metric names come from callers (the API), so they
+ * are never looked up on the plain object: `constructor`, `toString` or `__proto__` would find
+ * Object.prototype's members there instead of "no value".
+ */
+type MetricValues = ReadonlyMap<string, number | null | undefined>
+const metricMaps = new WeakMap<QuestionResult['metrics'], MetricValues>()
+const metricsOf = (record: QuestionResult): MetricValues => {
+  let values = metricMaps.get(record.metrics)
+  if (!values) {
+    values = new Map(Object.entries(record.metrics))
+    metricMaps.set(record.metrics, values)
+  }
+  return values
+}
+
 const valueOf = (record: QuestionResult, metric: string): number | null => {
-  const value = record.metrics[metric]
+  const value = metricsOf(record).get(metric)
   if (value === null || value === undefined) return null
-  if (!Number.isFinite(value)) throw new RangeError(`metric '${metric}' of question '${record.questionId}' is not finite: ${value}`)
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new RangeError(`metric '${metric}' of question '${record.questionId}' is not finite: ${String(value)}`)
   return value
 }
 
@@ -82,24 +98,25 @@ export const aggregate = (
   const bootstrap = resolveBootstrapOptions(options)
   const variant = commonVariant(records)
   const sorted = sortedUnique(records, 'the result set')
-  const names = options.metrics ?? [...new Set(sorted.flatMap((record) => Object.keys(record.metrics)))].sort()
-  const out: Record<string, MetricAggregate> = {}
+  const names = options.metrics ?? [...new Set(sorted.flatMap((record) => [...metricsOf(record).keys()]))].sort()
+  const out = new Map<string, MetricAggregate>()
   for (const metric of names) {
     const values: number[] = []
     for (const record of sorted) {
       const value = valueOf(record, metric)
       if (value !== null) values.push(value)
     }
-    out[metric] = {
+    out.set(metric, {
       metric,
       mean: values.length > 0 ? mean(values) : null,
       count: values.length,
       missing: sorted.length - values.length,
       ci: bootstrapMeanCI(values, bootstrap),
       variant,
-    }
+    })
   }
-  return out
+  // Object.fromEntries defines own properties, so even a metric named `__proto__` is a plain key of the result.
+  return Object.fromEntries(out)
 }
 
 /**

@@ -8,7 +8,8 @@ import type { AppDatabase, JobTable } from '../db/schema'
 import { HeldModels } from './held-models'
 import { toJobDto } from './job-dto'
 import { parseJobParams } from './job-params'
-import { isAlive } from './process-alive'
+import { confineOutputPath, OutputFolders } from './output-paths'
+import { dataDirKey, OwnerLock, ownerStatus, type OwnerStatus } from './owner-lock'
 import type { WorkerInput, WorkerMessage } from './protocol'
 
 /** Where the worker script is: the built `job-worker.js`, or `worker.ts` from source (CLI, tests). */
@@ -53,6 +54,9 @@ interface Running {
 const now = (): string => new Date().toISOString()
 const TERMINAL = new Set(['done', 'failed', 'cancelled'])
 
+/** The job managers of this process by data folder: several may share one (tests, a CLI inside the app), and each must see the others' running jobs as alive. */
+const managersByDataDir = new Map<string, Set<JobManager>>()
+
 /**
  * Queues jobs, runs each in its own worker thread, persists every status change in app.db and
  * emits contract events. Everything it does is a reaction (a call, a worker message, a worker exit),
@@ -65,8 +69,14 @@ export class JobManager {
   private readonly concurrency: number
   private readonly cancelGraceMs: number
   private readonly progressWriteMs: number
+  /** Jobs being claimed right now: claimed in the database, not yet in `running`. */
+  private readonly claiming = new Set<string>()
   private pumping: Promise<void> = Promise.resolve()
   private closed = false
+  private ownerLock: OwnerLock | undefined
+  private readonly siblings: Set<JobManager>
+  /** Folders the user picked with a native dialog in this process: jobs may write there. */
+  readonly outputFolders = new OutputFolders()
 
   constructor(
     private readonly app: OpenedDatabase<AppDatabase>,
@@ -76,20 +86,63 @@ export class JobManager {
     this.concurrency = options.concurrency ?? 1
     this.cancelGraceMs = options.cancelGraceMs ?? 3000
     this.progressWriteMs = options.progressWriteMs ?? 200
+    const key = dataDirKey(options.dataDir)
+    let siblings = managersByDataDir.get(key)
+    if (!siblings) managersByDataDir.set(key, (siblings = new Set()))
+    this.siblings = siblings
   }
 
   private get db() {
     return this.app.db
   }
 
-  /** Recovers jobs whose process died (crash, kill), then starts queued jobs. */
+  /**
+   * Takes this process's owner lock on the data folder (the proof, for other processes, that the jobs
+   * it claims are alive), recovers jobs whose process died (crash, kill), then starts queued jobs.
+   */
   async init(): Promise<void> {
-    const running = await this.db.selectFrom('jobs').select(['id', 'owner_pid']).where('status', '=', 'running').execute()
-    for (const job of running) {
-      if (job.owner_pid !== null && job.owner_pid !== process.pid && isAlive(job.owner_pid)) continue
-      await this.finish(job.id, { status: 'failed', error: 'Interrupted: the process running this job stopped before it finished' })
-    }
+    this.ownerLock ??= OwnerLock.acquire(this.options.dataDir)
+    this.siblings.add(this)
+    await this.recoverOrphans()
     this.pump()
+  }
+
+  /**
+   * Whether the owner of a job is alive. Another process is asked through its owner lock and /proc
+   * (ownerStatus: a zombie or a reused pid is dead); in this process, a running job is alive only
+   * while one of its job managers runs it, and a queued one is always ours to run.
+   */
+  private ownerOf(row: { id: string; status: string; owner_pid: number | null }): OwnerStatus {
+    if (row.owner_pid === null) return { alive: false, reason: 'no owner process recorded' }
+    if (row.owner_pid !== process.pid) return ownerStatus(this.options.dataDir, row.owner_pid)
+    if (row.status !== 'running') return { alive: true, reason: 'this process' }
+    for (const m of this.siblings) if (m.running.has(row.id) || m.claiming.has(row.id)) return { alive: true, reason: 'this process' }
+    if (this.running.has(row.id) || this.claiming.has(row.id)) return { alive: true, reason: 'this process' }
+    return { alive: false, reason: `this process (pid ${process.pid}) does not run it: it was started before a restart` }
+  }
+
+  /**
+   * Running jobs whose owning process is gone become failed, with the reason: at start-up, and
+   * whenever a caller is about to act on a job's "running" (list, cancel, wait, delete a workspace).
+   */
+  private async recoverOrphans(filter: { id?: string; workspaceId?: string } = {}): Promise<void> {
+    let q = this.db.selectFrom('jobs').select(['id', 'status', 'owner_pid']).where('status', '=', 'running')
+    if (filter.id !== undefined) q = q.where('id', '=', filter.id)
+    if (filter.workspaceId !== undefined) q = q.where('workspace_id', '=', filter.workspaceId)
+    for (const job of await q.execute()) {
+      const owner = this.ownerOf(job)
+      if (owner.alive) continue
+      const who = job.owner_pid === null ? 'the process running this job' : `the process running this job (pid ${job.owner_pid})`
+      await this.finish(job.id, { status: 'failed', error: `Interrupted: ${who} stopped before it finished: ${owner.reason}` }, ['running'])
+    }
+  }
+
+  /**
+   * Lets jobs write into a folder the user picked with a native dialog (Electron); the data folder is
+   * always allowed. Held for this process's life only.
+   */
+  allowOutputFolder(folder: string): void {
+    this.outputFolders.allow(folder)
   }
 
   /**
@@ -107,11 +160,12 @@ export class JobManager {
       })
     })
     try {
+      await this.recoverOrphans({ id })
       const job = await this.get(id)
       if (TERMINAL.has(job.status)) return job
-      const owner = await this.ownerOf(id)
-      if (owner !== null && owner !== process.pid && isAlive(owner)) {
-        throw new ApiError('CONFLICT', `Job ${id} belongs to another process (pid ${owner}): wait for it there`)
+      const row = await this.ownerRow(id)
+      if (row && row.owner_pid !== null && row.owner_pid !== process.pid && this.ownerOf(row).alive) {
+        throw new ApiError('CONFLICT', `Job ${id} belongs to another process (pid ${row.owner_pid}): wait for it there`)
       }
       return await ended
     } finally {
@@ -136,12 +190,15 @@ export class JobManager {
   }
 
   async list(filter: { workspaceId?: string; limit: number }): Promise<Job[]> {
+    await this.recoverOrphans(filter.workspaceId !== undefined ? { workspaceId: filter.workspaceId } : {})
     let q = this.db.selectFrom('jobs').selectAll().orderBy('created_at', 'desc').orderBy('id').limit(filter.limit)
     if (filter.workspaceId) q = q.where('workspace_id', '=', filter.workspaceId)
     return (await q.execute()).map(toJobDto)
   }
 
   async hasActive(workspaceId: string): Promise<boolean> {
+    // A job left "running" by a dead process must not keep its workspace from being deleted.
+    await this.recoverOrphans({ workspaceId })
     const row = await this.db
       .selectFrom('jobs')
       .select('id')
@@ -159,7 +216,7 @@ export class JobManager {
   /** Queues a job. Its parameters are checked against the kind's contract here, before any worker starts. */
   async start<K extends JobKind>(kind: K, workspaceId: string | null, params: unknown): Promise<Job> {
     if (this.closed) throw new ApiError('CONFLICT', 'The job system is shutting down')
-    const parsed = parseJobParams(kind, params)
+    const parsed = this.confineOutputs(kind, parseJobParams(kind, params))
     const needsWorkspace = jobKinds[kind].workspace
     if (needsWorkspace && !workspaceId) throw new ApiError('VALIDATION', `${kind} runs against a workspace: give its workspaceId`)
     if (!needsWorkspace && workspaceId) throw new ApiError('VALIDATION', `${kind} does not run against a workspace`)
@@ -192,6 +249,18 @@ export class JobManager {
     return job
   }
 
+  /**
+   * A file a job writes (graph.export's path) must lie in the data folder or in a folder the user picked
+   * natively in this process; it is stored resolved (symlinks followed), so the worker writes exactly
+   * where this check looked. VALIDATION otherwise, before anything is queued.
+   */
+  private confineOutputs<K extends JobKind>(kind: K, params: JobParams<K>): JobParams<K> {
+    if (kind !== 'graph.export') return params
+    const p = params as JobParams<'graph.export'>
+    if (p.path === undefined) return params
+    return { ...p, path: confineOutputPath(p.path, [this.options.dataDir, ...this.outputFolders.list()]) } as JobParams<K>
+  }
+
   async cancel(id: string): Promise<Job> {
     const job = await this.get(id)
     if (TERMINAL.has(job.status)) return job
@@ -201,7 +270,13 @@ export class JobManager {
       const after = await this.finish(id, { status: 'cancelled', message: 'Cancelled before it started' }, ['queued'])
       if (after.status !== 'running') return after
       if (this.running.has(id)) return this.cancel(id)
-      throw new ApiError('CONFLICT', `Job ${id} is running in another process (pid ${(await this.ownerOf(id)) ?? '?'}): cancel it there`)
+      // Running elsewhere: a dead owner (crashed, killed, a zombie, a pid now used by another program) cannot stop it, so it is recovered here.
+      await this.recoverOrphans({ id })
+      const current = await this.get(id)
+      if (TERMINAL.has(current.status)) return current
+      if (this.running.has(id)) return this.cancel(id)
+      const row = await this.ownerRow(id)
+      throw new ApiError('CONFLICT', `Job ${id} is running in another process (pid ${row?.owner_pid ?? '?'}): cancel it there`)
     }
     Atomics.store(run.cancelFlag, 0, 1)
     await this.update(id, { message: 'Cancelling…' }, false, ['running'])
@@ -215,6 +290,7 @@ export class JobManager {
 
   /** Stops every running job; they are recorded as cancelled so nothing is left "running". Queued jobs stay queued. */
   async shutdown(): Promise<void> {
+    if (this.closed && !this.siblings.has(this)) return
     this.closed = true
     await this.pumping
     const ids = [...this.running.keys()]
@@ -228,6 +304,11 @@ export class JobManager {
       this.releaseModels(id, run.kind)
       await this.finish(id, { status: 'cancelled', message: 'Stopped because the app closed' })
     }
+    // Every job of ours is settled: the lock can go, and with it the claim that this process runs them.
+    this.siblings.delete(this)
+    if (this.siblings.size === 0 && managersByDataDir.get(dataDirKey(this.options.dataDir)) === this.siblings) managersByDataDir.delete(dataDirKey(this.options.dataDir))
+    this.ownerLock?.release()
+    this.ownerLock = undefined
   }
 
   private pump(): void {
@@ -238,14 +319,14 @@ export class JobManager {
     while (!this.closed && this.running.size < this.concurrency) {
       const queued = await this.db.selectFrom('jobs').selectAll().where('status', '=', 'queued').orderBy('created_at').orderBy('id').execute()
       // Our own jobs, and jobs whose creating process is gone (a crash or a finished CLI command).
-      const next = queued.find((j) => j.owner_pid === null || j.owner_pid === process.pid || !isAlive(j.owner_pid))
+      const next = queued.find((j) => j.owner_pid === process.pid || !this.ownerOf(j).alive)
       if (!next) return
       await this.launch(next)
     }
   }
 
-  private async ownerOf(id: string): Promise<number | null> {
-    return (await this.db.selectFrom('jobs').select('owner_pid').where('id', '=', id).executeTakeFirst())?.owner_pid ?? null
+  private async ownerRow(id: string): Promise<{ id: string; status: JobTable['status']; owner_pid: number | null } | undefined> {
+    return this.db.selectFrom('jobs').select(['id', 'status', 'owner_pid']).where('id', '=', id).executeTakeFirst()
   }
 
   private async launch(row: Selectable<JobTable>): Promise<void> {
@@ -267,12 +348,18 @@ export class JobManager {
       cancelFlag: cancelBuffer,
     }
     // Claim atomically: another process sharing this data folder may be pumping the same queue.
-    const claimed = await this.db
-      .updateTable('jobs')
-      .set({ status: 'running', started_at: now(), stage: 'starting', message: 'Starting', owner_pid: process.pid })
-      .where('id', '=', row.id)
-      .where('status', '=', 'queued')
-      .executeTakeFirst()
+    this.claiming.add(row.id)
+    let claimed
+    try {
+      claimed = await this.db
+        .updateTable('jobs')
+        .set({ status: 'running', started_at: now(), stage: 'starting', message: 'Starting', owner_pid: process.pid })
+        .where('id', '=', row.id)
+        .where('status', '=', 'queued')
+        .executeTakeFirst()
+    } finally {
+      this.claiming.delete(row.id)
+    }
     if (Number(claimed.numUpdatedRows) !== 1) return
     if (this.closed) {
       // Shutting down between the claim and the start: leave it queued for the next process.

@@ -25,14 +25,20 @@ export const Subgraph = z.object({ nodes: z.array(GraphNode), edges: z.array(Gra
 export const GraphExportParams = z
   .object({
     center: NodeId.optional(),
-    /** Absolute path of the file to write; default: the workspace's exports folder. */
+    /**
+     * Absolute path of the file to write, in an existing folder inside the data folder or inside a
+     * folder the user picked with the native dialog (desktop app); anything else is refused, and no
+     * folder is created. Default (recommended): the workspace's exports folder; in browser mode the
+     * finished file is downloaded from `/api/download/<job id>`.
+     */
     path: z
       .string()
       .trim()
       .min(1)
       .max(4096)
       .refine((p) => /^(\/|[A-Za-z]:[\\/])/.test(p), 'give an absolute path')
-      .refine((p) => p.endsWith('.graphml'), 'the file name must end in .graphml')
+      .refine((p) => !/[\u0000-\u001f]/.test(p), 'the path must not contain control characters')
+      .refine((p) => /[^\\/]\.graphml$/.test(p), 'the file name must end in .graphml')
       .optional(),
   })
   .strict()

@@ -11,6 +11,7 @@ import { modelHandlers } from '../../main/api/handlers/models'
 import { runHandlers } from '../../main/api/handlers/runs'
 import { systemHandlers } from '../../main/api/handlers/system'
 import { workspaceHandlers } from '../../main/api/handlers/workspace'
+import { aggregate, comparePaired } from '../../main/eval'
 import { startBackend, type TestBackend } from '../helpers/services'
 
 const apiDir = new URL('../../main/api/', import.meta.url).pathname
@@ -72,5 +73,59 @@ describe('API handlers', () => {
     const job = await backend.call('job.start', { kind: 'db.maintenance', workspaceId: w.id, params: { vacuum: false } })
     const done = await jobs.waitFor(job.id)
     expect(jobs.finalStatus(job.id)).toEqual({ status: done.status, error: done.error })
+  })
+})
+
+describe('runs.compare metric names', () => {
+  let backend: TestBackend
+  let workspaceId: string
+  let baselineRunId: number
+  let runId: number
+  beforeAll(async () => {
+    backend = await startBackend()
+    workspaceId = (await backend.call('workspace.create', { name: 'compare' })).id
+    const ingest = await backend.call('job.start', { kind: 'corpus.ingest', workspaceId, params: { source: { kind: 'demo', seed: 2, size: 0.3 } } })
+    expect((await backend.services.jobs.waitFor(ingest.id)).status).toBe('done')
+    const questionSetId = (await backend.call('questions.sets', { workspaceId }))[0]!.id
+    for (const name of ['greedy', 'oracle']) {
+      const job = await backend.call('job.start', { kind: 'eval.run', workspaceId, params: { environment: 'graph-menu', policy: { kind: 'scripted', name }, questionSetId, limit: 3 } })
+      expect((await backend.services.jobs.waitFor(job.id)).status).toBe('done')
+    }
+    const [oracle, greedy] = await backend.call('runs.list', { workspaceId })
+    baselineRunId = greedy!.id
+    runId = oracle!.id
+  }, 120_000)
+  afterAll(() => backend.close())
+
+  it('refuses a name that is no metric (Object.prototype members included) with a validation error naming it', async () => {
+    const h = createHandlers(backend.services, { mode: 'browser' })
+    for (const metric of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', 'no.such.metric']) {
+      const env = await dispatch(h, 'runs.compare', { workspaceId, baselineRunId, runIds: [runId], metric })
+      expect(env, metric).toMatchObject({ ok: false, error: { code: 'VALIDATION', message: expect.stringContaining(`Unknown metric "${metric}"`) } })
+      if (!env.ok) expect(env.error.message).toMatch(/sp\.recall/)
+    }
+  })
+
+  it('compares a stored metric, and a catalogued one the runs do not store (no pairs)', async () => {
+    const stored = await backend.call('runs.compare', { workspaceId, baselineRunId, runIds: [runId], metric: 'sp.recall' })
+    expect(stored.comparisons[0]).toMatchObject({ runId, count: 3 })
+    const catalogued = await backend.call('runs.compare', { workspaceId, baselineRunId, runIds: [runId], metric: 'reward.total' })
+    expect(catalogued.comparisons[0]).toMatchObject({ runId, count: 0, meanDifference: null })
+  })
+
+  it('aggregates look metric names up in Maps: prototype names are absent, a stored "__proto__" is a plain key', () => {
+    const records = [
+      { questionId: 'a', variant: null, metrics: JSON.parse('{"x": 1, "__proto__": 0.5}') as Record<string, number> },
+      { questionId: 'b', variant: null, metrics: { x: 0 } },
+    ]
+    for (const metric of ['constructor', 'toString', 'hasOwnProperty']) {
+      expect(comparePaired(records, records, metric)).toMatchObject({ count: 0, meanDifference: null })
+      expect(aggregate(records, { metrics: [metric] })[metric]).toMatchObject({ count: 0, mean: null })
+    }
+    const all = aggregate(records)
+    expect(Object.keys(all).sort()).toEqual(['__proto__', 'x'])
+    expect(Object.getPrototypeOf(all)).toBe(Object.prototype)
+    expect(all['__proto__']).toMatchObject({ mean: 0.5, count: 1, missing: 1 })
+    expect(comparePaired(records, records, '__proto__')).toMatchObject({ count: 1, meanDifference: 0 })
   })
 })

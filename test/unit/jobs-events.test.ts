@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { fillDatabase } from '../helpers/bulk'
 import { startBackend, tempDir } from '../helpers/services'
@@ -27,14 +29,29 @@ describe('the job manager waits on events', () => {
   it('refuses to wait for a job another live process owns, and says where it runs', async () => {
     const backend = await startBackend(tmp.dir)
     const w = await backend.call('workspace.create', { name: 'elsewhere' })
+    // A real second process that owns jobs on this data folder (it holds its owner lock).
+    const code = `const { OwnerLock } = await import(process.env.OWNER_MODULE); OwnerLock.acquire(process.env.OWNER_DATA_DIR); process.stdout.write('ready\\n'); setInterval(() => {}, 1 << 30)`
+    const owner = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      env: { ...process.env, OWNER_MODULE: fileURLToPath(new URL('../../main/jobs/owner-lock.ts', import.meta.url)), OWNER_DATA_DIR: tmp.dir },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    await new Promise<void>((resolve, reject) => {
+      owner.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && resolve())
+      owner.on('exit', (c) => reject(new Error(`owner exited with ${c}`)))
+    })
     const raw = backend.services.app.raw
     raw
       .prepare(
         `insert into jobs (id, kind, workspace_id, status, progress, stage, message, params_json, created_at, owner_pid)
          values ('foreign', 'db.maintenance', ?, 'running', 0.5, 'integrity', '', '{"vacuum":false}', ?, ?)`,
       )
-      .run(w.id, new Date().toISOString(), process.ppid)
-    await expect(backend.services.jobs.waitFor('foreign')).rejects.toMatchObject({ code: 'CONFLICT', message: new RegExp(`pid ${process.ppid}`) })
+      .run(w.id, new Date().toISOString(), owner.pid)
+    try {
+      await expect(backend.services.jobs.waitFor('foreign')).rejects.toMatchObject({ code: 'CONFLICT', message: new RegExp(`pid ${owner.pid}`) })
+    } finally {
+      owner.kill('SIGKILL')
+    }
     raw.prepare("delete from jobs where id = 'foreign'").run()
     await backend.close()
   })

@@ -1,0 +1,99 @@
+import { realpathSync, statSync } from 'node:fs'
+import { basename } from 'node:path'
+import type { AppInfo, Job } from '../../preload/contract'
+import { dispatch, type Handlers } from '../api/dispatch'
+import type { EventBus } from '../events/bus'
+import { isInside } from '../jobs/output-paths'
+
+/**
+ * Files the browser-mode server hands to the user as downloads. In browser mode the backend may run
+ * on another machine (a GPU box behind an ssh tunnel), so a file a job wrote on the server's disk
+ * reaches the user only this way: `GET /api/download/<job id>?token=…` (or with the bearer header).
+ */
+
+export const DOWNLOAD_PATH = '/api/download/'
+
+export interface Download {
+  /** Absolute path on the server. */
+  file: string
+  /** File name offered to the browser. */
+  name: string
+  contentType: string
+}
+
+export interface DownloadSource {
+  /** The download of a job id, or null when there is none (unknown job, not finished, not a file kind). */
+  find(id: string): Promise<Download | null>
+  /** Folders a downloaded file must lie in (the data folder). */
+  roots(): Promise<string[]>
+  start?(): void
+  stop?(): void
+}
+
+/** Job ids are UUIDs; anything else is not looked up. */
+export const isDownloadId = (id: string): boolean => /^[A-Za-z0-9-]{1,64}$/.test(id)
+
+const GRAPHML = 'application/graphml+xml; charset=utf-8'
+const MAX_REMEMBERED = 1000
+
+/**
+ * The finished `graph.export` jobs as downloads, keyed by job id: remembered from `job.status` events
+ * while the server runs, else looked up through the `job.list` handler (the latest 500 jobs).
+ */
+export function exportDownloads(handlers: Handlers, events: EventBus): DownloadSource {
+  const known = new Map<string, string>()
+  let off: (() => void) | undefined
+  const remember = (job: Job): void => {
+    if (job.kind !== 'graph.export' || job.status !== 'done' || !job.result) return
+    known.set(job.id, job.result.file)
+    if (known.size > MAX_REMEMBERED) known.delete(known.keys().next().value!)
+  }
+  return {
+    start() {
+      off ??= events.subscribe((name, payload) => {
+        if (name === 'job.status') remember(payload as Job)
+      })
+    },
+    stop() {
+      off?.()
+      off = undefined
+    },
+    async find(id) {
+      if (!known.has(id)) {
+        const env = await dispatch(handlers, 'job.list', { limit: 500 })
+        if (env.ok) for (const job of env.data as Job[]) if (job.id === id) remember(job)
+      }
+      const file = known.get(id)
+      return file ? { file, name: basename(file), contentType: GRAPHML } : null
+    },
+    async roots() {
+      const env = await dispatch(handlers, 'app.info', {})
+      return env.ok ? [(env.data as AppInfo).dataDir] : []
+    },
+  }
+}
+
+/** The file to stream when it is a regular file whose real path (symlinks followed) lies inside one of `roots`; null otherwise. */
+export function downloadableFile(file: string, roots: readonly string[]): { path: string; size: number } | null {
+  try {
+    const real = realpathSync(file)
+    const inside = roots.some((root) => {
+      try {
+        return isInside(real, realpathSync(root))
+      } catch {
+        return false
+      }
+    })
+    if (!inside) return null
+    const stat = statSync(real)
+    return stat.isFile() ? { path: real, size: stat.size } : null
+  } catch {
+    return null
+  }
+}
+
+/** `attachment` with an ASCII fallback name and the exact name in RFC 5987 form. */
+export function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 200) || 'download'
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`
+}

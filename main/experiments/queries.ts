@@ -1,8 +1,23 @@
-import type { RunSummary } from '../../preload/contract'
-import type { WorkspaceHandle } from '../corpus/repository'
+import { z } from 'zod'
+import {
+  ApiError,
+  CORRECT_METRICS,
+  CORRECT_THRESHOLD,
+  type ComparableEpisode,
+  type EpisodeFilter,
+  type EpisodeGold,
+  type EpisodeRow,
+  type EpisodeStepCredit,
+  type PathNode,
+  type RunSummary,
+  type StepView,
+} from '../../preload/contract'
+import { resolveGold } from '../corpus/gold'
+import { corpusRepositories, type WorkspaceHandle } from '../corpus/repository'
+import type { SupportingFact } from '../corpus/types'
 import { environmentFactory, environmentNames, type Action, type ActionSpace, type EpisodeOutcome, type Preview, type StepInfo, type TrajectoryStep } from '../harness'
 import { ensureEnvironments } from './catalog'
-import { runStore, type EpisodeRecord } from './store'
+import { runStore, type ComparableRecord, type EpisodeRecord, type EpisodeWhere } from './store'
 import { replayRollout } from './training/replay'
 
 interface StoredAggregate {
@@ -48,8 +63,14 @@ export function listRuns(raw: WorkspaceHandle, jobOf: JobLookup = () => undefine
   })
 }
 
-const toEpisode = (r: EpisodeRecord) => ({
+const endReasonOf = (outcomeJson: string): string => {
+  const reason = (JSON.parse(outcomeJson) as { endReason?: unknown }).endReason
+  return typeof reason === 'string' ? reason : ''
+}
+
+const toEpisode = (r: EpisodeRecord): EpisodeRow => ({
   id: r.id,
+  runId: r.run_id,
   questionId: r.question_id,
   question: r.question,
   answer: r.answer,
@@ -57,14 +78,199 @@ const toEpisode = (r: EpisodeRecord) => ({
   turns: r.turns,
   formatErrors: r.format_errors,
   ms: r.ms,
+  endReason: endReasonOf(r.outcome_json),
+  trainStep: r.train_step,
   metrics: JSON.parse(r.metrics_json) as Record<string, number | null>,
 })
 
-export function listEpisodes(raw: WorkspaceHandle, runId: number, offset: number, limit: number) {
+/** The reward a run's episodes carry: the training reward of rollouts, Harness-1's reward of evaluations, or none. */
+function rewardMetricOf(runs: ReturnType<typeof runStore>, run: { id: number; kind: string }): string | null {
+  if (run.kind === 'train') return 'train.reward'
+  const any = runs.anyEpisodeMetrics(run.id)
+  return any && 'reward.total' in (JSON.parse(any) as Record<string, unknown>) ? 'reward.total' : null
+}
+
+/**
+ * A page of a run's episodes, filtered in SQL (see EpisodeFilter): question text, correct / wrong by
+ * answer F1 (official) or SP F1 at 0.5, the run's reward in a range, format errors, end reason,
+ * training step. Also what the filters read (reward and correctness metrics) and the run's end reasons
+ * and training steps, so a page can offer them.
+ */
+export function listEpisodes(raw: WorkspaceHandle, runId: number, offset: number, limit: number, filter?: EpisodeFilter) {
   const runs = runStore(raw)
-  const total = runs.episodeCount(runId)
-  const rows = runs.episodePage(runId, offset, limit)
-  return { total, episodes: rows.map(toEpisode) }
+  const run = runs.run(runId)
+  if (!run) throw new ApiError('NOT_FOUND', `No run with id ${runId}`)
+  const rewardMetric = rewardMetricOf(runs, run)
+  const correctMetric = CORRECT_METRICS[filter?.correctBy ?? 'answer']
+  const where: EpisodeWhere = {}
+  const metrics: NonNullable<EpisodeWhere['metrics']> = []
+  if (filter) {
+    if (filter.question) where.questionContains = filter.question
+    if (filter.correct === 'correct') metrics.push({ name: correctMetric, min: CORRECT_THRESHOLD })
+    if (filter.correct === 'wrong') metrics.push({ name: correctMetric, below: CORRECT_THRESHOLD })
+    if (filter.rewardMin !== undefined || filter.rewardMax !== undefined) {
+      if (!rewardMetric) throw new ApiError('VALIDATION', `Run #${runId} stores no reward (neither train.reward nor reward.total): filter it by other fields`, ['filter.rewardMin: this run has no reward'])
+      if (filter.rewardMin !== undefined && filter.rewardMax !== undefined && filter.rewardMin > filter.rewardMax) {
+        throw new ApiError('VALIDATION', `The reward range is empty: its minimum ${filter.rewardMin} is above its maximum ${filter.rewardMax}`, ['filter.rewardMin: above filter.rewardMax'])
+      }
+      metrics.push({ name: rewardMetric, min: filter.rewardMin, max: filter.rewardMax })
+    }
+    if (filter.formatErrors) where.formatErrors = filter.formatErrors
+    if (filter.endReason !== undefined) where.endReason = filter.endReason
+    if (filter.trainStep !== undefined) where.trainStep = filter.trainStep
+  }
+  if (metrics.length) where.metrics = metrics
+  return {
+    total: runs.filteredCount(runId, where),
+    runTotal: runs.episodeCount(runId),
+    episodes: runs.filteredPage(runId, where, offset, limit).map(toEpisode),
+    runKind: run.kind,
+    rewardMetric,
+    correctMetric,
+    correctThreshold: CORRECT_THRESHOLD,
+    endReasons: runs.endReasons(runId),
+    trainSteps: run.kind === 'train' ? runs.trainStepRange(runId) : null,
+  }
+}
+
+const toComparable = (r: ComparableRecord): ComparableEpisode => ({
+  id: r.id,
+  runId: r.run_id,
+  runName: r.run_name,
+  runKind: r.run_kind,
+  trainStep: r.train_step,
+  seed: r.seed,
+  answer: r.answer,
+  turns: r.turns,
+  endReason: r.end_reason ?? '',
+  metrics: JSON.parse(r.metrics_json) as Record<string, number | null>,
+})
+
+/**
+ * What an episode can be compared with: the evaluation episodes of other runs on the same question
+ * (ablation rows), and for a training rollout the other rollouts of its step on its question (its
+ * group). Null when there is no such episode.
+ */
+export function listComparable(raw: WorkspaceHandle, episodeId: number, limit: number): { sameQuestion: ComparableEpisode[]; group: ComparableEpisode[] } | null {
+  const runs = runStore(raw)
+  const r = runs.episodeWithRun(episodeId)
+  if (!r) return null
+  const sameQuestion = r.question_id !== null ? runs.sameQuestion(r.question_id, r.run_id, limit).map(toComparable) : []
+  const group = r.train_step !== null && r.question_id !== null ? runs.group(r.run_id, r.train_step, r.question_id, r.id, limit).map(toComparable) : []
+  return { sameQuestion, group }
+}
+
+/** What replay hands a training rollout's step (main/experiments/training/replay.ts). */
+const StoredTrainer = z.object({
+  index: z.number().nullable().optional(),
+  candidates: z.number().nullable().optional(),
+  credit: z.object({ total: z.number(), frontier: z.number(), enablement: z.number(), gain: z.number() }),
+  advantage: z.number(),
+})
+
+function creditOf(decision: TrajectoryStep['decision']): EpisodeStepCredit | null {
+  const parsed = StoredTrainer.safeParse(decision.trainer)
+  if (!parsed.success) return null
+  const { credit, advantage, index, candidates } = parsed.data
+  return { ...credit, advantage, index: index ?? null, candidates: candidates ?? null }
+}
+
+/** Menu item targets the path reads: a LOOKUP's entity (Harness-G). Other targets are left alone. */
+const EntityTarget = z.object({ entity: z.object({ ids: z.array(z.number()).min(1), name: z.string() }) })
+
+const clip = (text: string, max: number): string => {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`
+}
+
+interface PathStep {
+  t: number
+  actions: ActionSpace
+  action: Action
+  info: StepInfo
+  view: StepView
+}
+
+/**
+ * What the episode visited, in order: the entity each LOOKUP followed, the sentences each step
+ * committed (Harness-G), the documents each step curated (Harness-1), each marked gold (a gold
+ * sentence, or a node of a gold document) or not.
+ */
+function pathOf(raw: WorkspaceHandle, steps: readonly PathStep[], gold: { sentenceIds: ReadonlySet<number>; documentIds: ReadonlySet<number> }): PathNode[] {
+  const { sentences, chunks } = corpusRepositories(raw)
+  const goldOfDocument = (documentId: number | undefined): 'document' | null => (documentId !== undefined && gold.documentIds.has(documentId) ? 'document' : null)
+  const out: PathNode[] = []
+  let committed = new Set<number>()
+  let curated = new Set<string>()
+  for (const s of steps) {
+    if (s.info.valid && s.action.kind === 'menu' && s.actions.kind === 'menu') {
+      const id = s.action.id
+      const item = s.actions.items.find((i) => i.id === id)
+      const target = EntityTarget.safeParse(item?.target)
+      if (target.success) {
+        out.push({ t: s.t, node: `e:${target.data.entity.ids[0]}`, kind: 'entity', role: 'looked-up', label: target.data.entity.name, title: null, gold: null })
+      }
+    }
+    if (s.view.committed) {
+      for (const c of s.view.committed) {
+        if (committed.has(c.sentenceId)) continue
+        const documentId = sentences.withTitle(c.sentenceId)?.documentId
+        out.push({
+          t: s.t, node: `s:${c.sentenceId}`, kind: 'sentence', role: 'committed', label: clip(c.text, 90), title: c.title,
+          gold: gold.sentenceIds.has(c.sentenceId) ? 'sentence' : goldOfDocument(documentId),
+        })
+      }
+      committed = new Set(s.view.committed.map((c) => c.sentenceId))
+    }
+    if (s.view.memory) {
+      for (const c of s.view.memory.curated) {
+        const chunkId = /^D(\d+)$/.exec(c.id)?.[1]
+        if (curated.has(c.id) || chunkId === undefined) continue
+        const chunk = chunks.withTitle(Number(chunkId))
+        out.push({ t: s.t, node: `p:${chunkId}`, kind: 'paragraph', role: 'curated', label: c.title || c.id, title: chunk?.title ?? c.title, gold: goldOfDocument(chunk?.documentId) })
+      }
+      curated = new Set(s.view.memory.curated.map((c) => c.id))
+    }
+  }
+  return out
+}
+
+/** The question's gold as the episode stored it, resolved against the workspace now, with what the episode did with each unit. */
+function goldEvidenceOf(raw: WorkspaceHandle, storedGold: { supportingFacts?: SupportingFact[]; supportingDocs?: string[] }, outcome: EpisodeOutcome): EpisodeGold & { sentenceIds: Set<number>; documentIds: Set<number> } {
+  const resolved = resolveGold(raw, { supportingDocs: storedGold.supportingDocs ?? [], supportingFacts: storedGold.supportingFacts ?? [] })
+  const { sentences, chunks } = corpusRepositories(raw)
+  /** Sentence ids, chunk ids and document ids an evidence set covers. */
+  const cover = (ids: EpisodeOutcome['evidence']) => {
+    const sentenceIds = new Set(ids.sentenceIds ?? [])
+    const chunkIds = new Set(ids.chunkIds ?? [])
+    const documentIds = new Set<number>()
+    for (const id of sentenceIds) {
+      const s = sentences.withTitle(id)
+      if (s) documentIds.add(s.documentId)
+    }
+    if (chunkIds.size) for (const c of chunks.spans([...chunkIds])) documentIds.add(c.documentId)
+    return { sentenceIds, chunkIds, documentIds }
+  }
+  const evidence = cover(outcome.evidence)
+  const seen = cover(outcome.seen)
+  const sentenceStatus = (sentenceId: number | null, chunkId: number | null) => {
+    if (sentenceId === null) return 'missed' as const
+    if (evidence.sentenceIds.has(sentenceId) || (chunkId !== null && evidence.chunkIds.has(chunkId))) return 'committed' as const
+    if (seen.sentenceIds.has(sentenceId) || (chunkId !== null && seen.chunkIds.has(chunkId))) return 'seen' as const
+    return 'missed' as const
+  }
+  const documentStatus = (documentId: number | null) =>
+    documentId === null ? ('missed' as const) : evidence.documentIds.has(documentId) ? ('committed' as const) : seen.documentIds.has(documentId) ? ('seen' as const) : ('missed' as const)
+  return {
+    sentences: resolved.facts.map((f) => {
+      const row = f.sentenceId !== null ? sentences.withTitle(f.sentenceId) : undefined
+      return { title: f.title, ord: f.sentence, sentenceId: f.sentenceId, documentId: f.documentId, text: row?.text ?? null, status: sentenceStatus(f.sentenceId, row?.chunkId ?? null) }
+    }),
+    documents: resolved.documents.map((d) => ({ name: d.name, documentId: d.documentId, title: d.title, status: documentStatus(d.documentId) })),
+    missing: resolved.missing,
+    sentenceIds: new Set(resolved.sentenceIds),
+    documentIds: new Set(resolved.documentIds),
+  }
 }
 
 /**
@@ -82,22 +288,28 @@ export async function getEpisode(raw: WorkspaceHandle, episodeId: number) {
   ensureEnvironments()
   const describe = environmentNames().includes(environment) ? environmentFactory(environment).describeStep : null
   const describeOf = (previous: unknown, snapshot: unknown) => (describe ? describe(previous, snapshot) : { changes: [], memory: null, committed: null })
-  const base = { ...toEpisode(r), seed: r.seed, environment, outcome: JSON.parse(r.outcome_json) as EpisodeOutcome }
+  const outcome = JSON.parse(r.outcome_json) as EpisodeOutcome
+  const storedGold = JSON.parse(r.gold_json) as { answers: string[]; supportingFacts: SupportingFact[]; supportingDocs: string[] }
+  const { sentenceIds, documentIds, ...goldEvidence } = goldEvidenceOf(raw, storedGold, outcome)
+  const base = { ...toEpisode(r), seed: r.seed, environment, runName: r.run_name, runKind: r.run_kind, outcome, goldEvidence }
+  const withPath = <S extends PathStep>(steps: S[]) => ({ steps, path: pathOf(raw, steps, { sentenceIds, documentIds }) })
   if (r.steps_blob) {
     const { trajectory, faithful } = await replayRollout(raw, {
       environment, envConfig: envSource.envConfig ?? {}, questionId: r.question_id, question: r.question, seed: r.seed,
-      gold: JSON.parse(r.gold_json) as Parameters<typeof replayRollout>[1]['gold'], outcomeJson: r.outcome_json, steps: r.steps_blob,
+      gold: storedGold, outcomeJson: r.outcome_json, steps: r.steps_blob,
     })
     let previous: unknown = trajectory.initialSnapshot
     return {
       ...base,
       replay: { faithful, note: faithful ? 'Rebuilt by replaying the stored actions.' : 'Replayed from the stored actions, but the replay no longer ends with the stored evidence: the corpus or the environment changed since this rollout.' },
-      steps: trajectory.steps.map((s) => {
-        const view = describeOf(previous, s.snapshot)
-        previous = s.snapshot
-        const { snapshot: _snapshot, observation: _observation, ...step } = s
-        return { ...step, view }
-      }),
+      ...withPath(
+        trajectory.steps.map((s) => {
+          const view = describeOf(previous, s.snapshot)
+          previous = s.snapshot
+          const { snapshot: _snapshot, observation: _observation, ...step } = s
+          return { ...step, view, credit: creditOf(step.decision) }
+        }),
+      ),
     }
   }
   const steps = runs.episodeSteps(episodeId)
@@ -105,21 +317,25 @@ export async function getEpisode(raw: WorkspaceHandle, episodeId: number) {
   return {
     ...base,
     replay: null,
-    steps: steps.map((s) => {
-      const snapshot = JSON.parse(s.snapshot_json) as unknown
-      const view = describeOf(previous, snapshot)
-      previous = snapshot
-      return {
-        t: s.t,
-        observationText: s.observation_text,
-        actions: JSON.parse(s.actions_json) as ActionSpace,
-        previews: s.previews_json ? (JSON.parse(s.previews_json) as Record<string, Preview | null>) : null,
-        action: JSON.parse(s.action_json) as Action,
-        decision: JSON.parse(s.decision_json) as TrajectoryStep['decision'],
-        info: JSON.parse(s.info_json) as StepInfo,
-        ms: s.ms,
-        view,
-      }
-    }),
+    ...withPath(
+      steps.map((s) => {
+        const snapshot = JSON.parse(s.snapshot_json) as unknown
+        const view = describeOf(previous, snapshot)
+        previous = snapshot
+        const decision = JSON.parse(s.decision_json) as TrajectoryStep['decision']
+        return {
+          t: s.t,
+          observationText: s.observation_text,
+          actions: JSON.parse(s.actions_json) as ActionSpace,
+          previews: s.previews_json ? (JSON.parse(s.previews_json) as Record<string, Preview | null>) : null,
+          action: JSON.parse(s.action_json) as Action,
+          decision,
+          info: JSON.parse(s.info_json) as StepInfo,
+          ms: s.ms,
+          view,
+          credit: creditOf(decision),
+        }
+      }),
+    ),
   }
 }

@@ -3,6 +3,7 @@
  * against main/db/schema.ts. Every SQL statement on these tables outside training/ is here; the
  * readers (queries.ts), comparisons (compare.ts) and validators (validate.ts) go through it.
  */
+import type SQLite from 'better-sqlite3'
 import type { Selectable } from 'kysely'
 import { perHandle, statement, type WorkspaceHandle } from '../corpus/repository'
 import type { EpisodeStepTable, EpisodeTable, RunTable } from '../db/schema'
@@ -15,14 +16,76 @@ export type RunWithEpisodeCount = RunRecord & { episodes: number }
 /** An episode row as stored (JSON columns unparsed; steps_blob reads as a Buffer). */
 export type EpisodeRecord = Selectable<EpisodeTable>
 /** An episode with its run's config and kind. */
-export type EpisodeWithRun = EpisodeRecord & { run_config_json: RunRecord['config_json']; run_kind: RunRecord['kind'] }
+export type EpisodeWithRun = EpisodeRecord & { run_config_json: RunRecord['config_json']; run_kind: RunRecord['kind']; run_name: RunRecord['name'] }
 export type EpisodeStepRecord = Selectable<EpisodeStepTable>
 /** An episode's question and metrics, for pairing runs by question. */
 export type EpisodeMetricsRecord = Pick<EpisodeRecord, 'question_id' | 'metrics_json'>
+/** A run's id, kind and name. */
+export type RunHead = Pick<RunRecord, 'id' | 'kind' | 'name'>
+/** An episode as a candidate to compare another with: its run's name and kind, its end reason. */
+export type ComparableRecord = Pick<EpisodeRecord, 'id' | 'run_id' | 'train_step' | 'seed' | 'answer' | 'turns' | 'metrics_json'> & {
+  run_name: RunRecord['name']
+  run_kind: RunRecord['kind']
+  end_reason: string | null
+}
+
+/**
+ * Which of a run's episodes to read; every condition must hold. Metric conditions read the stored
+ * metrics_json: an episode without the metric (or with null) fails them.
+ */
+export interface EpisodeWhere {
+  /** Case-insensitive substring of the question text (LIKE, with % and _ taken literally). */
+  questionContains?: string
+  /** Each metric within its bounds: `min` and `max` inclusive, `below` exclusive. */
+  metrics?: { name: string; min?: number; max?: number; below?: number }[]
+  /** none: no format error; some: at least one. */
+  formatErrors?: 'none' | 'some'
+  /** outcome.endReason equals this. */
+  endReason?: string
+  /** Training rollouts of this step. */
+  trainStep?: number
+}
+
+const likeEscaped = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+/** The JSON path of a stored metric (names hold dots, so the key is quoted). */
+const metricPath = (name: string): string => `$.${JSON.stringify(name)}`
+
+/** A WHERE clause over `episodes` for a run and its bound parameters, built from fixed fragments only. */
+function whereOf(runId: number, where: EpisodeWhere): { sql: string; params: (string | number)[] } {
+  const clauses = ['run_id = ?']
+  const params: (string | number)[] = [runId]
+  if (where.questionContains) {
+    clauses.push("question like ? escape '\\'")
+    params.push(likeEscaped(where.questionContains))
+  }
+  for (const m of where.metrics ?? []) {
+    for (const [op, value] of [['>=', m.min], ['<=', m.max], ['<', m.below]] as const) {
+      if (value === undefined) continue
+      clauses.push(`json_extract(metrics_json, ?) ${op} ?`)
+      params.push(metricPath(m.name), value)
+    }
+  }
+  if (where.formatErrors === 'none') clauses.push('format_errors = 0')
+  if (where.formatErrors === 'some') clauses.push('format_errors > 0')
+  if (where.endReason !== undefined) {
+    clauses.push("json_extract(outcome_json, '$.endReason') = ?")
+    params.push(where.endReason)
+  }
+  if (where.trainStep !== undefined) {
+    clauses.push('train_step = ?')
+    params.push(where.trainStep)
+  }
+  return { sql: clauses.join(' and '), params }
+}
+
+const COMPARABLE = `e.id, e.run_id, e.train_step, e.seed, e.answer, e.turns, e.metrics_json, r.name as run_name, r.kind as run_kind,
+  json_extract(e.outcome_json, '$.endReason') as end_reason`
 
 /** Runs and episodes in the workspace database; each episode is written whole, in one transaction. */
 export class RunStore {
   private readonly s
+  /** Filtered reads, prepared once per shape of WHERE clause (a handful of fixed fragments). */
+  private readonly filtered = new Map<string, SQLite.Statement>()
 
   constructor(private readonly raw: WorkspaceHandle) {
     this.s = {
@@ -50,8 +113,24 @@ export class RunStore {
       firstMetrics: statement<[number], EpisodeRecord['metrics_json']>(raw, 'select metrics_json from episodes where run_id = ? limit 1', { pluck: true }),
       episodeCount: statement<[number], number>(raw, 'select count(*) from episodes where run_id = ?', { pluck: true }),
       episodePage: statement<[number, number, number], EpisodeRecord>(raw, 'select * from episodes where run_id = ? order by id limit ? offset ?'),
-      episodeWithRun: statement<[number], EpisodeWithRun>(raw, 'select e.*, r.config_json as run_config_json, r.kind as run_kind from episodes e join runs r on r.id = e.run_id where e.id = ?'),
+      episodeWithRun: statement<[number], EpisodeWithRun>(raw, 'select e.*, r.config_json as run_config_json, r.kind as run_kind, r.name as run_name from episodes e join runs r on r.id = e.run_id where e.id = ?'),
       steps: statement<[number], EpisodeStepRecord>(raw, 'select * from episode_steps where episode_id = ? order by t'),
+      run: statement<[number], RunHead>(raw, 'select id, kind, name from runs where id = ?'),
+      endReasons: statement<[number], { reason: string | null; count: number }>(
+        raw,
+        "select json_extract(outcome_json, '$.endReason') as reason, count(*) as count from episodes where run_id = ? group by reason order by count desc, reason",
+      ),
+      trainSteps: statement<[number], { min: number | null; max: number | null }>(raw, 'select min(train_step) as min, max(train_step) as max from episodes where run_id = ?'),
+      sameQuestion: statement<[number, number, number], ComparableRecord>(
+        raw,
+        `select ${COMPARABLE} from episodes e join runs r on r.id = e.run_id
+         where e.question_id = ? and e.run_id != ? and e.train_step is null order by e.run_id desc, e.id limit ?`,
+      ),
+      group: statement<[number, number, number, number, number], ComparableRecord>(
+        raw,
+        `select ${COMPARABLE} from episodes e join runs r on r.id = e.run_id
+         where e.run_id = ? and e.train_step = ? and e.question_id = ? and e.id != ? order by e.id limit ?`,
+      ),
     }
   }
 
@@ -69,6 +148,11 @@ export class RunStore {
   /** Every run, newest first, with its stored episode count. */
   runsWithEpisodeCounts(): RunWithEpisodeCount[] {
     return this.s.runs().all()
+  }
+
+  /** The run's id, kind and name, or undefined when there is no such run. */
+  run(runId: number): RunHead | undefined {
+    return this.s.run().get(runId)
   }
 
   /** The status of training run `runId`, or undefined when there is no such training run. */
@@ -124,6 +208,39 @@ export class RunStore {
     return this.s.episodePage().all(runId, limit, offset)
   }
 
+  /** How many of the run's episodes match `where`. */
+  filteredCount(runId: number, where: EpisodeWhere): number {
+    const { sql, params } = whereOf(runId, where)
+    return Number(this.prepared(`select count(*) from episodes where ${sql}`, true).get(...params))
+  }
+
+  /** A page of the run's episodes that match `where`, in storage order. */
+  filteredPage(runId: number, where: EpisodeWhere, offset: number, limit: number): EpisodeRecord[] {
+    const { sql, params } = whereOf(runId, where)
+    return this.prepared(`select * from episodes where ${sql} order by id limit ? offset ?`).all(...params, limit, offset) as EpisodeRecord[]
+  }
+
+  /** The run's end reasons with how many episodes ended so, most frequent first. */
+  endReasons(runId: number): { reason: string; count: number }[] {
+    return this.s.endReasons().all(runId).map((r) => ({ reason: r.reason ?? '', count: r.count }))
+  }
+
+  /** First and last training step with stored rollouts, or null when the run has none. */
+  trainStepRange(runId: number): { min: number; max: number } | null {
+    const r = this.s.trainSteps().get(runId)
+    return r && r.min !== null && r.max !== null ? { min: r.min, max: r.max } : null
+  }
+
+  /** Evaluation episodes of other runs on the question, newest run first. */
+  sameQuestion(questionId: number, exceptRunId: number, limit: number): ComparableRecord[] {
+    return this.s.sameQuestion().all(questionId, exceptRunId, limit)
+  }
+
+  /** The other rollouts of one training step on one question (the episode's group). */
+  group(runId: number, trainStep: number, questionId: number, exceptEpisodeId: number, limit: number): ComparableRecord[] {
+    return this.s.group().all(runId, trainStep, questionId, exceptEpisodeId, limit)
+  }
+
   /** One episode with its run's config and kind, or undefined. */
   episodeWithRun(episodeId: number): EpisodeWithRun | undefined {
     return this.s.episodeWithRun().get(episodeId)
@@ -132,6 +249,15 @@ export class RunStore {
   /** The episode's stored steps, in order (none for a compactly stored training rollout). */
   episodeSteps(episodeId: number): EpisodeStepRecord[] {
     return this.s.steps().all(episodeId)
+  }
+
+  private prepared(sql: string, pluck = false): SQLite.Statement {
+    let s = this.filtered.get(sql)
+    if (!s) {
+      s = pluck ? this.raw.prepare(sql).pluck() : this.raw.prepare(sql)
+      this.filtered.set(sql, s)
+    }
+    return s
   }
 }
 

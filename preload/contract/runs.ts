@@ -59,6 +59,7 @@ export type RunSummary = z.infer<typeof RunSummary>
 
 export const EpisodeRow = z.object({
   id: z.number(),
+  runId: z.number(),
   questionId: z.number().nullable(),
   question: z.string(),
   answer: z.string().nullable(),
@@ -66,13 +67,120 @@ export const EpisodeRow = z.object({
   turns: z.number(),
   formatErrors: z.number(),
   ms: z.number(),
+  /** Why the episode ended ('answer', 'turn-limit', 'budget', ...), from its outcome. */
+  endReason: z.string(),
+  /** Training rollouts: the training step that produced them; null for evaluation episodes. */
+  trainStep: z.number().nullable(),
   metrics: z.record(z.string(), z.number().nullable()),
 })
+export type EpisodeRow = z.infer<typeof EpisodeRow>
+
+/** The metric a correct / wrong filter reads, by what it judges: the answer or the supporting facts. */
+export const CORRECT_METRICS = { answer: 'answer.f1.official', sp: 'sp.f1' } as const
+/** An episode is correct when that metric is at least this (an episode without the metric is neither). */
+export const CORRECT_THRESHOLD = 0.5
+
+/**
+ * Filters over a run's episodes, applied in SQL (all optional; together they must all hold). Rewards
+ * are the run's own: `train.reward` for training rollouts, `reward.total` for Harness-1 evaluations.
+ */
+export const EpisodeFilter = z
+  .object({
+    /** Words the question text contains (case-insensitive substring). */
+    question: z.string().trim().max(200).optional(),
+    /** Correct: CORRECT_METRICS[correctBy] ≥ CORRECT_THRESHOLD; wrong: below it. */
+    correct: z.enum(['correct', 'wrong']).optional(),
+    correctBy: z.enum(['answer', 'sp']).default('answer'),
+    rewardMin: z.number().finite().optional(),
+    rewardMax: z.number().finite().optional(),
+    /** none: no format error; some: at least one. */
+    formatErrors: z.enum(['none', 'some']).optional(),
+    endReason: z.string().min(1).max(64).optional(),
+    /** Training rollouts of this training step only. */
+    trainStep: z.number().int().min(0).optional(),
+  })
+  .strict()
+export type EpisodeFilter = z.infer<typeof EpisodeFilter>
+export type EpisodeFilterInput = z.input<typeof EpisodeFilter>
+
+/** Another episode to compare one with (runs.comparable). */
+export const ComparableEpisode = z.object({
+  id: z.number(),
+  runId: z.number(),
+  runName: z.string(),
+  runKind: z.string(),
+  trainStep: z.number().nullable(),
+  seed: z.number(),
+  answer: z.string().nullable(),
+  turns: z.number(),
+  endReason: z.string(),
+  metrics: z.record(z.string(), z.number().nullable()),
+})
+export type ComparableEpisode = z.infer<typeof ComparableEpisode>
+
+/** What a training rollout's step received (replayed from the stored rollout); null for evaluation steps. */
+export const StepCreditSchema = z.object({
+  /** Credit of the step: frontier + enablement (SNC), or the scheme's own total. */
+  total: z.number(),
+  /** Frontier-relative credit: the chosen action's gain minus the mean gain of same-state alternatives. */
+  frontier: z.number(),
+  /** Enablement credit: delayed gains passed back over provenance edges to the action that made them possible. */
+  enablement: z.number(),
+  /** The chosen action's own gain (answerer score after its preview minus before). */
+  gain: z.number(),
+  /** The advantage the step was trained with (outcome advantage combined with credit by lambda). */
+  advantage: z.number(),
+  /** The chosen candidate's index and the candidate count (the head's decision), when recorded. */
+  index: z.number().nullable(),
+  candidates: z.number().nullable(),
+})
+export type EpisodeStepCredit = z.infer<typeof StepCreditSchema>
+
+/** One node of the episode's path on the graph: what a step visited, in order. */
+export const PathNodeSchema = z.object({
+  /** The step that visited it. */
+  t: z.number(),
+  /** Graph node id: `s:<sentence>`, `e:<entity>`, `p:<chunk>`. */
+  node: z.string(),
+  kind: z.enum(['sentence', 'entity', 'paragraph']),
+  /** committed: SELECT / ANSWER_WITH (Harness-G); looked-up: LOOKUP's entity; curated: Harness-1's curated document. */
+  role: z.enum(['committed', 'looked-up', 'curated']),
+  label: z.string(),
+  /** The document's title, for sentences and paragraphs. */
+  title: z.string().nullable(),
+  /** Gold: a gold sentence, a node of a gold document, or neither. */
+  gold: z.enum(['sentence', 'document']).nullable(),
+})
+export type PathNode = z.infer<typeof PathNodeSchema>
+
+/** Whether the episode committed (or curated) a gold unit, only saw it, or never saw it. */
+const GoldStatus = z.enum(['committed', 'seen', 'missed'])
+
+/** The question's gold evidence, resolved against the workspace as it is now (main/corpus/gold.ts). */
+export const EpisodeGoldSchema = z.object({
+  sentences: z.array(
+    z.object({
+      title: z.string(),
+      /** Sentence number in its document, as the benchmark names it. */
+      ord: z.number(),
+      sentenceId: z.number().nullable(),
+      documentId: z.number().nullable(),
+      text: z.string().nullable(),
+      status: GoldStatus,
+    }),
+  ),
+  documents: z.array(z.object({ name: z.string(), documentId: z.number().nullable(), title: z.string().nullable(), status: GoldStatus })),
+  /** Gold the corpus does not hold or cannot pin down, one line each. */
+  missing: z.array(z.string()),
+})
+export type EpisodeGold = z.infer<typeof EpisodeGoldSchema>
 
 /** A stored step: the trajectory step as the loop produced it, plus the environment's typed description of it. */
 export const EpisodeStep = TrajectoryStepSchema.extend({
   /** What the step changed and the state after it, as the environment describes it (working memory, committed evidence). */
   view: StepViewSchema,
+  /** Training rollouts: the credit and advantage the step received. */
+  credit: StepCreditSchema.nullable(),
 })
 export type EpisodeStep = z.infer<typeof EpisodeStep>
 
@@ -118,9 +226,38 @@ export const runRoutes = {
   ),
   'runs.list': route('Runs of the workspace, newest first, with aggregate metrics', z.object({ workspaceId: WorkspaceId }).strict(), z.array(RunSummary)),
   'runs.episodes': route(
-    'Per-question results of a run',
-    z.object({ workspaceId: WorkspaceId, runId: z.number().int().min(1), offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(1000).default(100) }).strict(),
-    z.object({ total: z.number(), episodes: z.array(EpisodeRow) }),
+    'Per-question results of a run, filtered server-side (question text, correct / wrong, reward range, format errors, end reason, training step)',
+    z
+      .object({
+        workspaceId: WorkspaceId,
+        runId: z.number().int().min(1),
+        offset: z.number().int().min(0).default(0),
+        limit: z.number().int().min(1).max(1000).default(100),
+        filter: EpisodeFilter.optional(),
+      })
+      .strict(),
+    z.object({
+      /** Episodes matching the filter. */
+      total: z.number(),
+      /** Episodes of the run. */
+      runTotal: z.number(),
+      episodes: z.array(EpisodeRow),
+      runKind: z.string(),
+      /** The metric the reward filter reads (null: the run stores no reward). */
+      rewardMetric: z.string().nullable(),
+      /** The metric the correct / wrong filter read, and its threshold. */
+      correctMetric: z.string(),
+      correctThreshold: z.number(),
+      /** End reasons of the run's episodes with their counts (unfiltered). */
+      endReasons: z.array(z.object({ reason: z.string(), count: z.number() })),
+      /** Training runs: the first and last training step with rollouts; null otherwise. */
+      trainSteps: z.object({ min: z.number(), max: z.number() }).nullable(),
+    }),
+  ),
+  'runs.comparable': route(
+    "Episodes to compare one with: other runs' evaluation episodes on the same question (ablation rows), and for a training rollout the other rollouts of its step and question (its group)",
+    z.object({ workspaceId: WorkspaceId, episodeId: z.number().int().min(1), limit: z.number().int().min(1).max(200).default(50) }).strict(),
+    z.object({ sameQuestion: z.array(ComparableEpisode), group: z.array(ComparableEpisode) }),
   ),
   'runs.compare': route(
     'Candidate runs against a baseline run on one metric, paired by question (bootstrap CI of the mean difference)',
@@ -156,10 +293,16 @@ export const runRoutes = {
     EpisodeRow.extend({
       seed: z.number(),
       environment: z.string(),
+      runName: z.string(),
+      runKind: z.string(),
       outcome: EpisodeOutcomeSchema,
       /** Training rollouts are stored compactly and rebuilt by replay: whether the replay matched what was stored. */
       replay: z.object({ faithful: z.boolean(), note: z.string() }).nullable(),
       steps: z.array(EpisodeStep),
+      /** The question's gold evidence with what the episode did with it. */
+      goldEvidence: EpisodeGoldSchema,
+      /** What the episode visited on the graph, in order (sentences committed, entities looked up, documents curated). */
+      path: z.array(PathNodeSchema),
     }),
   ),
 }

@@ -237,6 +237,37 @@ describe('Rewards page and Training section', () => {
     expect(links.map((a) => a.attributes('href'))).toEqual(rollouts.rollouts.map((r) => expect.stringMatching(new RegExp(`/workspaces/${workspaceId}/episodes/${r.id}$`))))
   })
 
+  it('Trajectory of a training rollout: the credit and advantage of each step, the training reward with its terms, and its group to compare with', async () => {
+    const runId = (await backend.call('training.runs', { workspaceId })).find((r) => r.name === 'component run')!.id
+    const rollouts = await backend.call('training.rollouts', { workspaceId, runId, step: 2 })
+    const typed = await backend.call('runs.episode', { workspaceId, episodeId: rollouts.rollouts[0]!.id })
+    const w = await mountAt(`/workspaces/${workspaceId}/episodes/${typed.id}`)
+    await until(() => w.findAll('[data-test=trajectory-steps] li.step').length === typed.steps.length, 'the rollout replayed')
+    expect(w.get('[data-test=replay-note]').text()).toContain('Rebuilt by replaying the stored actions')
+    for (const s of typed.steps) {
+      expect(s.credit, `credit of step ${s.t}`).not.toBeNull()
+      expect(w.get('[data-test=step-detail]').attributes('data-t')).toBe(String(s.t))
+      const credit = w.get('[data-test=step-credit]')
+      const signed = (v: number) => (v > 0 ? '+' : v < 0 ? '−' : '±') + Math.abs(v).toFixed(3)
+      expect(credit.get('tr[data-field=advantage] .value').text()).toBe(signed(s.credit!.advantage))
+      expect(credit.get('tr[data-field=frontier] .value').text()).toBe(signed(s.credit!.frontier))
+      expect(credit.get('tr[data-field=enablement] .value').text()).toBe(signed(s.credit!.enablement))
+      window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight' }))
+      await settle(1)
+    }
+    expect(w.findAll('[data-test=step-advantage]').length).toBe(typed.steps.length)
+    // The training reward and its terms, labelled by the training catalogue.
+    const reward = w.get('[data-test=episode-reward]')
+    expect(reward.get('tr[data-metric="train.reward"]').text()).toContain('Training reward')
+    expect(reward.get('tr[data-metric="train.reward.sp.f1"]').text()).toContain(catalog.metrics.find((m) => m.name === 'train.reward.sp.f1')!.label)
+    // Its group (G = 2): the other rollout of the step on the same question.
+    await until(() => w.find('[data-test=compare-select] optgroup').exists(), 'the comparable rollouts')
+    const group = w.get('[data-test=compare-select] optgroup').findAll('option')
+    expect(group.length).toBe(1)
+    const other = rollouts.rollouts.find((r) => r.id !== typed.id && r.questionId === typed.questionId)!
+    expect(group[0]!.attributes('value')).toBe(String(other.id))
+  })
+
   it('removes its job listeners on unmount', async () => {
     const before = counting.listeners()
     const w = await mountAt(`/workspaces/${workspaceId}/runs`)

@@ -120,7 +120,38 @@ describe.runIf(run)('training in Chromium (browser mode)', () => {
     expect(await links.count()).toBe(4)
     await links.nth(1).click()
     await page.locator('[data-test=trajectory-steps] li.step').first().waitFor({ timeout: 60_000 })
-    expect(await page.locator('[data-test=trajectory-steps] .menu li[data-chosen=true]').count()).toBeGreaterThan(0)
+    expect(await page.locator('[data-test=step-detail] .menu li[data-chosen=true]').count()).toBe(1)
+    // The credit each step received: frontier and enablement credit and the step's advantage.
+    const credit = page.locator('[data-test=step-detail] [data-test=step-credit]')
+    await credit.waitFor()
+    for (const field of ['frontier', 'enablement', 'gain', 'total', 'advantage']) {
+      expect(await credit.locator(`tr[data-field=${field}] .value`).textContent(), field).toMatch(/^[+−±]\d+\.\d{3}$/)
+    }
+    expect(await page.locator('[data-test=trajectory-steps] [data-test=step-advantage]').count()).toBe(await page.locator('[data-test=trajectory-steps] li.step').count())
+    // Arrow keys step through the rollout.
+    await page.keyboard.press('ArrowRight')
+    await page.locator('[data-test=trajectory-steps] li.step[data-t="1"][aria-current=step]').waitFor()
+    await page.locator('[data-test=step-detail][data-t="1"] [data-test=step-credit]').waitFor()
+    expect(await page.locator('[data-test=episode-reward] tr[data-metric="train.reward"]').count()).toBe(1)
     await page.screenshot({ path: join(OUTPUT_DIR, 'training-rollout.png'), fullPage: false })
+
+    // Its group: the other rollout of the step on the question, side by side.
+    await page.locator('[data-test=compare-select] optgroup option').first().waitFor({ state: 'attached' })
+    const other = await page.locator('[data-test=compare-select] optgroup option').first().getAttribute('value')
+    await page.selectOption('[data-test=compare-select]', other!)
+    await page.locator('[data-test=trajectory-pane]').nth(1).waitFor()
+    expect(await page.locator('[data-test=trajectory-pane] [data-test=step-credit]').count()).toBe(2)
+    await page.screenshot({ path: join(OUTPUT_DIR, 'training-rollout-compare.png'), fullPage: false })
+
+    // Every rollout of the run on the Run page, filtered by training step on the backend.
+    await page.goBack()
+    await page.goBack()
+    await page.click('[data-test=all-rollouts]')
+    await page.locator('[data-test=episodes-table] tbody tr[data-episode]').first().waitFor()
+    await page.fill('[data-test=filter-train-step]', '3')
+    await page.press('[data-test=filter-train-step]', 'Tab')
+    await page.locator('[data-test=episode-count]', { hasText: /4 of \d+ rollouts match/ }).waitFor()
+    expect(await page.locator('[data-test=episodes-table] tbody tr[data-episode]').count()).toBe(4)
+    await page.screenshot({ path: join(OUTPUT_DIR, 'training-rollouts-filtered.png'), fullPage: false })
   })
 })

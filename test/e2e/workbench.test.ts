@@ -155,12 +155,27 @@ describe.runIf(run)('workbench in Chromium (browser mode)', () => {
     await done.last().locator('a').first().click()
     await page.locator('[data-test=open-trajectory]').first().click()
     await page.locator('[data-test=trajectory-steps] li.step').first().waitFor()
-    expect(await page.locator('[data-test=trajectory-steps] .menu li[data-chosen=true]').count()).toBeGreaterThan(0)
-    // Harness-G: the committed evidence after each step, from the typed step view.
+    expect(await page.locator('[data-test=step-detail] .menu li[data-chosen=true]').count()).toBe(1)
+    // Step-through replay: the arrow keys move between steps, the step list and the detail follow.
+    const steps = await page.locator('[data-test=trajectory-steps] li.step').count()
+    expect(steps).toBeGreaterThan(1)
+    expect(await page.locator('[data-test=step-counter]').textContent()).toBe(`Step 1 / ${steps}`)
+    await page.keyboard.press('ArrowRight')
+    await page.locator('[data-test=trajectory-steps] li.step[data-t="1"][aria-current=step]').waitFor()
+    expect(await page.locator('[data-test=step-detail]').getAttribute('data-t')).toBe('1')
+    expect(await page.locator('[data-test=step-counter]').textContent()).toBe(`Step 2 / ${steps}`)
+    await page.keyboard.press('ArrowLeft')
+    await page.locator('[data-test=trajectory-steps] li.step[data-t="0"][aria-current=step]').waitFor()
+    await page.keyboard.press('End')
+    await page.locator(`[data-test=step-detail][data-t="${steps - 1}"]`).waitFor()
+    // Harness-G: the committed evidence after the step, from the typed step view; the path on the graph with the gold marked.
     await page.locator('[data-test=committed-evidence] li[data-sentence]').first().waitFor()
     expect(await page.locator('[data-test=committed-evidence] li[data-sentence]').first().textContent()).toMatch(/sentence \d+ \S/)
     expect(await page.locator('[data-test=working-memory]').count()).toBe(0)
+    await page.locator('[data-test=path-node][data-visit="1"]').waitFor()
+    await page.locator('[data-test=path-node][data-gold=sentence]').first().waitFor()
     await page.screenshot({ path: join(OUTPUT_DIR, 'trajectory.png'), fullPage: false })
+    await page.locator('[data-test=episode-path]').screenshot({ path: join(OUTPUT_DIR, 'trajectory-path.png') })
 
     // Harness-1 replay: the working memory as the policy saw it, and what each step changed.
     await page.goBack()
@@ -169,11 +184,37 @@ describe.runIf(run)('workbench in Chromium (browser mode)', () => {
     await page.locator('[data-test=open-trajectory]').first().click()
     await page.locator('[data-test=working-memory]').first().waitFor()
     expect(await page.locator('[data-test=working-memory]').first().textContent()).toMatch(/\[Context: \d+\/\d+\]/)
+    await page.keyboard.press('ArrowRight')
+    await page.locator('[data-test=step-detail][data-t="1"]').waitFor()
     // Harness-1: the curated set of the working memory and what each step changed, from the typed step view.
     await page.locator('[data-test=memory-curated] li code').first().waitFor()
-    expect(await page.locator('[data-test=step-changes]').nth(1).textContent()).toMatch(/Changed: .*context \d+ → \d+ tokens/)
+    expect(await page.locator('[data-test=step-changes]').textContent()).toMatch(/Changed: .*context \d+ → \d+ tokens/)
     expect(await page.locator('[data-test=committed-evidence]').count()).toBe(0)
+    // The reward at the end with each component, labelled by the metric catalogue.
+    expect(await page.locator('[data-test=episode-reward] tr[data-metric="reward.total"]').textContent()).toMatch(/Reward \(Harness-1\)\s*−?\d+\.\d{3}/)
+    expect(await page.locator('[data-test=episode-reward] tr[data-metric^="reward."]').count()).toBeGreaterThan(3)
     await page.screenshot({ path: join(OUTPUT_DIR, 'trajectory-harness1.png'), fullPage: false })
+
+    // Two episodes on the same question side by side: the Harness-1 episode against the Harness-G one, aligned by step.
+    await page.goBack()
+    await page.locator('[data-test=compare-with]').first().click()
+    await page.locator('[data-test=comparable-runs] a').first().click()
+    await page.locator('[data-test=trajectory-pane]').nth(1).waitFor()
+    await page.keyboard.press('ArrowRight')
+    await page.locator('[data-test=trajectory-pane][data-lane=A] [data-test=step-detail][data-t="1"]').waitFor()
+    expect(await page.locator('[data-test=trajectory-pane][data-lane=B] [data-test=step-detail][data-t="1"]').count()).toBe(1)
+    await page.screenshot({ path: join(OUTPUT_DIR, 'trajectory-compare.png'), fullPage: false })
+    await page.goBack()
+    // The Run page filters on the backend.
+    await page.fill('[data-test=filter-question]', 'zzzz-no-such-question')
+    await page.locator('[data-test=no-episodes]').waitFor()
+    await page.click('[data-test=filter-clear]')
+    await page.locator('[data-test=episodes-table] tbody tr[data-episode]').first().waitFor()
+    await page.selectOption('[data-test=filter-correct]', 'wrong:answer')
+    await page.locator('[data-test=filter-correct-note]').waitFor()
+    await page.screenshot({ path: join(OUTPUT_DIR, 'run-filters.png'), fullPage: false })
+    await page.click('[data-test=filter-clear]')
+    await page.goBack()
 
     // Ablations: the Harness-1 run against the Harness-G run on paragraph recall, paired by question.
     await page.goBack()

@@ -1,9 +1,12 @@
 import { ApiError, type runRoutes } from '../../../preload/contract'
 import type { Services } from '../../app/services'
+import { metricCatalog } from '../../eval'
 import { harnessCatalog } from '../../experiments/catalog'
 import { compareRuns, metricNames } from '../../experiments/compare'
-import { getEpisode, listEpisodes, listRuns } from '../../experiments/queries'
+import { getEpisode, listComparable, listEpisodes, listRuns } from '../../experiments/queries'
 import { workspaceRaw, type HandlerGroup } from './handler-group'
+
+const catalogued = new Set(metricCatalog().map((m) => m.name))
 
 export function runHandlers(services: Services): HandlerGroup<typeof runRoutes> {
   const raw = workspaceRaw(services)
@@ -14,15 +17,29 @@ export function runHandlers(services: Services): HandlerGroup<typeof runRoutes> 
     'runs.list': async ({ workspaceId }) => listRuns(await raw(workspaceId), jobs.finalStatus),
     'runs.compare': async ({ workspaceId, baselineRunId, runIds, metric }) => {
       const db = await raw(workspaceId)
+      const metrics = metricNames(db, [baselineRunId, ...runIds])
+      // A metric is a name these runs store or one the catalogue describes; anything else (a typo,
+      // `constructor`, `__proto__`) is the caller's mistake, said as such, never looked up.
+      if (!metrics.includes(metric) && !catalogued.has(metric)) {
+        const shown = metrics.slice(0, 30).join(', ')
+        throw new ApiError('VALIDATION', `Unknown metric "${metric.slice(0, 100)}": these runs store ${shown || 'no metrics yet'}${metrics.length > 30 ? ', …' : ''}`, [
+          'metric: not a metric of these runs nor of the metric catalogue',
+        ])
+      }
       return {
-        metrics: metricNames(db, [baselineRunId, ...runIds]),
+        metrics,
         comparisons: compareRuns(db, baselineRunId, runIds, metric).map((c) => ({
           runId: c.runId, count: c.count, baselineMean: c.baselineMean, candidateMean: c.candidateMean, meanDifference: c.meanDifference,
           lower: c.ci?.lower ?? null, upper: c.ci?.upper ?? null, wins: c.wins, ties: c.ties, losses: c.losses,
         })),
       }
     },
-    'runs.episodes': async ({ workspaceId, runId, offset, limit }) => listEpisodes(await raw(workspaceId), runId, offset, limit),
+    'runs.episodes': async ({ workspaceId, runId, offset, limit, filter }) => listEpisodes(await raw(workspaceId), runId, offset, limit, filter),
+    'runs.comparable': async ({ workspaceId, episodeId, limit }) => {
+      const found = listComparable(await raw(workspaceId), episodeId, limit)
+      if (!found) throw new ApiError('NOT_FOUND', `No episode with id ${episodeId}`)
+      return found
+    },
     'runs.episode': async ({ workspaceId, episodeId }) => {
       const episode = await getEpisode(await raw(workspaceId), episodeId)
       if (!episode) throw new ApiError('NOT_FOUND', `No episode with id ${episodeId}`)

@@ -2,95 +2,297 @@
  * Short RL runs on this machine: seconds per training step (G rollouts × Q questions) and rollouts per
  * second per environment beside the greedy scripted policy's episodes per second measured in the same run,
  * then held-out figures of the head before and after training for each variant, with paired bootstrap CIs,
- * against the greedy policy and the untrained head's argmax.
+ * against the scripted baseline (greedy on the sentence substrate, scripted-tools on Harness-1) and the
+ * untrained head's argmax.
  *
- * Env: RL_STEPS (default 20), RL_SEEDS (default 1), RL_DEMO_SIZE (default 6: over 500 questions).
- * Ends with machine-readable lines:
+ * Variants: graph-menu with SNC (lambda 0.5) and outcome-only credit, free-query with outcome credit, and
+ * Harness-1 (`stateful`, outcome credit) with the published Harness-1 reward (`stateful`) and without its
+ * tool-diversity terms (`stateful+nodiv`: harness1Weights diversity 0, toolShortfall 0). Harness-1 rows
+ * report the tool mix of training (mean actionMix of the first and last steps' diagnostics) and of the
+ * greedy head on the held-out split, and held-out curated recall (paragraph.recall), curated F-beta and
+ * reward. evaluateHead scores with scoreEpisode, which has the recalls but no reward, so the bench
+ * replays the same greedy episodes of the untrained head (same init as the run) and of the trained one
+ * (the run's last checkpoint) with the Harness-1 rewarder: `harness1.reward` under the variant's own
+ * weights, `harness1.rewardPublished` under the published ones; it checks that its recalls equal
+ * evaluateHead's.
+ *
+ * Suites: the demo world (held-out = the last min(128, n/4) questions by id), and HotpotQA-train100 from
+ * ../shared/data/hotpotqa-train100 when present (ingested like bench/env.ts; train = the first 75
+ * questions by id, held-out = the last 25), skipped with a message when absent.
+ *
+ * Seeds: each variant trains once per seed 1..RL_SEEDS. Per-seed lines carry "seed k"; with several seeds
+ * a "mean of N seeds" line per metric follows, and the `learn:` lines are over the seed means per
+ * held-out question (bootstrap over questions); with one seed they are that seed's figures.
+ *
+ * Env: RL_STEPS (default 20), RL_SEEDS (default 1), RL_DEMO_SIZE (default 6: over 500 questions),
+ * RL_SUITES (default "demo,hotpotqa"), RL_VARIANTS (labels, default all: graph-menu+snc, graph-menu,
+ * free-query, stateful, stateful+nodiv), HOTPOTQA_DIR (default ../shared/data/hotpotqa-train100).
+ * Ends with machine-readable lines (suite prefix "hotpotqa/" on the environment for the HotpotQA suite):
  *   learn: <environment> <credit> <metric> before <x> after <y> diff <d> CI [<lo>, <hi>]
  *   step: <environment> <seconds> s/step <r> rollouts/s greedy <g> episodes/s
  */
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import type SQLite from 'better-sqlite3'
+import { questionSets } from '../main/corpus/catalogue'
+import { workspaceMigrations } from '../main/db/migrations'
+import { openDatabase } from '../main/db/open'
 import { comparePaired } from '../main/eval'
-import { createEnvironment, environmentFactory, runEpisode } from '../main/harness'
-import { runTraining, type HeldOutResult } from '../main/experiments/training'
+import { createEnvironment, environmentFactory, registerBuiltinEnvironments, runEpisode, type Environment } from '../main/harness'
+import { runTraining, TrainingStore, type HeldOutResult } from '../main/experiments/training'
 import { EvidenceResolver } from '../main/experiments/evidence'
-import { loadQuestions } from '../main/experiments/questions'
+import { loadQuestions, type StoredQuestion } from '../main/experiments/questions'
+import { rewarderFor } from '../main/experiments/rewards'
 import { scoreEpisode } from '../main/experiments/score'
+import { defaultIngestOptions, runIngest } from '../main/ingest/run'
 import { LexicalAnswerer } from '../main/policy/answerer/lexical-answerer'
+import { createHead, restoreHead, type PolicyHead } from '../main/policy/head'
+import { candidateBuilder, HeadPolicy, headInputDim } from '../main/policy/head-policy'
 import { createScriptedPolicy } from '../main/policy/scripted'
 import { createRetriever } from '../main/retrieval'
+import type { TrainConfigInput } from '../main/rl/trainer'
 import { openDemoWorkspace } from '../test/helpers/corpus'
+import { tempDir } from '../test/helpers/services'
+import { sharedPath } from '../test/helpers/shared-data'
 
 const STEPS = Number(process.env.RL_STEPS ?? 20)
 const SEEDS = Number(process.env.RL_SEEDS ?? 1)
 const SIZE = Number(process.env.RL_DEMO_SIZE ?? 6)
+const SUITES = new Set((process.env.RL_SUITES ?? 'demo,hotpotqa').split(',').map((s) => s.trim()))
+const HOTPOT = process.env.HOTPOTQA_DIR ?? sharedPath('data/hotpotqa-train100')
+const GROUP = 8
+const QUESTIONS_PER_STEP = 16
 const answerer = new LexicalAnswerer()
 const lines: string[] = []
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN
-const rows = (r: HeldOutResult) => Object.entries(r.perQuestion).map(([questionId, metrics]) => ({ questionId, variant: null, metrics }))
+type RewardInput = NonNullable<TrainConfigInput['reward']>
+type Rows = { questionId: string; variant: null; metrics: Record<string, number | null> }[]
 
-async function greedyHeldOut(raw: Parameters<typeof createRetriever>[0], environment: string, setId: number, offset: number, limit: number): Promise<{ result: HeldOutResult; episodesPerSecond: number }> {
-  const env = createEnvironment(environment, { raw, retriever: createRetriever(raw) })
-  const policy = createScriptedPolicy('greedy', environmentFactory(environment).protocol)
-  const evidence = new EvidenceResolver(raw)
-  const perQuestion: HeldOutResult['perQuestion'] = {}
-  const qs = loadQuestions(raw, setId, offset, limit)
-  const t0 = performance.now()
-  for (const q of qs) {
-    const t = await runEpisode(env, policy, q, 1, { snapshots: false, previews: true, finish: async (_e, o) => {
-      const answer = o.answer ?? (await answerer.answer(q.question, evidence.evidenceTexts(o)))
-      const m = scoreEpisode(q, o, answer, evidence)
-      m['evidence.count'] = (o.evidence.sentenceIds ?? []).length
-      if (m['sp.recall'] !== undefined) m['sp.allGold'] = m['sp.recall'] === 1 ? 1 : 0
-      return { answer, metrics: m }
-    } })
-    perQuestion[String(q.rowId)] = t.metrics
-  }
-  return { result: { aggregates: {} as HeldOutResult['aggregates'], perQuestion }, episodesPerSecond: qs.length / ((performance.now() - t0) / 1000) }
+interface Variant {
+  label: string
+  environment: string
+  credit: string
+  lambda: number
+  reward?: RewardInput
+  /** The environment token of the `learn:` lines. */
+  learnAs: string
 }
 
-const fmt = (x: number | null | undefined) => (x === null || x === undefined ? 'NaN' : x.toFixed(4))
+const H1_PUBLISHED = { weights: { harness1: 1 } }
+const H1_NO_DIVERSITY = { weights: { harness1: 1 }, harness1Weights: { diversity: 0, toolShortfall: 0 } }
 
-async function suite(label: string, raw: Parameters<typeof createRetriever>[0], setId: number, total: number, heldOutSize: number) {
+const ALL_VARIANTS: Variant[] = [
+  { label: 'graph-menu+snc', environment: 'graph-menu', credit: 'snc', lambda: 0.5, learnAs: 'graph-menu' },
+  { label: 'graph-menu', environment: 'graph-menu', credit: 'outcome', lambda: 0, learnAs: 'graph-menu' },
+  { label: 'free-query', environment: 'free-query', credit: 'outcome', lambda: 0, learnAs: 'free-query' },
+  { label: 'stateful', environment: 'stateful', credit: 'outcome', lambda: 0, reward: H1_PUBLISHED, learnAs: 'stateful' },
+  { label: 'stateful+nodiv', environment: 'stateful', credit: 'outcome', lambda: 0, reward: H1_NO_DIVERSITY, learnAs: 'stateful+nodiv' },
+]
+const wanted = process.env.RL_VARIANTS ? new Set(process.env.RL_VARIANTS.split(',').map((s) => s.trim())) : null
+const VARIANTS = ALL_VARIANTS.filter((v) => !wanted || wanted.has(v.label))
+
+const isH1 = (v: Variant) => environmentFactory(v.environment).protocol === 'harness1-tools'
+const G_METRICS = ['sp.f1', 'sp.recall', 'sp.precision', 'sp.allGold', 'evidence.count']
+const G_LEARN = ['sp.f1']
+const H1_METRICS = ['paragraph.recall', 'harness1.curatedFBeta', 'harness1.reward', 'harness1.rewardPublished', 'harness1.answerRecall', 'paragraph.trajectoryRecall', 'evidence.count', 'turns']
+const H1_LEARN = ['paragraph.recall', 'harness1.curatedFBeta', 'harness1.reward']
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN
+const rows = (r: HeldOutResult): Rows => Object.entries(r.perQuestion).map(([questionId, metrics]) => ({ questionId, variant: null, metrics }))
+const fmt = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? 'NaN' : x.toFixed(4))
+const mix = (m: Record<string, number>) =>
+  Object.entries(m)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .map(([k, v]) => `${k} ${v.toFixed(3)}`)
+    .join(', ') || '(none)'
+
+/** Per-question metrics with the Harness-1 reward terms of an episode (published and the variant's weights) and its tools. */
+async function scoreH1(raw: SQLite.Database, q: StoredQuestion, outcome: Parameters<typeof scoreEpisode>[1], evidence: EvidenceResolver, reward: RewardInput | undefined) {
+  const answer = outcome.answer ?? (await answerer.answer(q.question, evidence.evidenceTexts(outcome)))
+  const m = scoreEpisode(q, outcome, answer, evidence)
+  m['evidence.count'] = (outcome.evidence.chunkIds ?? outcome.evidence.sentenceIds ?? []).length
+  m['harness1.reward'] = rewarderFor('harness1', raw, reward?.harness1Weights ?? {})!(q, outcome)['reward.total'] ?? null
+  m['harness1.rewardPublished'] = rewarderFor('harness1', raw)!(q, outcome)['reward.total'] ?? null
+  return { answer, metrics: m }
+}
+
+/** The scripted baseline on the held-out split: greedy (sentence substrate) or scripted-tools (Harness-1). */
+async function baselineHeldOut(raw: SQLite.Database, v: Variant, questions: StoredQuestion[]): Promise<{ result: HeldOutResult; episodesPerSecond: number; name: string }> {
+  const env = createEnvironment(v.environment, { raw, retriever: createRetriever(raw) })
+  const protocol = environmentFactory(v.environment).protocol
+  const name = protocol === 'harness1-tools' ? 'scripted-tools' : 'greedy'
+  const policy = createScriptedPolicy(name, protocol)
+  const evidence = new EvidenceResolver(raw)
+  const perQuestion: HeldOutResult['perQuestion'] = {}
+  const t0 = performance.now()
+  for (const q of questions) {
+    const t = await runEpisode(env, policy, q, 1, {
+      snapshots: false,
+      previews: protocol !== 'harness1-tools',
+      finish: async (_e, o) => {
+        if (protocol === 'harness1-tools') return scoreH1(raw, q, o, evidence, v.reward)
+        const answer = o.answer ?? (await answerer.answer(q.question, evidence.evidenceTexts(o)))
+        const m = scoreEpisode(q, o, answer, evidence)
+        m['evidence.count'] = (o.evidence.sentenceIds ?? []).length
+        if (m['sp.recall'] !== undefined) m['sp.allGold'] = m['sp.recall'] === 1 ? 1 : 0
+        return { answer, metrics: m }
+      },
+    })
+    perQuestion[String(q.rowId)] = t.metrics
+  }
+  return { result: { aggregates: {} as HeldOutResult['aggregates'], perQuestion }, episodesPerSecond: questions.length / ((performance.now() - t0) / 1000), name }
+}
+
+/**
+ * The greedy head on the held-out split with the Harness-1 reward: the same episodes evaluateHead plays
+ * (same head, same per-question seeds), plus the reward and the tools each greedy episode used.
+ */
+async function headH1HeldOut(raw: SQLite.Database, env: Environment, head: PolicyHead, questions: StoredQuestion[], seed: number, v: Variant) {
+  const evidence = new EvidenceResolver(raw)
+  const policy = new HeadPolicy(head, candidateBuilder('harness1-tools'), { mode: 'greedy' })
+  const perQuestion: Record<string, Record<string, number | null>> = {}
+  const tools: Record<string, number> = {}
+  let steps = 0
+  for (const q of questions) {
+    const t = await runEpisode(env, policy, q, (seed * 1_000_003 + q.rowId) >>> 0, { snapshots: false, finish: (_e, o) => scoreH1(raw, q, o, evidence, v.reward) })
+    for (const s of t.steps) {
+      if (s.action.kind !== 'tool' || !s.info.valid) continue
+      tools[s.action.name] = (tools[s.action.name] ?? 0) + 1
+      steps++
+    }
+    perQuestion[String(q.rowId)] = t.metrics
+  }
+  for (const k of Object.keys(tools)) tools[k]! /= Math.max(1, steps)
+  return { perQuestion, tools }
+}
+
+/** Mean actionMix over a range of stored steps' diagnostics. */
+function meanMix(diagnostics: { diagnostics: unknown }[]): Record<string, number> {
+  const out: Record<string, number> = {}
+  for (const d of diagnostics) for (const [k, v] of Object.entries((d.diagnostics as { actionMix?: Record<string, number> }).actionMix ?? {})) out[k] = (out[k] ?? 0) + v / diagnostics.length
+  return out
+}
+
+/** Seed-averaged rows per question (questions every seed has). */
+function seedMean(perSeed: Rows[]): Rows {
+  const byQ = new Map<string, Record<string, number[]>>()
+  for (const rs of perSeed) {
+    for (const r of rs) {
+      const acc = byQ.get(r.questionId) ?? {}
+      for (const [k, x] of Object.entries(r.metrics)) if (typeof x === 'number') (acc[k] ??= []).push(x)
+      byQ.set(r.questionId, acc)
+    }
+  }
+  return [...byQ.entries()].map(([questionId, acc]) => ({
+    questionId,
+    variant: null,
+    metrics: Object.fromEntries(Object.entries(acc).filter(([, xs]) => xs.length === perSeed.length).map(([k, xs]) => [k, xs.reduce((a, b) => a + b, 0) / xs.length])),
+  }))
+}
+
+async function suite(label: string, prefix: string, raw: SQLite.Database, setId: number, total: number, heldOutSize: number) {
   const heldOut = { questionSetId: setId, offset: total - heldOutSize, limit: heldOutSize }
   const train = { questionSetId: setId, offset: 0, limit: total - heldOutSize }
-  console.log(`\n== ${label}: ${train.limit} train / ${heldOut.limit} held-out questions (held-out = the last ${heldOut.limit} by id), ${STEPS} steps, ${SEEDS} seed(s)`)
-  const variants = [
-    { environment: 'graph-menu', credit: 'snc', lambda: 0.5 },
-    { environment: 'graph-menu', credit: 'outcome', lambda: 0 },
-    { environment: 'free-query', credit: 'outcome', lambda: 0 },
-  ]
-  for (const v of variants) {
-    const greedy = await greedyHeldOut(raw, v.environment, setId, heldOut.offset, heldOut.limit)
+  console.log(`\n== ${label}: ${train.limit} train (the first ${train.limit} by id) / ${heldOut.limit} held-out questions (the last ${heldOut.limit} by id), ${STEPS} steps, ${SEEDS} seed(s), ${GROUP} rollouts x ${QUESTIONS_PER_STEP} questions per step`)
+  const heldOutQuestions = loadQuestions(raw, setId, heldOut.offset, heldOut.limit)
+  for (const v of VARIANTS) {
+    const h1 = isH1(v)
+    const t0 = performance.now()
+    const baseline = await baselineHeldOut(raw, v, heldOutQuestions)
+    const metrics = h1 ? H1_METRICS : G_METRICS
+    const perSeed: { before: Rows; after: Rows; seed: number }[] = []
     for (let seed = 1; seed <= SEEDS; seed++) {
       const seconds: number[] = []
       const r = await runTraining(raw, {
-        environment: v.environment, steps: STEPS, groupSize: 8, questionsPerStep: 16, evalInterval: Math.max(STEPS, 1), seed,
-        credit: { scheme: v.credit, lambda: v.lambda }, train, heldOut,
+        environment: v.environment, steps: STEPS, groupSize: GROUP, questionsPerStep: QUESTIONS_PER_STEP, evalInterval: Math.max(STEPS, 1), seed,
+        credit: { scheme: v.credit, lambda: v.lambda }, train, heldOut, ...(v.reward ? { reward: v.reward } : {}),
       }, { answerer, appVersion: 'bench', jobId: null, progress: () => {}, throwIfCancelled: () => {}, onStep: (_s, d) => seconds.push(d.seconds as number) })
       const sPerStep = median(seconds)
-      const rolloutsPerSecond = (8 * 16) / sPerStep
-      if (seed === 1 && v.credit !== 'snc' || (seed === 1 && v.environment === 'graph-menu' && v.credit === 'snc')) {
-        lines.push(`step: ${v.environment}${v.credit === 'snc' ? '+snc' : ''} ${sPerStep.toFixed(2)} s/step ${rolloutsPerSecond.toFixed(1)} rollouts/s greedy ${greedy.episodesPerSecond.toFixed(1)} episodes/s`)
+      const rolloutsPerSecond = (GROUP * QUESTIONS_PER_STEP) / sPerStep
+      if (seed === 1) lines.push(`step: ${prefix}${v.label} ${sPerStep.toFixed(2)} s/step ${rolloutsPerSecond.toFixed(1)} rollouts/s greedy ${baseline.episodesPerSecond.toFixed(1)} episodes/s`)
+      let before = rows(r.before!)
+      let after = rows(r.after!)
+      if (h1) {
+        // The run's own init (createHead with the run's defaults and seed) and its last checkpoint, replayed with the reward.
+        const store = new TrainingStore(raw)
+        const diagnostics = store.diagnostics(r.runId)
+        const env = createEnvironment(v.environment, { raw, retriever: createRetriever(raw) })
+        const init = createHead('mlp', { inputDim: headInputDim('harness1-tools'), hidden: 32, seed, temperature: 1 })
+        const trained = restoreHead(store.lastCheckpoint(r.runId)!.head)
+        const b = await headH1HeldOut(raw, env, init, heldOutQuestions, seed, v)
+        const a = await headH1HeldOut(raw, env, trained, heldOutQuestions, seed, v)
+        const same = (x: Rows, y: Record<string, Record<string, number | null>>) => x.every((row) => row.metrics['paragraph.recall'] === y[row.questionId]?.['paragraph.recall'] && row.metrics['harness1.curatedFBeta'] === y[row.questionId]?.['harness1.curatedFBeta'])
+        if (!same(before, b.perQuestion) || !same(after, a.perQuestion)) console.log(`WARNING ${v.label} seed ${seed}: the replayed greedy episodes differ from evaluateHead's (reward rows may not match the run's held-out figures)`)
+        const withReward = (x: Rows, y: Record<string, Record<string, number | null>>): Rows => x.map((row) => ({ ...row, metrics: { ...row.metrics, 'harness1.reward': y[row.questionId]?.['harness1.reward'] ?? null, 'harness1.rewardPublished': y[row.questionId]?.['harness1.rewardPublished'] ?? null } }))
+        before = withReward(before, b.perQuestion)
+        after = withReward(after, a.perQuestion)
+        const k = Math.min(5, diagnostics.length)
+        console.log(`${v.label} ${v.credit} seed ${seed} tool mix, training (actionMix, mean of the first ${k} steps): ${mix(meanMix(diagnostics.slice(0, k)))}`)
+        console.log(`${v.label} ${v.credit} seed ${seed} tool mix, training (actionMix, mean of the last ${k} steps): ${mix(meanMix(diagnostics.slice(-k)))}`)
+        console.log(`${v.label} ${v.credit} seed ${seed} tool mix, held-out greedy head: untrained ${mix(b.tools)} -> trained ${mix(a.tools)}`)
+        const meanOf = (ds: typeof diagnostics, key: 'reward' | 'turns') => ds.reduce((a, d) => a + ((d.diagnostics as Record<string, number>)[key] ?? 0), 0) / Math.max(1, ds.length)
+        console.log(`${v.label} ${v.credit} seed ${seed} training reward (rollout mean): first ${k} steps ${fmt(meanOf(diagnostics.slice(0, k), 'reward'))} -> last ${k} steps ${fmt(meanOf(diagnostics.slice(-k), 'reward'))}; turns ${fmt(meanOf(diagnostics.slice(0, k), 'turns'))} -> ${fmt(meanOf(diagnostics.slice(-k), 'turns'))}`)
+        const last = diagnostics[diagnostics.length - 1]?.diagnostics as { reward?: number; zeroAdvantageRate?: number; entropy?: number; turns?: number } | undefined
+        console.log(`${v.label} ${v.credit} seed ${seed} last step: train reward ${fmt(last?.reward)}, zero-advantage rate ${fmt(last?.zeroAdvantageRate)}, entropy ${fmt(last?.entropy)}, turns ${fmt(last?.turns)}`)
       }
-      const before = rows(r.before!)
-      const after = rows(r.after!)
-      for (const metric of ['sp.f1', 'sp.recall', 'sp.precision', 'sp.allGold', 'evidence.count']) {
+      perSeed.push({ before, after, seed })
+      for (const metric of metrics) {
         const c = comparePaired(before, after, metric, { seed })
-        const g = comparePaired(rows(greedy.result), after, metric, { seed })
-        console.log(`${v.environment} ${v.credit} seed ${seed} ${metric}: untrained argmax ${fmt(c.baselineMean)} -> trained ${fmt(c.candidateMean)} (diff ${fmt(c.meanDifference)} [${fmt(c.ci?.lower)}, ${fmt(c.ci?.upper)}]); greedy ${fmt(g.baselineMean)}, trained - greedy ${fmt(g.meanDifference)} [${fmt(g.ci?.lower)}, ${fmt(g.ci?.upper)}]`)
-        if (metric === 'sp.f1') {
-          lines.push(`learn: ${v.environment} ${v.credit} sp.f1 before ${fmt(c.baselineMean)} after ${fmt(c.candidateMean)} diff ${fmt(c.meanDifference)} CI [${fmt(c.ci?.lower)}, ${fmt(c.ci?.upper)}]`)
-          lines.push(`learn: ${v.environment} ${v.credit} sp.f1-vs-greedy before ${fmt(g.baselineMean)} after ${fmt(g.candidateMean)} diff ${fmt(g.meanDifference)} CI [${fmt(g.ci?.lower)}, ${fmt(g.ci?.upper)}]`)
+        const g = comparePaired(rows(baseline.result), after, metric, { seed })
+        console.log(`${v.label} ${v.credit} seed ${seed} ${metric}: untrained argmax ${fmt(c.baselineMean)} -> trained ${fmt(c.candidateMean)} (diff ${fmt(c.meanDifference)} [${fmt(c.ci?.lower)}, ${fmt(c.ci?.upper)}]); ${baseline.name} ${fmt(g.baselineMean)}, trained - ${baseline.name} ${fmt(g.meanDifference)} [${fmt(g.ci?.lower)}, ${fmt(g.ci?.upper)}]`)
+      }
+    }
+    const before = SEEDS > 1 ? seedMean(perSeed.map((s) => s.before)) : perSeed[0]!.before
+    const after = SEEDS > 1 ? seedMean(perSeed.map((s) => s.after)) : perSeed[0]!.after
+    for (const metric of metrics) {
+      const c = comparePaired(before, after, metric, { seed: 1 })
+      const g = comparePaired(rows(baseline.result), after, metric, { seed: 1 })
+      if (SEEDS > 1) {
+        const diffs = perSeed.map((s) => fmt(comparePaired(s.before, s.after, metric, { seed: s.seed }).meanDifference)).join(', ')
+        console.log(`${v.label} ${v.credit} mean of ${SEEDS} seeds ${metric}: untrained argmax ${fmt(c.baselineMean)} -> trained ${fmt(c.candidateMean)} (diff ${fmt(c.meanDifference)} [${fmt(c.ci?.lower)}, ${fmt(c.ci?.upper)}]; per-seed diffs ${diffs}); ${baseline.name} ${fmt(g.baselineMean)}, trained - ${baseline.name} ${fmt(g.meanDifference)} [${fmt(g.ci?.lower)}, ${fmt(g.ci?.upper)}]`)
+      }
+      if ((h1 ? H1_LEARN : G_LEARN).includes(metric)) {
+        lines.push(`learn: ${prefix}${v.learnAs} ${v.credit} ${metric} before ${fmt(c.baselineMean)} after ${fmt(c.candidateMean)} diff ${fmt(c.meanDifference)} CI [${fmt(c.ci?.lower)}, ${fmt(c.ci?.upper)}]`)
+        if (metric === (h1 ? 'paragraph.recall' : 'sp.f1') || metric === 'harness1.reward') {
+          lines.push(`learn: ${prefix}${v.learnAs} ${v.credit} ${metric}-vs-${baseline.name} before ${fmt(g.baselineMean)} after ${fmt(g.candidateMean)} diff ${fmt(g.meanDifference)} CI [${fmt(g.ci?.lower)}, ${fmt(g.ci?.upper)}]`)
         }
       }
+    }
+    console.log(`${v.label}: ${((performance.now() - t0) / 1000).toFixed(0)} s for ${SEEDS} seed(s)`)
+  }
+}
+
+if (SUITES.has('demo')) {
+  const demo = await openDemoWorkspace(11, SIZE)
+  const n = Number(demo.db.raw.prepare('select count(*) from questions').pluck().get())
+  await suite(`demo world size ${SIZE}`, '', demo.db.raw, 1, n, Math.min(128, Math.floor(n / 4)))
+  await demo.close()
+}
+
+if (SUITES.has('hotpotqa')) {
+  const questionsFile = join(HOTPOT, 'hotpotqa_train.json')
+  const corpusFile = join(HOTPOT, 'hotpotqa_train_corpus.json')
+  if (!existsSync(questionsFile) || !existsSync(corpusFile)) {
+    console.log(`\nSkipping the HotpotQA-train100 suite: ${HOTPOT} does not hold hotpotqa_train.json and hotpotqa_train_corpus.json.`)
+  } else {
+    const tmp = tempDir('harness-rl-bench-')
+    const db = await openDatabase(join(tmp.dir, 'workspace.db'), workspaceMigrations)
+    try {
+      const t0 = performance.now()
+      const summary = await runIngest(db.raw, { kind: 'benchmark', benchmark: 'hotpotqa', questionsFile, corpusFile }, defaultIngestOptions(), { progress: () => undefined, throwIfCancelled: () => undefined })
+      registerBuiltinEnvironments()
+      console.log(`\nHotpotQA-train100: ${summary.documents} documents, ${summary.chunks} chunks, ${summary.questions} questions; ingest ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+      const set = questionSets(db.raw)[0]
+      if (!set) throw new Error('HotpotQA-train100: the ingest produced no question set')
+      const n = Number(db.raw.prepare('select count(*) from questions where set_id = ?').pluck().get(set.id))
+      // 100 questions: the first 75 by id train, the last 25 are held out.
+      await suite(`HotpotQA-train100`, 'hotpotqa/', db.raw, set.id, n, Math.round(n / 4))
+    } finally {
+      await db.close()
+      tmp.cleanup()
     }
   }
 }
 
-const demo = await openDemoWorkspace(11, SIZE)
-const n = Number(demo.db.raw.prepare('select count(*) from questions').pluck().get())
-await suite(`demo world size ${SIZE}`, demo.db.raw, 1, n, Math.min(128, Math.floor(n / 4)))
-await demo.close()
 console.log('')
 for (const l of lines) console.log(l)

@@ -10,7 +10,9 @@ import type { Policy, PolicyDecision } from '../../harness/policy'
 import type { ActionSpace, EnvQuestion, Observation, Protocol } from '../../harness/types'
 import { argmax, sampleIndex, type PolicyHead } from '../head'
 import { encode, layoutDimension } from './features'
-import { menuCandidates, searchCandidates, type Candidate, type CandidateBuilder } from './sentence-candidates'
+import type { Candidate, CandidateBuilder } from './candidate'
+import { harness1Candidates } from './harness1-candidates'
+import { menuCandidates, searchCandidates } from './sentence-candidates'
 
 /** The head's own draws: a stream of their own, so the episode seed never echoes another seeded component. */
 const STREAM = 0x48454144
@@ -41,6 +43,7 @@ export interface HeadPolicyOptions {
 const BUILDERS: Partial<Record<Protocol, CandidateBuilder>> = {
   'sentence-menu': menuCandidates,
   'sentence-search': searchCandidates,
+  'harness1-tools': harness1Candidates,
 }
 
 export const HEAD_PROTOCOLS = Object.keys(BUILDERS) as Protocol[]
@@ -60,6 +63,8 @@ export class HeadPolicy implements Policy {
   /** This episode's decisions, in order; reset() clears them. */
   records: HeadDecisionRecord[] = []
   private acts = 0
+  /** This episode's builder (a per-episode one where the protocol's builder keeps a memory). */
+  private active: CandidateBuilder
 
   constructor(
     readonly head: PolicyHead,
@@ -70,24 +75,27 @@ export class HeadPolicy implements Policy {
       throw new Error(`This head takes ${head.config.inputDim} features; ${builder.protocol} candidates have ${layoutDimension(builder.layout)}`)
     }
     this.name = `head-${options.mode}`
+    this.active = builder
   }
 
   reset(episode: { seed: number; question: EnvQuestion }): void {
     this.random = seededRandom((episode.seed ^ Math.floor(episode.seed / 4294967296) ^ STREAM) >>> 0)
     this.records = []
     this.acts = 0
+    this.active = this.builder.forEpisode?.() ?? this.builder
   }
 
   async act(observation: Observation, actions: ActionSpace): Promise<PolicyDecision> {
     const t = this.acts++
-    const candidates = this.builder.candidates(observation, actions)
+    const candidates = this.active.candidates(observation, actions)
     if (candidates.length === 0) return { action: { kind: 'menu', id: 'A' } }
-    const state = this.builder.state(observation)
+    const state = this.active.state(observation)
     const rows = candidates.map((c) => encode(this.builder.layout, c.type, c.features, state))
     const prior = this.options.prior ? await this.options.prior(observation, candidates) : null
     const out = this.head.forward(rows, prior ?? undefined, this.options.temperature !== undefined ? { temperature: this.options.temperature } : undefined)
     const chosen = this.options.mode === 'greedy' ? argmax(out.logp) : sampleIndex(out.probs, this.random())
     const logp = out.logp[chosen]!
+    this.active.chosen?.(candidates[chosen]!)
     this.records.push({ t, rows, prior, chosen, logp, entropy: out.entropy, type: candidates[chosen]!.type, types: candidates.map((c) => c.type) })
     return { action: candidates[chosen]!.action, logprob: logp, trainer: { index: chosen, candidates: candidates.length, entropy: out.entropy } }
   }

@@ -4,24 +4,13 @@
  * from the question, the visible evidence and the known entities. The head stands in for an LLM writing
  * queries there, so several strings can retrieve the same sentences (the many-to-one mapping is real).
  */
-import type { Action, ActionSpace, MenuItem, Observation, Protocol } from '../../harness/types'
+import type { MenuItem, Observation } from '../../harness/types'
 import { stemSet, type SentenceEnvData } from '../../harness/sentence-substrate'
 import { entityQuery, searchKey, sentenceData, unmetTerms, usedQueryKeys } from '../scripted/harness-g/observation'
+import type { Candidate, CandidateBuilder } from './candidate'
 import { squash, type FeatureLayout, type StateFeatures } from './features'
 
-export interface Candidate {
-  action: Action
-  type: string
-  label: string
-  features: Record<string, number>
-}
-
-export interface CandidateBuilder {
-  protocol: Protocol
-  layout: FeatureLayout
-  state(observation: Observation): StateFeatures
-  candidates(observation: Observation, actions: ActionSpace): Candidate[]
-}
+export type { Candidate, CandidateBuilder } from './candidate'
 
 const SENTENCE_FEATURES = [
   'retrieval', 'chunkRank', 'overlap', 'need', 'needHits', 'questionEntity', 'questionDocument', 'evidenceEntity',

@@ -1,6 +1,36 @@
 import type SQLite from 'better-sqlite3'
 import type { GoldQuestion, IngestFailureReason } from '../corpus/types'
-import type { PreparedDocument } from './prepare'
+import { isLookupTarget, type EntityType } from '../graph/nlp'
+import { ENTITY_TYPES } from './entity-types'
+import { MENTION_FIELDS, SENTENCE_FIELDS, sentenceCount, type PreparedDocument } from './prepare'
+
+/** Why a file failed: its parser's reason, its budget ('timeout', 'out-of-memory'), or 'internal'. */
+export type FileFailureReason = IngestFailureReason | 'timeout' | 'out-of-memory' | 'internal'
+
+/** source_files.error_reason of an ingested file whose `error` column holds notes, not an error. */
+export const NOTES_REASON = 'notes'
+
+/** How weak a surface is as a display name: possessive ("Lovelace's") worst, then shouted ("ADA LOVELACE"). */
+const weakness = (surface: string): number => (/['’]s$/u.test(surface) ? 2 : 0) + (/\p{Lu}{4}/u.test(surface) && !/\p{Ll}/u.test(surface) ? 1 : 0)
+
+/**
+ * Whether `candidate` is a better display name than `current` for the same entity: less weak (not
+ * possessive, not in capitals), then longer ("Ada Lovelace" over "Lovelace"), then the first in
+ * code-unit order. A total order over surfaces, so an entity's name is the best of its mentions
+ * whatever order the files came in.
+ */
+export function betterName(candidate: string, current: string): boolean {
+  const w = weakness(candidate) - weakness(current)
+  if (w !== 0) return w < 0
+  if (candidate.length !== current.length) return candidate.length > current.length
+  return candidate < current
+}
+
+interface EntityState {
+  id: number
+  name: string
+  lookupOk: boolean
+}
 
 /** Meta key set when files changed since entity links were last computed. */
 const LINKS_DIRTY = 'entity_links_dirty'
@@ -11,6 +41,8 @@ export interface FileRecord {
   sizeBytes: number
   /** Content hash combined with the chunking settings: a change of either re-ingests the file. */
   signature: string
+  /** What the file's record should say about an ingested file (skipped lines, the plain HTML extractor). */
+  notes?: string[]
 }
 
 export interface WriteCounts {
@@ -26,7 +58,7 @@ export interface WriteCounts {
  * every file either fully old or fully new. Raw prepared statements: this is the hot path.
  */
 export class CorpusWriter {
-  private readonly entityIds = new Map<string, { id: number; lookupOk: boolean }>()
+  private readonly entities = new Map<string, EntityState>()
   private readonly s
 
   constructor(private readonly raw: SQLite.Database) {
@@ -43,7 +75,7 @@ export class CorpusWriter {
            document_count = excluded.document_count, ingested_at = excluded.ingested_at
          returning id`,
       ),
-      markFailed: p(`update source_files set status = 'failed', error_reason = ?, error = ?, ingested_at = ? where path = ?`),
+      markFailed: p(`update source_files set status = 'failed', sha256 = ?, error_reason = ?, error = ?, ingested_at = ? where path = ?`),
       insertDoc: p(
         `insert into documents (file_id, external_id, title, text, token_count, record, metadata_json) values (?, ?, ?, ?, ?, ?, ?)
          on conflict(file_id, external_id) do nothing returning id`,
@@ -54,10 +86,15 @@ export class CorpusWriter {
       ),
       insertFts: p('insert into chunks_fts (rowid, title, text) values (?, ?, ?)'),
       insertSentence: p('insert into sentences (document_id, chunk_id, ord, text, start_char, end_char) values (?, ?, ?, ?, ?, ?) returning id'),
-      insertEntity: p(
-        `insert into entities (canonical, type, name, lookup_ok) values (?, ?, ?, ?)
-         on conflict(canonical, type) do update set lookup_ok = max(lookup_ok, excluded.lookup_ok) returning id`,
+      entityByKey: p('select id, name, lookup_ok from entities where canonical = ? and type = ?'),
+      insertEntity: p('insert into entities (canonical, type, name, lookup_ok) values (?, ?, ?, ?) returning id'),
+      updateEntity: p('update entities set name = ?, lookup_ok = ? where id = ?'),
+      fileEntities: p(
+        `select distinct m.entity_id from mentions m join sentences s on s.id = m.sentence_id join documents d on d.id = s.document_id where d.file_id = ?`,
       ),
+      entityRow: p('select canonical, type from entities where id = ?'),
+      entitySurfaces: p('select distinct surface from mentions where entity_id = ?'),
+      deleteEntity: p('delete from entities where id = ?'),
       insertMention: p('insert or ignore into mentions (sentence_id, entity_id, start, end, surface) values (?, ?, ?, ?, ?)'),
       questionSet: p(
         `insert into question_sets (name, source, created_at) values (?, ?, ?)
@@ -80,14 +117,23 @@ export class CorpusWriter {
     return row !== undefined && row.sha256 === signature && row.status === 'ok'
   }
 
+  /** The failure recorded for the file under the same signature (content, settings, limits), if any. */
+  failedBefore(path: string, signature: string): { reason: string; error: string } | null {
+    const row = this.raw.prepare('select sha256, status, error_reason, error from source_files where path = ?').get(path) as
+      | { sha256: string; status: string; error_reason: string | null; error: string | null }
+      | undefined
+    if (!row || row.status !== 'failed' || row.sha256 !== signature) return null
+    return { reason: row.error_reason ?? 'internal', error: row.error ?? '' }
+  }
+
   /** Replaces the file's previous content, if any, with the new documents and questions. */
   writeFile(file: FileRecord, docs: readonly PreparedDocument[], questions: readonly GoldQuestion[], questionSet?: { name: string; source: string }): WriteCounts {
     const counts: WriteCounts = { documents: 0, chunks: 0, sentences: 0, mentions: 0, questions: 0 }
     try {
       this.writeFileTransaction(file, docs, questions, questionSet, counts)
     } catch (err) {
-      // The rollback also undid entity rows this transaction inserted; their cached ids would be reused by SQLite.
-      this.entityIds.clear()
+      // The rollback also undid entity rows and names this transaction wrote; their cached state would be stale.
+      this.entities.clear()
       throw err
     }
     return counts
@@ -104,15 +150,19 @@ export class CorpusWriter {
       // Whole-corpus relations (entity links) are stale from this commit on, even if the run is then cancelled.
       this.s.setMeta.run(LINKS_DIRTY, '1')
       const existing = this.s.fileByPath.get(file.path) as { id: number } | undefined
+      // Entities the old version mentioned: their names and LOOKUP flags are recomputed once it is gone.
+      const touched = existing ? (this.s.fileEntities.pluck().all(existing.id) as number[]) : []
       if (existing) {
         this.s.deleteFts.run(existing.id)
         this.s.deleteDocs.run(existing.id)
       }
+      const notes = file.notes && file.notes.length > 0 ? file.notes.join('\n') : null
       const { id: fileId } = this.s.insertFile.get({
         path: file.path, format: file.format, size: file.sizeBytes, sha: file.signature, status: 'ok',
-        reason: null, error: null, docs: docs.length, at: new Date().toISOString(),
+        reason: notes ? NOTES_REASON : null, error: notes, docs: docs.length, at: new Date().toISOString(),
       }) as { id: number }
       for (const d of docs) this.writeDocument(fileId, d, counts)
+      for (const id of touched) this.refreshEntity(id)
       if (questions.length > 0 && questionSet) {
         const { id: setId } = this.s.questionSet.get(questionSet.name, questionSet.source, new Date().toISOString()) as { id: number }
         for (const q of questions) {
@@ -129,43 +179,99 @@ export class CorpusWriter {
       | undefined
     if (!row) return // a duplicate record id within one file: the first one wins
     counts.documents++
+    const S = d.sentences
+    const M = d.mentions
+    const n = sentenceCount(d)
     // A sentence belongs to the first chunk that holds it (chunks overlap by whole sentences).
-    const chunkOfSentence = new Array<number>(d.sentences.length)
+    const chunkOfSentence = new Array<number>(n)
     for (const c of d.chunks) {
       const text = d.doc.text.slice(c.startChar, c.endChar)
-      const firstOrd = d.sentences[c.firstSentence]!.ord
-      const lastOrd = d.sentences[c.lastSentence]!.ord
+      const firstOrd = S[c.firstSentence * SENTENCE_FIELDS]!
+      const lastOrd = S[c.lastSentence * SENTENCE_FIELDS]!
       const { id: chunkId } = this.s.insertChunk.get(row.id, c.ord, text, c.startChar, c.endChar, c.tokenCount, firstOrd, lastOrd) as { id: number }
       this.s.insertFts.run(BigInt(chunkId), d.doc.title, text)
       for (let i = c.firstSentence; i <= c.lastSentence; i++) chunkOfSentence[i] ??= chunkId
       counts.chunks++
     }
-    for (const [i, s] of d.sentences.entries()) {
-      const { id: sentenceId } = this.s.insertSentence.get(row.id, chunkOfSentence[i], s.ord, s.text, s.start, s.end) as { id: number }
+    let m = 0
+    const mentionRows = M.length / MENTION_FIELDS
+    for (let i = 0; i < n; i++) {
+      const at = i * SENTENCE_FIELDS
+      const start = S[at + 1]!
+      const end = S[at + 2]!
+      const text = d.doc.text.slice(start, end)
+      const { id: sentenceId } = this.s.insertSentence.get(row.id, chunkOfSentence[i], S[at]!, text, start, end) as { id: number }
       counts.sentences++
-      for (const m of s.mentions) {
-        const entityId = this.entityId(m.canonical, m.type, m.surface, m.lookupOk)
-        counts.mentions += this.s.insertMention.run(sentenceId, entityId, m.start, m.end, m.surface).changes
+      for (; m < mentionRows && M[m * MENTION_FIELDS] === i; m++) {
+        const k = m * MENTION_FIELDS
+        const surface = text.slice(M[k + 1]!, M[k + 2]!)
+        const entityId = this.entityId(d.canonicals[M[k + 5]!]!, ENTITY_TYPES[M[k + 3]!]!, surface, M[k + 4] === 1)
+        counts.mentions += this.s.insertMention.run(sentenceId, entityId, M[k + 1]!, M[k + 2]!, surface).changes
       }
     }
   }
 
+  /**
+   * The entity's id, created when new. Its name is the best surface of its mentions (betterName) and
+   * its LOOKUP flag is set when any mention is a target: both depend on the set of mentions, never on
+   * the order files were written in.
+   */
   private entityId(canonical: string, type: string, surface: string, lookupOk: boolean): number {
     const key = `${type}\u0000${canonical}`
-    const cached = this.entityIds.get(key)
-    if (cached && (cached.lookupOk || !lookupOk)) return cached.id
-    const { id } = this.s.insertEntity.get(canonical, type, surface, lookupOk ? 1 : 0) as { id: number }
-    this.entityIds.set(key, { id, lookupOk: lookupOk || (cached?.lookupOk ?? false) })
-    return id
+    let state = this.entities.get(key)
+    if (!state) {
+      const row = this.s.entityByKey.get(canonical, type) as { id: number; name: string; lookup_ok: number } | undefined
+      if (!row) {
+        const { id } = this.s.insertEntity.get(canonical, type, surface, lookupOk ? 1 : 0) as { id: number }
+        this.entities.set(key, { id, name: surface, lookupOk })
+        return id
+      }
+      state = { id: row.id, name: row.name, lookupOk: row.lookup_ok === 1 }
+      this.entities.set(key, state)
+    }
+    const name = betterName(surface, state.name) ? surface : state.name
+    const ok = state.lookupOk || lookupOk
+    if (name !== state.name || ok !== state.lookupOk) {
+      this.s.updateEntity.run(name, ok ? 1 : 0, state.id)
+      state.name = name
+      state.lookupOk = ok
+    }
+    return state.id
   }
 
-  /** Records a failure. A previously ingested version of the file is kept, and the error says so. */
-  writeFailure(file: Omit<FileRecord, 'signature'> & { signature?: string }, reason: IngestFailureReason | 'internal', message: string): void {
+  /**
+   * Recomputes an entity's name and LOOKUP flag from the mentions it has left after a file was
+   * replaced, or drops it when none are left, so an incremental re-ingest ends where a fresh one would.
+   */
+  private refreshEntity(id: number): void {
+    const row = this.s.entityRow.get(id) as { canonical: string; type: EntityType } | undefined
+    if (!row) return
+    const surfaces = this.s.entitySurfaces.pluck().all(id) as string[]
+    const key = `${row.type}\u0000${row.canonical}`
+    if (surfaces.length === 0) {
+      this.s.deleteEntity.run(id)
+      this.entities.delete(key)
+      return
+    }
+    let name = surfaces[0]!
+    for (const surface of surfaces) if (betterName(surface, name)) name = surface
+    const lookupOk = surfaces.some((surface) => isLookupTarget({ surface, type: row.type, canonical: row.canonical }))
+    this.s.updateEntity.run(name, lookupOk ? 1 : 0, id)
+    this.entities.set(key, { id, name, lookupOk })
+  }
+
+  /**
+   * Records a failure under `file.signature` (so the same content is not parsed again until it
+   * changes). A previously ingested version of the file is kept, and the error says so.
+   */
+  writeFailure(file: Omit<FileRecord, 'signature'> & { signature?: string }, reason: FileFailureReason, message: string): void {
     const at = new Date().toISOString()
-    const existing = this.s.fileByPath.get(file.path) as { id: number; status: string } | undefined
+    const existing = this.s.fileByPath.get(file.path) as { id: number; status: string; sha256: string } | undefined
     if (existing) {
-      const kept = existing.status === 'ok' ? ' (the previously ingested version is kept)' : ''
-      this.s.markFailed.run(reason, `${message}${kept}`, at, file.path)
+      // Documents of an earlier successful version stay until the file is ingested again.
+      const keeps = existing.status === 'ok' || this.raw.prepare('select 1 from documents where file_id = ? limit 1').get(existing.id) !== undefined
+      const kept = keeps ? ' (the previously ingested version is kept)' : ''
+      this.s.markFailed.run(file.signature ?? existing.sha256, reason, `${message}${kept}`, at, file.path)
       return
     }
     this.s.insertFile.get({ path: file.path, format: file.format, size: file.sizeBytes, sha: file.signature ?? '', status: 'failed', reason, error: message, docs: 0, at })
@@ -173,7 +279,7 @@ export class CorpusWriter {
 
   /** Entities no longer mentioned anywhere (their files changed or went) are dropped with their links. */
   dropOrphanEntities(): number {
-    this.entityIds.clear()
+    this.entities.clear()
     return this.s.orphanEntities.run().changes
   }
 

@@ -26,19 +26,46 @@ export const ingestJob = defineJobKind({
         chunking: { chunkTokens: params.chunkTokens, overlapTokens: params.overlapTokens },
         maxFileBytes: Math.round(params.maxFileMiB * 1024 * 1024),
         ...(params.json ? { json: params.json } : {}),
+        strictJsonl: params.strictJsonl,
+        retryFailed: params.retryFailed,
+        limits: {
+          timeoutS: params.fileTimeoutS,
+          timeoutSPerMiB: params.fileTimeoutSPerMiB,
+          memoryMiB: params.fileMemoryMiB,
+          maxDecompressedBytes: Math.round(params.maxDecompressedMiB * 1024 * 1024),
+          htmlReadabilityMaxDepth: params.htmlReadabilityMaxDepth,
+          htmlMaxDepth: params.htmlMaxDepth,
+        },
         ...(linkEmbedder ? { linkEmbedder } : {}),
       },
       { progress: (p, stage, message) => ctx.progress(p, stage, message), throwIfCancelled: () => ctx.throwIfCancelled() },
     )
+    const skippedBefore = summary.outcomes.filter((o) => o.status === 'skipped' && o.reason !== 'symlink' && o.reason !== 'special-file').length
+    const links = summary.outcomes.filter((o) => o.reason === 'symlink').length
+    const special = summary.outcomes.filter((o) => o.reason === 'special-file').length
+    const noted = summary.outcomes.filter((o) => o.notes && o.notes.length > 0).length
+    const skipped = [
+      skippedBefore > 0 ? `${skippedBefore} skipped: failed before with the same content` : '',
+      links > 0 ? `${links} symbolic link${links === 1 ? '' : 's'} skipped (links are never followed)` : '',
+      special > 0 ? `${special} special file${special === 1 ? '' : 's'} skipped` : '',
+      noted > 0 ? `${noted} ingested with notes (see the file list)` : '',
+      summary.isolation.note ?? '',
+    ].filter(Boolean)
     const message =
       `${summary.ingested} ingested, ${summary.unchanged} unchanged, ${summary.failed} failed: ` +
       `${summary.documents} documents, ${summary.chunks} chunks, ${summary.sentences} sentences, ${summary.mentions} mentions, ${summary.questions} questions ` +
-      `in ${summary.seconds.total.toFixed(1)} s`
-    // Keep the stored result small: per-file outcomes live in source_files; failures are listed (capped).
-    const { outcomes, ...counts } = summary
+      `in ${summary.seconds.total.toFixed(1)} s` +
+      (skipped.length > 0 ? `; ${skipped.join('; ')}` : '')
+    // Keep the stored result small: per-file outcomes live in source_files; failures are listed (capped),
+    // files skipped because they failed before with the same content among them (their record is a failure).
+    const { outcomes, skipped: _skipped, isolation: _isolation, ...counts } = summary
+    const failures = outcomes
+      .filter((o) => o.status === 'failed' || (o.status === 'skipped' && o.reason !== 'symlink' && o.reason !== 'special-file'))
+      .slice(0, 200)
+      .map((o) => ({ label: o.label, status: 'failed' as const, ...(o.reason ? { reason: o.reason } : {}), ...(o.error ? { error: o.error } : {}) }))
     const result: JobResult<'corpus.ingest'> = {
       ...counts,
-      failures: outcomes.filter((o) => o.status === 'failed').slice(0, 200),
+      failures,
       ...(embedderError ? { embedderError } : {}),
     }
     return { result, message: embedderError ? `${message}; ${embedderError}` : message }

@@ -27,6 +27,21 @@ export const IngestParams = z
     overlapTokens: z.number().int().min(0).max(4000).default(100),
     maxFileMiB: z.number().min(0.001).max(4096).default(64),
     json: z.object({ idField: z.string().max(100).optional(), titleField: z.string().max(100).optional(), textField: z.string().max(100).optional() }).strict().optional(),
+    /** JSONL: a malformed line fails the whole file (default: the line is skipped and reported with its number). */
+    strictJsonl: z.boolean().default(false),
+    /** Parse files again that failed before with the same content (default: they are skipped until they change). */
+    retryFailed: z.boolean().default(false),
+    /** Time budget of one file: this many seconds, plus fileTimeoutSPerMiB for each MiB of the file. */
+    fileTimeoutS: z.number().min(1).max(86_400).default(60),
+    fileTimeoutSPerMiB: z.number().min(0).max(3600).default(10),
+    /** Memory budget (resident MiB) of the process that parses and prepares a file. */
+    fileMemoryMiB: z.number().int().min(256).max(65_536).default(4096),
+    /** DOCX: most MiB an archive may inflate to (a ZIP bomb fails before it is inflated). */
+    maxDecompressedMiB: z.number().min(1).max(65_536).default(256),
+    /** HTML nested deeper than this is read by the plain extractor instead of Readability (cubic in depth). */
+    htmlReadabilityMaxDepth: z.number().int().min(1).max(100_000).default(200),
+    /** HTML nested deeper than this fails ("HTML nesting too deep"). */
+    htmlMaxDepth: z.number().int().min(1).max(10_000_000).default(50_000),
   })
   .strict()
   .refine((p) => p.overlapTokens < p.chunkTokens, { message: 'overlapTokens must be smaller than chunkTokens', path: ['overlapTokens'] })

@@ -1,7 +1,10 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { crc32, deflateRawSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { detectFormat, parseFile, SUPPORTED_EXTENSIONS, type ParseOptions } from '../../main/corpus/parsers'
+import { detectFormat, parseFile, SUPPORTED_EXTENSIONS, type ParsedFile, type ParseOptions } from '../../main/corpus/parsers'
+import { domText, type DomNode } from '../../main/corpus/parsers/dom-text'
+import { htmlNestingDepth } from '../../main/corpus/parsers/html-depth'
 import { jsonErrorOffset } from '../../main/corpus/parsers/json-syntax'
 import { markdownToText } from '../../main/corpus/parsers/markdown'
 import { IngestFileError, type IngestFailureReason, type ParsedSource } from '../../main/corpus/types'
@@ -16,7 +19,7 @@ const parseFixture = (name: string, options: ParseOptions = OPTIONS): Promise<Pa
 
 /** Writes `content` as `name` in the temp dir and parses it. */
 let tmp: ReturnType<typeof tempDir>
-const parseWritten = (name: string, content: string | Uint8Array, options: ParseOptions = OPTIONS): Promise<ParsedSource> => {
+const parseWritten = (name: string, content: string | Uint8Array, options: ParseOptions = OPTIONS): Promise<ParsedFile> => {
   const path = join(tmp.dir, name)
   writeFileSync(path, content)
   return parseFile(path, `inbox/${name}`, options)
@@ -222,7 +225,7 @@ describe('json and jsonl', () => {
   it('names the record and the field when the text is missing', async () => {
     await expectFailure(parseFixture('custom-fields.json'), 'json', /custom-fields\.json, record 0: the record has no "text" field \(fields present: key, heading, body\)/)
     await expectFailure(
-      parseWritten('rows.jsonl', '{"id": 1, "text": "fine"}\n{"id": 2, "body": "wrong key"}\n'),
+      parseWritten('rows.jsonl', '{"id": 1, "text": "fine"}\n{"id": 2, "body": "wrong key"}\n', { ...OPTIONS, strictJsonl: true }),
       'json',
       /rows\.jsonl, line 2: the record has no "text" field/,
     )
@@ -243,7 +246,7 @@ describe('json and jsonl', () => {
 
   it('reports a malformed JSONL line with its line number', async () => {
     const text = '{"id": 1, "text": "one"}\n\n{"id": 2, "text": "two",}\n{"id": 3, "text": "three"}\n'
-    await expectFailure(parseWritten('bad.jsonl', text), 'json', /bad\.jsonl: malformed JSON at line 3, column 25/)
+    await expectFailure(parseWritten('bad.jsonl', text, { ...OPTIONS, strictJsonl: true }), 'json', /bad\.jsonl: malformed JSON at line 3, column 25/)
     await expectFailure(parseWritten('blank-lines.jsonl', '\n  \n\n'), 'empty', /no records \(only blank lines\)/)
   })
 
@@ -320,5 +323,142 @@ describe.skipIf(!existsSync(SEC_HTML))('real data: SEC 10-K inline-XBRL HTML', (
     expect(doc!.text).toMatch(/Total net sales\t\$\t391,035/)
     expect(doc!.text).not.toMatch(/<script|<\/?div|<span|us-gaap:|xbrli:|iso4217:/)
     expect(doc!.metadata).toEqual({ extractor: 'readability' })
+  })
+})
+
+/** A ZIP archive written by hand, so a test can make one lie about its sizes. Entries are deflated unless `stored`. */
+function handZip(entries: { name: string; data: Uint8Array; declaredSize?: number; stored?: boolean }[]): Uint8Array {
+  const locals: Buffer[] = []
+  const centrals: Buffer[] = []
+  let offset = 0
+  for (const e of entries) {
+    const name = Buffer.from(e.name)
+    const body = e.stored ? Buffer.from(e.data) : deflateRawSync(e.data)
+    const size = e.declaredSize ?? e.data.length
+    const crc = crc32(e.data) >>> 0
+    const local = Buffer.alloc(30)
+    local.writeUInt32LE(0x04034b50, 0)
+    local.writeUInt16LE(20, 4)
+    local.writeUInt16LE(e.stored ? 0 : 8, 8)
+    local.writeUInt32LE(crc, 14)
+    local.writeUInt32LE(body.length, 18)
+    local.writeUInt32LE(size, 22)
+    local.writeUInt16LE(name.length, 26)
+    const central = Buffer.alloc(46)
+    central.writeUInt32LE(0x02014b50, 0)
+    central.writeUInt16LE(20, 4)
+    central.writeUInt16LE(20, 6)
+    central.writeUInt16LE(e.stored ? 0 : 8, 10)
+    central.writeUInt32LE(crc, 16)
+    central.writeUInt32LE(body.length, 20)
+    central.writeUInt32LE(size, 24)
+    central.writeUInt16LE(name.length, 28)
+    central.writeUInt32LE(offset, 42)
+    locals.push(local, name, body)
+    centrals.push(central, name)
+    offset += local.length + name.length + body.length
+  }
+  const directory = Buffer.concat(centrals)
+  const end = Buffer.alloc(22)
+  end.writeUInt32LE(0x06054b50, 0)
+  end.writeUInt16LE(entries.length, 8)
+  end.writeUInt16LE(entries.length, 10)
+  end.writeUInt32LE(directory.length, 12)
+  end.writeUInt32LE(offset, 16)
+  return new Uint8Array(Buffer.concat([...locals, directory, end]))
+}
+
+const deepPage = (n: number, inner = '<p>Ada Lovelace wrote her notes in London in 1843.</p>'): string =>
+  `<html><head><title>Deep</title></head><body>${'<div>'.repeat(n)}${inner}${'</div>'.repeat(n)}</body></html>`
+
+describe('hostile files', () => {
+  it('measures HTML nesting before building a DOM, the way the tree builder will see it', () => {
+    expect(htmlNestingDepth('<html><body><div><p>a</p></div></body></html>')).toBe(4)
+    // Void elements, self-closed tags and raw text open no level; "<p>" and "<li>" close an open one.
+    expect(htmlNestingDepth('<div><br><img src="a>b"><x/><script>if (a < b) { "<div><div>" }</script></div>')).toBe(1)
+    expect(htmlNestingDepth(`<body>${'<p>text '.repeat(500)}</body>`)).toBe(2)
+    expect(htmlNestingDepth(`<ul>${'<li>item '.repeat(500)}</ul>`)).toBe(2)
+    // A stray closing tag closes nothing; a matching one closes everything opened after it.
+    expect(htmlNestingDepth('<div></span><section><b><i>x</div><div>y</div>')).toBe(4)
+    expect(htmlNestingDepth(deepPage(5_000))).toBe(5_003)
+    expect(htmlNestingDepth(deepPage(5_000), 100)).toBe(101) // stops early
+  })
+
+  it('reads a deeply nested page with the plain extractor instead of Readability, and says so', async () => {
+    const started = performance.now()
+    const { documents, notes } = await parseWritten('deep.html', deepPage(4_000))
+    expect(performance.now() - started).toBeLessThan(10_000) // Readability alone took minutes on this page
+    expect(documents[0]).toMatchObject({ title: 'Deep', text: 'Ada Lovelace wrote her notes in London in 1843.', metadata: { extractor: 'plain', nestingDepth: 4_003 } })
+    expect(notes).toEqual([expect.stringMatching(/plain extractor, not Readability: HTML nesting depth 4,003 is over 200/)])
+    // Below the threshold Readability still reads the page.
+    const shallow = await parseWritten('shallow.html', deepPage(20))
+    expect(shallow.documents[0]!.metadata).toEqual({ extractor: 'readability' })
+    expect(shallow.notes).toEqual([])
+  })
+
+  it('refuses a page nested past the hard limit before parsing it', async () => {
+    await expectFailure(parseWritten('too-deep.html', deepPage(2_000), { ...OPTIONS, html: { maxDepth: 1_000 } }), 'too-large', /too-deep\.html: HTML nesting too deep: elements nest more than 1,000 levels/)
+  })
+
+  it('walks DOM text with its own stack: any depth, and wide nodes in linear time', async () => {
+    const { parseHTML } = await import('linkedom')
+    const deep = parseHTML(deepPage(30_000)).document as unknown as { documentElement: DomNode }
+    expect(domText(deep.documentElement)).toContain('Ada Lovelace wrote her notes')
+    const wide = parseHTML(`<html><body>${'<span>w </span>'.repeat(50_000)}</body></html>`).document as unknown as { body: DomNode }
+    const started = performance.now()
+    expect(domText(wide.body).length).toBeGreaterThan(50_000)
+    expect(performance.now() - started).toBeLessThan(10_000)
+  })
+
+  it('fails a ZIP-bomb DOCX on its declared size, before inflating anything', async () => {
+    const zeros = new Uint8Array(8 * 1024 * 1024)
+    const bomb = handZip([{ name: '[Content_Types].xml', data: Buffer.from('<Types/>') }, { name: 'word/document.xml', data: zeros }])
+    expect(bomb.length).toBeLessThan(64 * 1024)
+    await expectFailure(
+      parseWritten('bomb.docx', bomb, { ...OPTIONS, maxDecompressedBytes: 1024 * 1024 }),
+      'too-large',
+      /bomb\.docx: the archive declares more than 1\.0 MB of uncompressed content .* "word\/document\.xml".*ZIP bomb/,
+    )
+  })
+
+  it('stops inflating an entry that lies about its size', async () => {
+    const liar = handZip([{ name: 'word/document.xml', data: new Uint8Array(8 * 1024 * 1024), declaredSize: 1000 }])
+    await expectFailure(parseWritten('liar.docx', liar), 'too-large', /liar\.docx: entry "word\/document\.xml" inflates past the 1000 B it declares/)
+    const short = handZip([{ name: 'word/document.xml', data: Buffer.from('<w:document/>'), declaredSize: 5000 }])
+    await expectFailure(parseWritten('short.docx', short), 'corrupt', /short\.docx: corrupt DOCX: entry "word\/document\.xml" inflates to 13 bytes, not the 5000/)
+    const encrypted = handZip([{ name: 'word/document.xml', data: Buffer.from('x') }])
+    new DataView(encrypted.buffer).setUint16(encrypted.length - 22 - 46 - 'word/document.xml'.length + 8, 1, true)
+    await expectFailure(parseWritten('locked.docx', encrypted), 'corrupt', /locked\.docx: the DOCX is encrypted/)
+  })
+
+  it('still reads a DOCX whose parts are stored or deflated, within the budget', async () => {
+    const docx = await minimalDocx(['Tide tables for Orrin Bay.'])
+    const { documents } = await parseWritten('small.docx', docx, { ...OPTIONS, maxDecompressedBytes: 64 * 1024 })
+    expect(documents[0]!.text).toBe('Tide tables for Orrin Bay.')
+  })
+
+  it('skips malformed JSONL lines and reports each with its number; strict keeps failing the file', async () => {
+    const text = [
+      '{"id": "a", "text": "Alpha quay."}',
+      '{"id": "b", "text": "Bravo quay.",}',
+      '',
+      '{"id": "c", "body": "no text field"}',
+      '{"id": "a", "text": "a repeated id"}',
+      'not json at all',
+      '{"id": "d", "text": "Delta quay."}',
+    ].join('\n')
+    const { documents, notes } = await parseWritten('mixed.jsonl', text)
+    expect(documents.map((d) => [d.externalId, d.text])).toEqual([
+      ['a', 'Alpha quay.'],
+      ['d', 'Delta quay.'],
+    ])
+    expect(notes).toHaveLength(1)
+    expect(notes[0]).toMatch(/^4 bad lines skipped, 2 records kept: line 2, column 35: malformed JSON: /)
+    expect(notes[0]).toMatch(/; line 4: the record has no "text" field/)
+    expect(notes[0]).toMatch(/; line 5: id "a" is already used at line 1/)
+    expect(notes[0]).toMatch(/; line 6, column 1: malformed JSON: /)
+    await expectFailure(parseWritten('mixed.jsonl', text, { ...OPTIONS, strictJsonl: true }), 'json', /mixed\.jsonl: malformed JSON at line 2, column 35/)
+    // Nothing good at all: the file still fails, with its first bad line.
+    await expectFailure(parseWritten('all-bad.jsonl', 'nope\n{"text": 1}\n'), 'json', /all-bad\.jsonl: malformed JSON at line 1/)
   })
 })

@@ -45,15 +45,18 @@ describe('ingest', () => {
   it('ingests a folder file by file: good files land, bad ones fail with their reason, the rest continue', async () => {
     const summary = await runIngest(db.raw, { kind: 'folder', path: docs }, defaultIngestOptions(), quiet)
     expect(summary.files).toBe(6)
-    expect(summary.ingested).toBe(2)
-    expect(summary.failed).toBe(4)
-    const failures = db.raw.prepare("select path, error_reason, error from source_files where status = 'failed' order by path").all() as { path: string; error_reason: string; error: string }[]
-    const byName = Object.fromEntries(failures.map((f) => [f.path.split('/').pop(), f]))
-    expect(byName['records.jsonl']?.error).toMatch(/line 2/)
+    expect(summary.ingested).toBe(3)
+    expect(summary.failed).toBe(3)
+    const rows = db.raw.prepare('select path, status, error_reason, error from source_files order by path').all() as { path: string; status: string; error_reason: string; error: string }[]
+    const byName = Object.fromEntries(rows.map((f) => [f.path.split('/').pop(), f]))
+    // The malformed JSONL line is skipped and reported with its number; the good record lands.
+    expect(byName['records.jsonl']).toMatchObject({ status: 'ok', error_reason: 'notes' })
+    expect(byName['records.jsonl']?.error).toMatch(/1 bad line skipped, 1 record kept: line 2/)
+    expect(summary.outcomes.find((o) => o.label === 'records.jsonl')?.notes?.[0]).toMatch(/line 2/)
     expect(byName['empty.txt']?.error_reason).toBe('empty')
     expect(byName['blob.txt']?.error_reason).toBe('binary')
     expect(byName['broken.pdf']?.error_reason).toBe('corrupt')
-    expect(count(db.raw, 'select count(*) from documents')).toBe(2)
+    expect(count(db.raw, 'select count(*) from documents')).toBe(3)
     expect(count(db.raw, "select count(*) from entities where name like '%Lovelace%'")).toBeGreaterThan(0)
     expectConsistent(db.raw)
   })
@@ -61,15 +64,19 @@ describe('ingest', () => {
   it('is a no-op for unchanged files and replaces the chunks of a changed one', async () => {
     const before = db.raw.prepare('select id, text from chunks order by id').all()
     const again = await runIngest(db.raw, { kind: 'folder', path: docs }, defaultIngestOptions(), quiet)
-    expect(again.unchanged).toBe(2)
+    expect(again.unchanged).toBe(3)
     expect(again.ingested).toBe(0)
+    // Failed files are not parsed again until their content changes.
+    expect(again.failed).toBe(0)
+    expect(again.skipped).toBe(3)
+    expect(again.outcomes.filter((o) => o.status === 'skipped').map((o) => o.error)).toEqual(Array(3).fill(expect.stringMatching(/^skipped: failed before with the same content/)))
     expect(db.raw.prepare('select id, text from chunks order by id').all()).toEqual(before)
 
     appendFileSync(join(docs, 'notes.txt'), ' Hopper received the National Medal of Technology in 1991.')
     const changed = await runIngest(db.raw, { kind: 'folder', path: docs }, defaultIngestOptions(), quiet)
     expect(changed.ingested).toBe(1)
-    expect(changed.unchanged).toBe(1)
-    expect(count(db.raw, 'select count(*) from documents')).toBe(2)
+    expect(changed.unchanged).toBe(2)
+    expect(count(db.raw, 'select count(*) from documents')).toBe(3)
     expect(count(db.raw, "select count(*) from chunks where text like '%National Medal%'")).toBe(1)
     expect(count(db.raw, "select count(*) from chunks_fts where chunks_fts match 'medal'")).toBe(1)
     expectConsistent(db.raw)
@@ -77,7 +84,7 @@ describe('ingest', () => {
 
   it('re-chunks when the chunk settings change', async () => {
     const summary = await runIngest(db.raw, { kind: 'folder', path: docs }, { ...defaultIngestOptions(), chunking: { chunkTokens: 40, overlapTokens: 0 } }, quiet)
-    expect(summary.ingested).toBe(2)
+    expect(summary.ingested).toBe(3)
     expectConsistent(db.raw)
   })
 
@@ -170,12 +177,12 @@ if (!existsSync(HOTPOT)) console.warn(`Skipping HotpotQA ingest test: ${HOTPOT} 
 
 describe('sentence numbering', () => {
   it('keeps source sentence ids when a source sentence is empty', async () => {
-    const { prepareDocuments } = await import('../../main/ingest/prepare')
+    const { prepareDocuments, preparedSentences } = await import('../../main/ingest/prepare')
     const [doc] = prepareDocuments(
       [{ externalId: 'd', title: 'D', text: 'Alpha one.  Gamma three.', sentences: ['Alpha one.', '', 'Gamma three.'], source: { path: 'x' } }],
       { chunkTokens: 1200, overlapTokens: 100 },
     )
-    expect(doc!.sentences.map((s) => [s.ord, s.text])).toEqual([
+    expect(preparedSentences(doc!).map((s) => [s.ord, s.text])).toEqual([
       [0, 'Alpha one.'],
       [2, 'Gamma three.'],
     ])

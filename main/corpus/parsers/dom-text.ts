@@ -25,11 +25,19 @@ const PARAGRAPHS = new Set([
 const LINES = new Set(['DIV', 'LI', 'TR', 'DT', 'DD', 'FIGCAPTION', 'CAPTION', 'SUMMARY', 'LEGEND', 'FIELDSET', 'FORM', 'NAV', 'TBODY', 'THEAD', 'TFOOT'])
 const CELLS = new Set(['TD', 'TH'])
 
+interface Frame {
+  node: DomNode
+  pre: boolean
+  /** Set on the frame that closes an element: the line breaks it ends with, or a tab for a cell. */
+  close?: { breaks: number; cell: boolean }
+}
+
 /**
  * Text of a DOM subtree with the line structure a browser would show: `textContent` alone glues
  * adjacent blocks ("FORM 10-K(Mark One)"), which breaks words and sentences. Table cells are separated by
  * tabs, rows and blocks by line breaks, paragraphs by a blank line; whitespace inside text collapses as
- * in HTML, except that line breaks inside <pre> are kept.
+ * in HTML, except that line breaks inside <pre> are kept. The walk keeps its own stack, so any nesting
+ * depth is fine, and reads each node's children once (linkedom builds `childNodes` on every access).
  */
 export function domText(root: DomNode): string {
   const parts: string[] = []
@@ -44,28 +52,47 @@ export function domText(root: DomNode): string {
   const breakLines = (count: number) => {
     if (parts.length > 0 && trailingBreaks < count) push('\n'.repeat(count - trailingBreaks))
   }
-  const walk = (node: DomNode, pre: boolean) => {
+  const stack: Frame[] = [{ node: root, pre: false }]
+  while (stack.length > 0) {
+    const { node, pre, close } = stack.pop()!
+    if (close) {
+      if (close.cell) push('\t')
+      else breakLines(close.breaks)
+      continue
+    }
     if (node.nodeType === TEXT_NODE) {
       const value = pre ? (node.nodeValue ?? '') : (node.nodeValue ?? '').replace(/[ \t\n\r\f]+/g, ' ')
       // Whitespace between blocks is not text; inside a line it separates words.
-      if (value.trim() === '' && (trailingBreaks > 0 || value === '')) return
+      if (value.trim() === '' && (trailingBreaks > 0 || value === '')) continue
       push(value)
-      return
+      continue
     }
-    if (node.nodeType !== ELEMENT_NODE && node.nodeType !== 9 && node.nodeType !== 11) return
+    if (node.nodeType !== ELEMENT_NODE && node.nodeType !== 9 && node.nodeType !== 11) continue
     const name = node.nodeName.toUpperCase()
-    if (SKIPPED.has(name)) return
+    if (SKIPPED.has(name)) continue
     if (name === 'BR') {
       push('\n')
-      return
+      continue
     }
     const breaks = PARAGRAPHS.has(name) ? 2 : LINES.has(name) ? 1 : 0
     breakLines(breaks)
     const inPre = pre || name === 'PRE'
-    for (let i = 0; i < node.childNodes.length; i++) walk(node.childNodes[i]!, inPre)
-    if (CELLS.has(name)) push('\t')
-    else breakLines(breaks)
+    stack.push({ node, pre: inPre, close: { breaks, cell: CELLS.has(name) } })
+    const children = node.childNodes
+    for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i]!, pre: inPre })
   }
-  walk(root, false)
   return tidyExtractedText(parts.join(''))
+}
+
+/** Deepest element nesting under `root` (root = 1), walked with its own stack. */
+export function domDepth(root: DomNode): number {
+  let max = 0
+  const stack: [DomNode, number][] = [[root, 1]]
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!
+    if (depth > max) max = depth
+    const children = node.childNodes
+    for (let i = 0; i < children.length; i++) if (children[i]!.nodeType === ELEMENT_NODE) stack.push([children[i]!, depth + 1])
+  }
+  return max
 }

@@ -19,16 +19,34 @@ const isScalar = (value: unknown): value is string | number | boolean =>
  * One document per record: text from the text field (required, a non-empty string), id and title
  * from their fields when present. Other scalar fields (url, date, ...) are kept as metadata; nested
  * values are not, so an embedding array in each record does not bloat the store. A bad record fails
- * the file, naming the record and the field, rather than being skipped.
+ * the file, naming the record and the field, unless `onBadRecord` is given: then it is handed there
+ * and skipped (lenient JSONL).
  */
-export function recordDocuments(records: JsonRecord[], relPath: string, fields: JsonFieldNames = {}): SourceDocument[] {
+export function recordDocuments(
+  records: JsonRecord[],
+  relPath: string,
+  fields: JsonFieldNames = {},
+  /** When given, a bad record is handed here and skipped instead of failing the file. */
+  onBadRecord?: (record: JsonRecord, error: IngestFileError) => void,
+): SourceDocument[] {
   const idField = fields.idField ?? 'id'
   const titleField = fields.titleField ?? 'title'
   const textField = fields.textField ?? 'text'
   const fileTitle = titleFromPath(relPath)
   const firstUse = new Map<string, string>()
 
-  return records.map((record) => {
+  const documents: SourceDocument[] = []
+  for (const record of records) {
+    try {
+      documents.push(recordDocument(record))
+    } catch (error) {
+      if (!onBadRecord || !(error instanceof IngestFileError)) throw error
+      onBadRecord(record, error)
+    }
+  }
+  return documents
+
+  function recordDocument(record: JsonRecord): SourceDocument {
     const where = `${relPath}, ${recordLabel(record)}`
     const value = record.value
     if (!isPlainObject(value)) throw new IngestFileError('json', `${where}: expected a record object, found ${describeType(value)}`)
@@ -68,5 +86,5 @@ export function recordDocuments(records: JsonRecord[], relPath: string, fields: 
     }
     if (Object.keys(metadata).length > 0) document.metadata = metadata
     return document
-  })
+  }
 }

@@ -32,8 +32,30 @@ export function jsonRecords(text: string, relPath: string): JsonRecord[] {
   throw new IngestFileError('json', `${relPath}: expected an array of records or one record object, found ${describeType(parsed)}`)
 }
 
-/** Records of a JSONL file, one JSON value per non-blank line; a bad line is reported with its line number. */
+/** Records of a JSONL file, one JSON value per non-blank line; a bad line fails the file, reported with its line number. */
 export function jsonlRecords(text: string, relPath: string): JsonRecord[] {
+  return readJsonl(text, relPath, null).records
+}
+
+/** A JSONL line that was skipped, and why (the message starts with the file and names the line). */
+export interface BadLine {
+  line: number
+  error: IngestFileError
+}
+
+/**
+ * Records of a JSONL file, skipping malformed lines: each one is returned in `bad` with its line
+ * number, and the good records keep their line, offset and an index that counts good records only.
+ * A file with no good record still fails, with its first bad line's error.
+ */
+export function jsonlRecordsLenient(text: string, relPath: string): { records: JsonRecord[]; bad: BadLine[] } {
+  const bad: BadLine[] = []
+  const out = readJsonl(text, relPath, bad)
+  if (out.records.length === 0 && bad.length > 0) throw bad[0]!.error
+  return out
+}
+
+function readJsonl(text: string, relPath: string, bad: BadLine[] | null): { records: JsonRecord[]; bad: BadLine[] } {
   const records: JsonRecord[] = []
   let offset = 0
   let line = 0
@@ -42,12 +64,19 @@ export function jsonlRecords(text: string, relPath: string): JsonRecord[] {
     const end = text.indexOf('\n', offset)
     const stop = end < 0 ? text.length : end
     const content = text.slice(offset, stop).replace(/\r$/, '')
-    if (content.trim() !== '') records.push({ value: parseJsonOrExplain(content, relPath, line), index: records.length, line, offset })
+    if (content.trim() !== '') {
+      try {
+        records.push({ value: parseJsonOrExplain(content, relPath, line), index: records.length, line, offset })
+      } catch (error) {
+        if (!bad || !(error instanceof IngestFileError)) throw error
+        bad.push({ line, error })
+      }
+    }
     if (end < 0) break
     offset = end + 1
   }
-  if (records.length === 0) throw new IngestFileError('empty', `${relPath}: no records (only blank lines)`)
-  return records
+  if (records.length === 0 && (bad?.length ?? 0) === 0) throw new IngestFileError('empty', `${relPath}: no records (only blank lines)`)
+  return { records, bad: bad ?? [] }
 }
 
 /**

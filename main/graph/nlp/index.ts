@@ -21,6 +21,14 @@
  * - extractEntitiesBatch(sentences: readonly string[]): Mention[][]
  *     one wink pass over all sentences (faster); pass one document's sentences per call so that a
  *     bare surname can borrow the type of the full name. Mention offsets are relative to its sentence.
+ * - new EntityExtractor(): add(sentences) per batch, then finish(): Mention[][]
+ *     extractEntitiesBatch for a long document fed in bounded batches (one wink pass per batch),
+ *     with the document-level fixes over all of them; memory holds only compact candidates.
+ * - boundedBlocks(text) / sentencesOfBlocks(text, ranges): splitSentences piece by piece; no
+ *     sentence crosses a block and no block is longer than MAX_BLOCK_CHARS (cut at a sentence-like
+ *     boundary), so a text split in runs of blocks gives exactly splitSentences(text).
+ * - Every wink pass starts from the shipped lexicon (see wink.ts): a text's sentences and mentions
+ *     depend on that text alone, never on what the process read before.
  * - analyseText(text: string): AnalysedSentence[]
  *     splitSentences + extractEntitiesBatch in a single pass; mention offsets relative to the sentence.
  * - canonicalise(surface: string, type: EntityType): string
@@ -31,8 +39,8 @@
  * - isDemonym(surface: string): boolean
  */
 export type { AnalysedSentence } from './extract'
-export { analyseText, extractEntities, extractEntitiesBatch } from './extract'
-export { splitSentences } from './sentences'
+export { analyseText, EntityExtractor, extractEntities, extractEntitiesBatch } from './extract'
+export { boundedBlocks, MAX_BLOCK_CHARS, sentencesOfBlocks, splitSentences } from './sentences'
 export { canonicalise, foldText } from './canonical'
 export { buildAliasMap, resolveAlias } from './aliases'
 export { isLookupTarget, lookupRejection } from './lookup-filter'

@@ -49,6 +49,57 @@ export function blocks(text: string): [number, number][] {
   return out
 }
 
+/**
+ * Longest block read in one wink pass. A longer block (a hard-wrapped book without blank lines, a file
+ * that is one line) is cut at the last sentence-like boundary before the limit, so the cost and the
+ * memory of a pass stay bounded. Cuts depend on the text alone, so sentence numbering is stable.
+ */
+export const MAX_BLOCK_CHARS = 100_000
+
+const CUT_AFTER_LINE = /[.!?]["'”’)\]]*[ \t]*\n/g
+const CUT_AFTER_SENTENCE = /[.!?]["'”’)\]]*\s+(?=["'“‘(\[]?\p{Lu})/gu
+const CUT_AFTER_SPACE = /\s+/g
+
+/** End of the last match of `re` in `window`, or -1. */
+function lastMatchEnd(re: RegExp, window: string): number {
+  re.lastIndex = 0
+  let end = -1
+  for (let m = re.exec(window); m; m = re.exec(window)) {
+    end = m.index + m[0].length
+    if (m[0].length === 0) re.lastIndex++
+  }
+  return end
+}
+
+/** Where to cut a block that starts at `start` and is longer than `max`: after a line-ending sentence, a sentence, a space, or at `max`. */
+function cutPoint(text: string, start: number, max: number): number {
+  const from = start + Math.floor(max / 2)
+  const window = text.slice(from, start + max)
+  for (const re of [CUT_AFTER_LINE, CUT_AFTER_SENTENCE, CUT_AFTER_SPACE]) {
+    const end = lastMatchEnd(re, window)
+    if (end > 0) return from + end
+  }
+  let cut = start + max
+  const code = text.charCodeAt(cut - 1)
+  if (code >= 0xd800 && code <= 0xdbff) cut-- // never between the halves of a surrogate pair
+  return cut
+}
+
+/** `blocks(text)` with every block longer than `max` characters cut into pieces of at most `max`. */
+export function boundedBlocks(text: string, max = MAX_BLOCK_CHARS): [number, number][] {
+  const out: [number, number][] = []
+  for (const [blockStart, blockEnd] of blocks(text)) {
+    let start = blockStart
+    while (blockEnd - start > max) {
+      const cut = cutPoint(text, start, max)
+      out.push([start, cut])
+      start = cut
+    }
+    out.push([start, blockEnd])
+  }
+  return out
+}
+
 /** A block's wink pass and its sentences as inclusive token ranges (after the lower-case fix-up). */
 export interface SegmentedBlock {
   offset: number
@@ -63,9 +114,10 @@ const TITLE_ABBREVIATIONS = new Set(['mr', 'mrs', 'ms', 'dr', 'prof', 'st', 'mt'
 /** Abbreviations after which a sentence goes on when a number, a lower-case word or an initial follows. */
 const REFERENCE_ABBREVIATIONS = new Set(['fig', 'figs', 'est', 'approx', 'no', 'nos', 'vol', 'vols', 'pp', 'p', 'ch', 'chap', 'sec', 'eq', 'eqs', 'ref', 'refs', 'ed', 'eds', 'ca', 'c', 'cf', 'vs', 'op', 'art', 'para', 'ph', 'nr', 'tel', 'ext', 'ibid', 'al'])
 
-export function segment(text: string): SegmentedBlock[] {
+/** Each block of `ranges` (default: all of `text`'s blocks) read by wink and split into sentences. */
+export function segment(text: string, ranges: readonly (readonly [number, number])[] = boundedBlocks(text)): SegmentedBlock[] {
   const out: SegmentedBlock[] = []
-  for (const [bStart, bEnd] of blocks(text)) {
+  for (const [bStart, bEnd] of ranges) {
     const sub = text.slice(bStart, bEnd)
     const pass = runWink(sub)
     const merged: [number, number][] = []
@@ -111,8 +163,16 @@ function endingAbbreviation(pass: WinkPass, first: number, last: number): string
 
 /** Sentence spans of `text`; `text.slice(start, end) === sentence.text`, markdown heading/bullet marks left out. */
 export function splitSentences(text: string): SentenceSpan[] {
+  return sentencesOfBlocks(text, boundedBlocks(text))
+}
+
+/**
+ * Sentence spans of some of `text`'s blocks (a run of `boundedBlocks(text)`): a long text split
+ * piece by piece gives the same sentences as `splitSentences(text)`, since no sentence crosses a block.
+ */
+export function sentencesOfBlocks(text: string, ranges: readonly (readonly [number, number])[]): SentenceSpan[] {
   const out: SentenceSpan[] = []
-  for (const block of segment(text)) out.push(...spansOf(text, block))
+  for (const block of segment(text, ranges)) for (const span of spansOf(text, block)) out.push(span)
   return out
 }
 

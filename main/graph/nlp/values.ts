@@ -37,10 +37,29 @@ const CURRENCY_SIGNS = /^[$€£¥₹₩₽¢]$|^(us\$|a\$|c\$|hk\$)$/i
 
 const lower = (t: Token | undefined): string => (t ? t.text.toLowerCase() : '')
 
+/** Index of the first entity whose `first` is at or after `from`; `entities` sorted by `first`. */
+function firstEntityFrom(entities: readonly WinkEntity[], from: number): number {
+  let lo = 0
+  let hi = entities.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (entities[mid]!.first < from) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/**
+ * Value mentions inside tokens `from..to`. `entities` must be sorted by `first` (WinkPass's are): the
+ * sentence's entities are found by binary search, so a pass over a long text costs linear time in
+ * its sentences, not sentences x entities.
+ */
 export function valueSpans(tokens: readonly Token[], entities: readonly WinkEntity[], from: number, to: number): ValueSpan[] {
   const out: ValueSpan[] = []
-  for (const e of entities) {
-    if (e.first < from || e.last > to) continue
+  for (let index = firstEntityFrom(entities, from); index < entities.length; index++) {
+    const e = entities[index]!
+    if (e.first > to) break
+    if (e.last > to) continue
     const base = DIRECT[e.type]
     if (!base) continue // URL, EMAIL, HASHTAG, EMOJI ...: not entities of the graph
     let first = e.first

@@ -2,6 +2,13 @@
  * One wink-nlp pass over a piece of text, reduced to plain arrays with source offsets.
  * wink gives sentence boundaries, POS tags and value entities (DATE, MONEY, ...) at several
  * hundred thousand words/s; everything above this file works on these arrays, never on wink items.
+ *
+ * Every pass starts from wink's shipped lexicon. wink appends each unseen word to its lexicon while
+ * reading, and its tokenizer consults the lexicon ("God's" is split into "God" + "'s" until some text
+ * taught it "God's" as a word, then kept whole), so without a reset one text's tokens, sentences and
+ * mentions would depend on what the same process read before it. After each pass the words it added
+ * are taken out of the lexicon's hash again (see `pristinePass`); the instance is rebuilt now and then
+ * to bound the memory those removed entries leave behind.
  */
 import winkNLP, { type WinkMethods } from 'wink-nlp'
 import model from 'wink-eng-lite-web-model'
@@ -27,51 +34,129 @@ export interface WinkPass {
   tokens: Token[]
   /** Inclusive token ranges of wink's sentences. */
   sentences: [number, number][]
+  /** Sorted by `first`. */
   entities: WinkEntity[]
 }
 
-let instance: WinkMethods | undefined
-let probe: ReturnType<WinkMethods['readDoc']> | undefined
+/** The part of wink's core model that reading mutates: a feature's value list and its value -> index hash. */
+interface GrowingFeature {
+  list: string[]
+  hash: Record<string, number>
+  maxIndex?: number
+}
 
-function wink(): WinkMethods {
-  // Built on first use: loading the model costs ~100 ms and most callers never need it.
-  instance ??= winkNLP(model, ['sbd', 'pos', 'ner'])
+interface CoreModel {
+  features: Record<string, GrowingFeature>
+  packing: { layout: Record<string, number[]> }
+}
+
+interface Instance {
+  nlp: WinkMethods
+  lexeme: GrowingFeature
+  /** Size of the shipped lexicon. */
+  intrinsic: number
+  /** Hashed features with a packing limit (prefix, suffix, shape): their lists only grow. */
+  limited: GrowingFeature[]
+  probe?: ReturnType<WinkMethods['readDoc']>
+}
+
+/**
+ * Lexicon entries a pass may leave behind (in wink's list and its private per-word feature table,
+ * which cannot be trimmed from outside) before the instance is rebuilt (~150 ms): a few tens of MB.
+ */
+const MAX_LEFTOVER_LEXEMES = 400_000
+
+let instance: Instance | undefined
+
+function build(): Instance {
+  let core: CoreModel | undefined
+  // wink reads the model through these functions; wrapping `core` lets this module see the lexicon it builds.
+  const wrapped = { ...(model as unknown as Record<string, unknown>) }
+  const readCore = (model as unknown as { core: () => CoreModel }).core
+  wrapped.core = () => (core = readCore())
+  const nlp = winkNLP(wrapped as unknown as typeof model, ['sbd', 'pos', 'ner'])
+  if (!core) throw new Error('wink-nlp did not load its core model through model.core()')
+  const lexeme = core.features.lexeme!
+  const limited: GrowingFeature[] = []
+  for (const [name, layout] of Object.entries(core.packing.layout)) {
+    const feature = core.features[name]
+    if (layout[3] === 0 && feature?.maxIndex !== undefined) limited.push(feature)
+  }
+  return { nlp, lexeme, intrinsic: lexeme.list.length, limited }
+}
+
+function wink(): Instance {
+  // Built on first use: loading the model costs ~150 ms and most callers never need it.
+  instance ??= build()
   return instance
 }
 
 /**
+ * Runs `read` and then forgets every word it taught the lexicon, so the next pass sees the shipped
+ * lexicon again. Entries stay in wink's list (its private feature table is indexed by list position),
+ * only their hash keys go; the instance is replaced once enough of them piled up, or before a
+ * hashed feature would outgrow its packing width.
+ */
+function pristinePass<T>(read: (nlp: WinkMethods) => T): T {
+  const current = wink()
+  const { lexeme } = current
+  const mark = lexeme.list.length
+  try {
+    return read(current.nlp)
+  } finally {
+    const { list, hash } = lexeme
+    for (let i = mark; i < list.length; i++) {
+      const word = list[i]!
+      if (hash[word] === i) delete hash[word]
+    }
+    const crowded = current.limited.some((f) => f.list.length > (f.maxIndex ?? Infinity) * 0.9)
+    if (list.length - current.intrinsic > MAX_LEFTOVER_LEXEMES || crowded) instance = undefined
+  }
+}
+
+/**
  * True when the lower-cased word is in wink's shipped English lexicon (a common word such as
- * "history" or "electric", rarely a name). isOOV, not isLexeme: wink appends every unseen word
- * to its lexicon while reading, so isLexeme drifts with what was read before.
+ * "history" or "electric", rarely a name). isOOV, not isLexeme: isLexeme would also be true for
+ * a word read earlier in the same pass.
  */
 export function isCommonWord(lowerWord: string): boolean {
-  probe ??= wink().readDoc('')
-  return !probe.isOOV(lowerWord)
+  const current = wink()
+  current.probe ??= current.nlp.readDoc('')
+  return !current.probe.isOOV(lowerWord)
 }
 
 export function runWink(text: string): WinkPass {
-  const nlp = wink()
-  const its = nlp.its
-  const doc = nlp.readDoc(text)
-  const values = doc.tokens().out() as string[]
-  const pos = doc.tokens().out(its.pos) as string[]
-  const kinds = doc.tokens().out(its.type) as string[]
-  const tokens: Token[] = []
-  // wink keeps token text verbatim, so a forward scan recovers offsets; a token it rewrote
-  // (never seen on English text so far) gets a zero-width span instead of a wrong one.
-  let cursor = 0
-  for (let i = 0; i < values.length; i++) {
-    const value = values[i]!
-    const at = text.indexOf(value, cursor)
-    const found = at >= 0 && at - cursor <= 64
-    const start = found ? at : cursor
-    const end = found ? at + value.length : cursor
-    tokens.push({ text: value, start, end, pos: pos[i] ?? 'X', kind: kinds[i] ?? 'word' })
-    cursor = end
-  }
-  const sentences = (doc.sentences().out(its.span) as unknown as number[][]).map(([a, b]) => [a!, b!] as [number, number])
-  const spans = doc.entities().out(its.span) as unknown as number[][]
-  const types = doc.entities().out(its.type) as string[]
-  const entities = spans.map(([first, last], i) => ({ type: types[i]!, first: first!, last: last! }))
-  return { tokens, sentences, entities }
+  return pristinePass((nlp) => {
+    const its = nlp.its
+    const doc = nlp.readDoc(text)
+    const values = doc.tokens().out() as string[]
+    const pos = doc.tokens().out(its.pos) as string[]
+    const kinds = doc.tokens().out(its.type) as string[]
+    const tokens: Token[] = []
+    // wink keeps token text verbatim, so a forward scan recovers offsets; a token it rewrote
+    // (never seen on English text so far) gets a zero-width span instead of a wrong one.
+    let cursor = 0
+    for (let i = 0; i < values.length; i++) {
+      const value = values[i]!
+      const at = text.indexOf(value, cursor)
+      const found = at >= 0 && at - cursor <= 64
+      const start = found ? at : cursor
+      const end = found ? at + value.length : cursor
+      tokens.push({ text: value, start, end, pos: pos[i] ?? 'X', kind: kinds[i] ?? 'word' })
+      cursor = end
+    }
+    const sentences = (doc.sentences().out(its.span) as unknown as number[][]).map(([a, b]) => [a!, b!] as [number, number])
+    const spans = doc.entities().out(its.span) as unknown as number[][]
+    const types = doc.entities().out(its.type) as string[]
+    const entities = spans.map(([first, last], i) => ({ type: types[i]!, first: first!, last: last! }))
+    // wink emits them in text order; sorted anyway, because sentence lookups binary-search them.
+    entities.sort((a, b) => a.first - b.first || a.last - b.last)
+    return { tokens, sentences, entities }
+  })
+}
+
+/** Counters for tests and benchmarks: how far the current instance's lexicon grew beyond the shipped one. */
+export function winkLexiconState(): { shipped: number; listed: number; hashed: number } {
+  const current = wink()
+  return { shipped: current.intrinsic, listed: current.lexeme.list.length, hashed: Object.keys(current.lexeme.hash).length }
 }

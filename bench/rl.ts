@@ -38,7 +38,7 @@ import { questionSets } from '../main/corpus/catalogue'
 import { workspaceMigrations } from '../main/db/migrations'
 import { openDatabase } from '../main/db/open'
 import { comparePaired } from '../main/eval'
-import { createEnvironment, environmentFactory, registerBuiltinEnvironments, runEpisode, type Environment } from '../main/harness'
+import { createEnvironment, environmentContext, environmentFactory, registerBuiltinEnvironments, runEpisode, type Environment } from '../main/harness'
 import { runTraining, TrainingStore, type HeldOutResult } from '../main/experiments/training'
 import { EvidenceResolver } from '../main/experiments/evidence'
 import { loadQuestions, type StoredQuestion } from '../main/experiments/questions'
@@ -118,7 +118,7 @@ async function scoreH1(raw: SQLite.Database, q: StoredQuestion, outcome: Paramet
 
 /** The scripted baseline on the held-out split: greedy (sentence substrate) or scripted-tools (Harness-1). */
 async function baselineHeldOut(raw: SQLite.Database, v: Variant, questions: StoredQuestion[]): Promise<{ result: HeldOutResult; episodesPerSecond: number; name: string }> {
-  const env = createEnvironment(v.environment, { raw, retriever: createRetriever(raw) })
+  const env = createEnvironment(v.environment, environmentContext(raw))
   const protocol = environmentFactory(v.environment).protocol
   const name = protocol === 'harness1-tools' ? 'scripted-tools' : 'greedy'
   const policy = createScriptedPolicy(name, protocol)
@@ -216,7 +216,7 @@ async function suite(label: string, prefix: string, raw: SQLite.Database, setId:
         // The run's own init (createHead with the run's defaults and seed) and its last checkpoint, replayed with the reward.
         const store = new TrainingStore(raw)
         const diagnostics = store.diagnostics(r.runId)
-        const env = createEnvironment(v.environment, { raw, retriever: createRetriever(raw) })
+        const env = createEnvironment(v.environment, environmentContext(raw))
         const init = createHead('mlp', { inputDim: headInputDim('harness1-tools'), hidden: 32, seed, temperature: 1 })
         const trained = restoreHead(store.lastCheckpoint(r.runId)!.head)
         const b = await headH1HeldOut(raw, env, init, heldOutQuestions, seed, v)

@@ -76,31 +76,22 @@ export interface Environment<Snapshot = unknown> {
 export type EnvCorpus = CorpusReader
 
 /**
- * What an environment may use: what it reads of the corpus, and the retriever. Build it with
- * environmentContext(); environments read the corpus only through envCorpus().
- *
- * TRANSITIONAL: `raw` (required) and the `?` on `corpus` remain only until the callers that still
- * write `{ raw, retriever }` build their context with environmentContext(): main/experiments/evaluate.ts,
- * main/experiments/validate.ts, main/experiments/training/{run-training.ts (twice), configs.ts, replay.ts},
- * bench/env.ts, bench/harness1.ts (both also read ctx.raw), bench/rl.ts (twice), test/helpers/corpus.ts,
- * test/helpers/musique-workspace.ts. Then this becomes `{ corpus: EnvCorpus; retriever: Retriever }`
- * and envCorpus() returns `ctx.corpus`.
+ * What an environment may use: what it reads of the corpus (small reader interfaces, never the database)
+ * and the retriever. Build it with environmentContext().
  */
 export interface EnvContext {
-  corpus?: EnvCorpus
+  corpus: EnvCorpus
   retriever: Retriever
-  /** @deprecated Transitional (see above): no environment reads it; callers pass environmentContext(raw) instead. */
-  raw: WorkspaceHandle
 }
 
 /** The context an environment is created with: the workspace's corpus readers and a retriever (by default a new one over the same database). */
 export function environmentContext(raw: WorkspaceHandle, retriever: Retriever = createRetriever(raw)): EnvContext {
-  return { corpus: workspaceCorpus(raw), retriever, raw }
+  return { corpus: workspaceCorpus(raw), retriever }
 }
 
-/** The corpus an environment reads (transitional fallback: the readers of `ctx.raw` for contexts written `{ raw, retriever }`). */
+/** The corpus an environment reads. */
 export function envCorpus(ctx: EnvContext): EnvCorpus {
-  return ctx.corpus ?? workspaceCorpus(ctx.raw)
+  return ctx.corpus
 }
 
 /**

@@ -125,6 +125,11 @@ describe.runIf(run)('workbench in Chromium (browser mode)', () => {
     const file = /→ (.+\.graphml)/.exec((await finished.textContent()) ?? '')?.[1]
     expect(file && existsSync(file)).toBe(true)
     expect(readFileSync(file!, 'utf8')).toMatch(/^<\?xml[\s\S]*<graphml[\s\S]*<\/graphml>\s*$/)
+    // In browser mode the file also downloads to the user, through the token-checked download route.
+    const href = await page.locator('[data-test=export-download]').getAttribute('href')
+    expect(href).toMatch(/^\/api\/download\//)
+    const body = await page.evaluate(async (url) => (await fetch(url)).text(), href!)
+    expect(body).toBe(readFileSync(file!, 'utf8'))
     await page.click('text=← Demo')
   })
 

@@ -35,6 +35,8 @@ export class FileWorkerUnavailable extends Error {
 const STARTUP_TIMEOUT_MS = 120_000
 const CHECKPOINT_MS = 100
 const IDLE_MS = 30_000
+/** A child left idle this long ends itself (the parent normally ends it after IDLE_MS). */
+const HOST_IDLE_EXIT_MS = 300_000
 const CONFIG_ENV = 'HARNESS_LAB_FILE_WORKER'
 /** Heap of the child's own (relaying) main thread, in MiB: it holds one result at a time. */
 const HOST_HEAP_MIB = 1024
@@ -60,14 +62,29 @@ const worker = new Worker(new URL('data:text/javascript,' + encodeURIComponent(c
   stderr: false,
 })
 const send = (m, done) => (process.connected ? process.send(m, done) : done && done())
+// A file in hand, or the last time one was: a child nobody has used for a while ends itself, even when
+// the ingest that parked it is too busy to end it (its timers wait on its event loop).
+let busy = false
+let last = Date.now()
 worker.on('message', (m) => {
   if (m && m.fileWorker === 1 && m.type === 'done') m.hostMaxRssKb = process.resourceUsage().maxRSS
+  if (m && m.fileWorker === 1 && (m.type === 'done' || m.type === 'failed')) {
+    busy = false
+    last = Date.now()
+  }
   send(m)
 })
 worker.on('error', (e) => send({ fileWorker: 1, type: 'thread-error', code: (e && e.code) || null, message: String((e && e.message) || e) }))
 worker.on('exit', (code) => send({ fileWorker: 1, type: 'thread-exit', code }, () => process.exit(code === 0 ? 0 : 70)))
-process.on('message', (m) => worker.postMessage(m))
+process.on('message', (m) => {
+  if (m && m.type === 'run') busy = true
+  last = Date.now()
+  worker.postMessage(m)
+})
 process.on('disconnect', () => process.exit(0))
+setInterval(() => {
+  if (!busy && Date.now() - last > config.idleExitMs) process.exit(0)
+}, 1000).unref()
 // The thread's heap limit is best-effort (V8 may let one big allocation through, and Buffers are not
 // counted): the whole process's resident memory is the budget that holds.
 setInterval(() => {
@@ -132,12 +149,14 @@ const hold = (child: Child, held: boolean): void => {
   }
 }
 
+const alive = (child: Child): boolean => child.process.exitCode === null && child.process.signalCode === null && child.process.connected
+
 /** An idle child with this heap budget, if one is waiting. */
 function takeIdle(memoryMiB: number): Child | undefined {
   const waiting = idle.get(memoryMiB)
   for (let entry = waiting?.pop(); entry; entry = waiting?.pop()) {
     clearTimeout(entry.timer)
-    if (entry.child.process.exitCode !== null || entry.child.process.signalCode !== null || !entry.child.process.connected) continue
+    if (!alive(entry.child)) continue
     hold(entry.child, true)
     return entry.child
   }
@@ -176,7 +195,8 @@ type Ending =
   | { kind: 'timeout'; stage: ProcessStage }
   | { kind: 'readability-slow' }
   | { kind: 'memory'; stage: ProcessStage }
-  | { kind: 'crash'; message: string }
+  /** `unanswered`: the worker died before it said anything about this run (it was ending as the file came). */
+  | { kind: 'crash'; message: string; unanswered?: boolean }
 
 class EndedEarly extends Error {
   constructor(readonly ending: Ending) {
@@ -198,7 +218,8 @@ export class FileWorkerPool {
   constructor(private readonly memoryMiB: number) {}
 
   private start(): Promise<Child> {
-    if (this.child) return Promise.resolve(this.child)
+    if (this.child && alive(this.child)) return Promise.resolve(this.child)
+    this.child = undefined
     const parked = takeIdle(this.memoryMiB)
     if (parked) {
       this.child = parked
@@ -208,7 +229,7 @@ export class FileWorkerPool {
       let child: Child
       try {
         const entry = fileWorkerModuleUrl
-        const config = { entry, tsx: tsxApiUrl(entry), flag: FILE_WORKER_FLAG, memoryMiB: this.memoryMiB, workerBoot: WORKER_BOOT }
+        const config = { entry, tsx: tsxApiUrl(entry), flag: FILE_WORKER_FLAG, memoryMiB: this.memoryMiB, workerBoot: WORKER_BOOT, idleExitMs: HOST_IDLE_EXIT_MS }
         const proc = spawn(process.execPath, [`--max-old-space-size=${HOST_HEAP_MIB}`, '--input-type=module', '-e', HOST_BOOT], {
           stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
           serialization: 'advanced',
@@ -273,6 +294,7 @@ export class FileWorkerPool {
     const id = ++this.next
     return new Promise<ProcessedUnit>((resolve, reject) => {
       let stage: ProcessStage = 'parse'
+      let answered = false
       let readabilityTimer: ReturnType<typeof setTimeout> | undefined
       let threadError: string | null = null
       const finish = (outcome: () => void) => {
@@ -303,6 +325,7 @@ export class FileWorkerPool {
           return
         }
         if (m.id !== id) return
+        answered = true
         if (m.type === 'stage') {
           stage = m.stage
           if (m.stage === 'readability' && readabilityMs !== null) {
@@ -324,7 +347,9 @@ export class FileWorkerPool {
         this.child = undefined
         const memory = OUT_OF_MEMORY.test(child.stderr.text) || (threadError !== null && OUT_OF_MEMORY.test(threadError))
         const last = child.stderr.text.trim().split('\n').slice(-2).join(' ')
-        finish(() => reject(new EndedEarly(memory ? { kind: 'memory', stage } : { kind: 'crash', message: `the worker process exited (${signal ?? `code ${code}`})${last ? `: ${last}` : ''}` })))
+        finish(() =>
+          reject(new EndedEarly(memory ? { kind: 'memory', stage } : { kind: 'crash', unanswered: !answered, message: `the worker process exited (${signal ?? `code ${code}`})${last ? `: ${last}` : ''}` })),
+        )
       }
       const deadlineTimer = setTimeout(() => endEarly({ kind: 'timeout', stage }), Math.max(0, deadline - Date.now()))
       const ticker = setInterval(() => {
@@ -357,7 +382,9 @@ export class FileWorkerPool {
     const html = task.kind === 'file' && /\.x?html?$/i.test(task.relPath)
     let remainingMs = budget * 1000
     let attempt = options
-    for (let retried = false; ; retried = true) {
+    let restarted = false
+    let retried = false
+    for (;;) {
       await this.start()
       const started = Date.now()
       try {
@@ -366,6 +393,11 @@ export class FileWorkerPool {
         if (!(error instanceof EndedEarly)) throw error
         remainingMs -= Date.now() - started
         const { ending } = error
+        if (ending.kind === 'crash' && ending.unanswered && !restarted) {
+          // A parked worker that ended itself just as it was handed the file: once more, in a fresh one.
+          restarted = true
+          continue
+        }
         const inReadability = ending.kind === 'readability-slow' || ((ending.kind === 'memory' || ending.kind === 'timeout') && ending.stage === 'readability')
         if (inReadability && !retried && remainingMs > 0) {
           const why =
@@ -373,6 +405,7 @@ export class FileWorkerPool {
               ? `Readability ran out of the ${limits.memoryMiB} MiB memory budget on this page`
               : `Readability was still running after ${seconds(budget * READABILITY_BUDGET_SHARE)} s, a third of this file's ${seconds(budget)} s budget`
           attempt = { ...options, parse: { ...options.parse, html: { ...options.parse.html, plainOnly: why } } }
+          retried = true
           continue
         }
         if (ending.kind === 'timeout' || ending.kind === 'readability-slow') {

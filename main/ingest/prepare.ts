@@ -1,7 +1,7 @@
 import { planChunks, type ChunkingOptions, type ChunkPlan } from '../corpus/chunker'
 import { countTokens } from '../corpus/tokens'
 import type { SourceDocument } from '../corpus/types'
-import { boundedBlocks, buildAliasMap, EntityExtractor, isLookupTarget, resolveAlias, sentencesOfBlocks, type Mention } from '../graph/nlp'
+import { boundedBlocks, buildAliasMap, EntityExtractor, isLookupTarget, longRuns, resolveAlias, sentencesOfBlocks, type Mention } from '../graph/nlp'
 import { ENTITY_TYPES } from './entity-types'
 
 /** One sentence of a prepared document, as objects (see `preparedSentences`). */
@@ -183,19 +183,17 @@ export function sentenceSpans(doc: SourceDocument): Span[] {
  * keeps counting linear and changes nothing for ordinary text (whose words are all shorter).
  */
 const MAX_COUNTED_RUN = 1000
-const LONG_RUN = new RegExp(`\\S{${MAX_COUNTED_RUN + 1},}`, 'gu')
 
 /** cl100k tokens of a sentence, exact unless it holds a run of more than MAX_COUNTED_RUN non-space characters. */
 export function sentenceTokens(text: string): number {
-  LONG_RUN.lastIndex = 0
-  if (!LONG_RUN.test(text)) return countTokens(text)
+  const runs = longRuns(text, MAX_COUNTED_RUN)
+  if (runs.length === 0) return countTokens(text)
   let tokens = 0
   let at = 0
-  LONG_RUN.lastIndex = 0
-  for (let m = LONG_RUN.exec(text); m; m = LONG_RUN.exec(text)) {
-    tokens += countTokens(text.slice(at, m.index))
-    for (let k = 0; k < m[0].length; k += MAX_COUNTED_RUN) tokens += countTokens(m[0].slice(k, k + MAX_COUNTED_RUN))
-    at = m.index + m[0].length
+  for (const [start, end] of runs) {
+    tokens += countTokens(text.slice(at, start))
+    for (let k = start; k < end; k += MAX_COUNTED_RUN) tokens += countTokens(text.slice(k, Math.min(end, k + MAX_COUNTED_RUN)))
+    at = end
   }
   return tokens + countTokens(text.slice(at))
 }

@@ -12,7 +12,8 @@ import { generateDemoWorld } from '../../main/corpus/demo-world'
 import { workspaceMigrations } from '../../main/db/migrations'
 import { openDatabase, type OpenedDatabase } from '../../main/db/open'
 import { DEFAULT_FILE_LIMITS, type FileLimits } from '../../main/ingest/limits'
-import { prepareDocument, preparedSentences, sentenceCount } from '../../main/ingest/prepare'
+import { prepareDocument, preparedSentences, sentenceCount, sentenceTokens } from '../../main/ingest/prepare'
+import { countTokens } from '../../main/corpus/tokens'
 import { defaultIngestOptions, runIngest, type IngestOptions, type IngestReporter, type IngestSummary } from '../../main/ingest/run'
 import type { IngestSource } from '../../main/ingest/sources'
 import { splitSentences } from '../../main/graph/nlp'
@@ -67,7 +68,7 @@ function bombDocx(data: Uint8Array, declaredSize = data.length): Uint8Array {
   return new Uint8Array(Buffer.concat([local, name, body, central, name, end]))
 }
 
-describe('ingest of hostile files', () => {
+describe('ingest of hostile files', { timeout: 120_000 }, () => {
   const tmp = tempDir('harness-lab-hostile-')
   let db: OpenedDatabase<unknown>
   let n = 0
@@ -216,7 +217,16 @@ describe('ingest of hostile files', () => {
   })
 })
 
-describe('a long document, prepared in pieces', () => {
+describe('a long document, prepared in pieces', { timeout: 120_000 }, () => {
+  it('counts tokens exactly for ordinary sentences and in linear time for runs without spaces', () => {
+    const sentence = 'Ada Lovelace wrote her notes in London in 1843, and the engine was never built.'
+    expect(sentenceTokens(sentence)).toBe(countTokens(sentence))
+    const started = performance.now()
+    const run = sentenceTokens(`Blob: ${'QUJDRA=='.repeat(25_000)} end.`) // 200,000 characters in one word
+    expect(performance.now() - started).toBeLessThan(5_000) // byte-pair encoding of the whole run took minutes
+    expect(run).toBeGreaterThan(10_000)
+  })
+
   it('numbers its sentences as one pass would, in bounded pieces, with progress', () => {
     const text = prose(0.6)
     const calls: number[] = []

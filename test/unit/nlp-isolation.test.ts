@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { boundedBlocks, EntityExtractor, extractEntitiesBatch, MAX_BLOCK_CHARS, sentencesOfBlocks, splitSentences, type Mention } from '../../main/graph/nlp'
 import { blocks } from '../../main/graph/nlp/sentences'
-import { runWink, winkLexiconState } from '../../main/graph/nlp/wink'
+import { breakLongRuns, MAX_WINK_RUN, runWink, winkLexiconState } from '../../main/graph/nlp/wink'
 
 const pairs = (ms: Mention[]): string[] => ms.map((m) => `${m.surface}/${m.type}`)
 const tokens = (text: string): string[] => runWink(text).tokens.map((t) => t.text)
@@ -79,6 +79,22 @@ describe('NLP in bounded pieces', () => {
       expect(end - start).toBeLessThanOrEqual(MAX_BLOCK_CHARS)
       expect(start % 2).toBe(0)
     }
+  })
+
+  it('reads a long run without spaces (base64, minified code) as several tokens, offsets unchanged', () => {
+    const run = 'QUJDRA=='.repeat(2_500) // 20,000 characters without a space
+    const text = `Key: ${run} end.`
+    const broken = breakLongRuns(text)
+    expect(broken.length).toBe(text.length)
+    expect(broken.startsWith('Key: QUJD')).toBe(true)
+    expect(breakLongRuns('Ada Lovelace wrote notes.')).toBe('Ada Lovelace wrote notes.')
+    expect(breakLongRuns(`${'\u{1F30A}'.repeat(800)}`)).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/u)
+    const started = performance.now()
+    const pass = runWink(text)
+    expect(Math.max(...pass.tokens.map((t) => t.end - t.start))).toBeLessThanOrEqual(MAX_WINK_RUN)
+    const long = 'x'.repeat(400_000)
+    expect(splitSentences(long).map((s) => s.end - s.start).reduce((a, b) => a + b, 0)).toBeGreaterThan(399_000)
+    expect(performance.now() - started).toBeLessThan(20_000) // quadratic in a token's length before: minutes
   })
 
   it('splits a text run by run into exactly the sentences of one split', () => {

@@ -28,7 +28,9 @@
  *     sentence crosses a block and no block is longer than MAX_BLOCK_CHARS (cut at a sentence-like
  *     boundary), so a text split in runs of blocks gives exactly splitSentences(text).
  * - Every wink pass starts from the shipped lexicon (see wink.ts): a text's sentences and mentions
- *     depend on that text alone, never on what the process read before.
+ *     depend on that text alone, never on what the process read before. Runs of more than
+ *     MAX_WINK_RUN non-space characters (base64, minified code) are read as several tokens, since
+ *     wink's tokenizer is quadratic in a token's length; offsets are unchanged.
  * - analyseText(text: string): AnalysedSentence[]
  *     splitSentences + extractEntitiesBatch in a single pass; mention offsets relative to the sentence.
  * - canonicalise(surface: string, type: EntityType): string
@@ -41,6 +43,7 @@
 export type { AnalysedSentence } from './extract'
 export { analyseText, EntityExtractor, extractEntities, extractEntitiesBatch } from './extract'
 export { boundedBlocks, MAX_BLOCK_CHARS, sentencesOfBlocks, splitSentences } from './sentences'
+export { longRuns, MAX_WINK_RUN } from './wink'
 export { canonicalise, foldText } from './canonical'
 export { buildAliasMap, resolveAlias } from './aliases'
 export { isLookupTarget, lookupRejection } from './lookup-filter'

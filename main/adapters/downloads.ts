@@ -4,6 +4,7 @@ import type { AppInfo, Job } from '../../preload/contract'
 import { dispatch, type Handlers } from '../api/dispatch'
 import type { EventBus } from '../events/bus'
 import { isInside } from '../jobs/output-paths'
+import { exportContentType } from '../exports'
 
 /**
  * Files the browser-mode server hands to the user as downloads. In browser mode the backend may run
@@ -36,16 +37,24 @@ export const isDownloadId = (id: string): boolean => /^[A-Za-z0-9-]{1,64}$/.test
 const GRAPHML = 'application/graphml+xml; charset=utf-8'
 const MAX_REMEMBERED = 1000
 
+/** The content type of a finished export job's file: GraphML, or the data export format's own. */
+function contentTypeOf(job: Job): string | null {
+  if (job.kind === 'graph.export') return GRAPHML
+  if (job.kind === 'data.export') return exportContentType(job.result?.format)
+  return null
+}
+
 /**
- * The finished `graph.export` jobs as downloads, keyed by job id: remembered from `job.status` events
+ * The finished `graph.export` and `data.export` jobs as downloads, keyed by job id: remembered from `job.status` events
  * while the server runs, else looked up through the `job.list` handler (the latest 500 jobs).
  */
 export function exportDownloads(handlers: Handlers, events: EventBus): DownloadSource {
-  const known = new Map<string, string>()
+  const known = new Map<string, { file: string; contentType: string }>()
   let off: (() => void) | undefined
   const remember = (job: Job): void => {
-    if (job.kind !== 'graph.export' || job.status !== 'done' || !job.result) return
-    known.set(job.id, job.result.file)
+    const contentType = contentTypeOf(job)
+    if (!contentType || job.status !== 'done' || !job.result || !('file' in job.result)) return
+    known.set(job.id, { file: job.result.file, contentType })
     if (known.size > MAX_REMEMBERED) known.delete(known.keys().next().value!)
   }
   return {
@@ -63,8 +72,8 @@ export function exportDownloads(handlers: Handlers, events: EventBus): DownloadS
         const env = await dispatch(handlers, 'job.list', { limit: 500 })
         if (env.ok) for (const job of env.data as Job[]) if (job.id === id) remember(job)
       }
-      const file = known.get(id)
-      return file ? { file, name: basename(file), contentType: GRAPHML } : null
+      const found = known.get(id)
+      return found ? { file: found.file, name: basename(found.file), contentType: found.contentType } : null
     },
     async roots() {
       const env = await dispatch(handlers, 'app.info', {})

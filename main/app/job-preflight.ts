@@ -1,5 +1,6 @@
 import type { OpenedDatabase } from '../db/open'
 import type { WorkspaceDatabase } from '../db/schema'
+import { validateAblationRun } from '../experiments/ablation'
 import { validateEvalParams, validateTrainParams } from '../experiments/validate'
 import type { JobPreflight } from '../jobs/manager'
 
@@ -10,5 +11,7 @@ export function jobPreflight(workspaceDb: (workspaceId: string) => Promise<Opene
     'eval.run': async (params, workspaceId) => validateEvalParams((await workspaceDb(workspaceId!)).raw, params),
     // Registry names, splits that overlap or are empty, a resume of a run that does not exist: refused before queueing.
     'train.run': async (params, workspaceId) => validateTrainParams((await workspaceDb(workspaceId!)).raw, params),
+    // An unknown or finished ablation: refused before queueing (a finished one is re-run as a copy).
+    'ablation.run': async (params, workspaceId) => validateAblationRun((await workspaceDb(workspaceId!)).raw, params.ablationId),
   }
 }

@@ -160,7 +160,7 @@ function factDocument(catalogue: GoldCatalogue, title: string, namedIds: Readonl
  * The workspace's documents and sentences as a catalogue (the corpus repositories). Lookups are
  * cached; `prefetch` answers many names with one query.
  */
-export class WorkspaceGoldCatalogue implements GoldCatalogue {
+export class WorkspaceGoldCatalogue implements GoldReferenceCatalogue {
   private readonly repositories
   private readonly externalIds = new Map<string, GoldDocumentRow[]>()
   private readonly titles = new Map<string, GoldDocumentRow[]>()
@@ -204,6 +204,107 @@ export class WorkspaceGoldCatalogue implements GoldCatalogue {
   sentenceAt(documentId: number, ord: number): number | null {
     return this.repositories.sentences.idAt(documentId, ord)
   }
+
+  documentsByFile(name: string): (GoldDocumentRow & { externalId: string })[] {
+    return this.repositories.questionGold.documentsByFile(name)
+  }
+
+  sentencesByText(text: string): { documentId: number; ord: number; title: string; externalId: string }[] {
+    const exact = this.repositories.questionGold.sentencesExactly(text)
+    return exact.length > 0 ? exact : this.repositories.questionGold.sentencesContaining(text)
+  }
+
+  externalIdOf(documentId: number): string | null {
+    return this.repositories.questionGold.document(documentId)?.externalId ?? null
+  }
+}
+
+/**
+ * Gold as a question file gives it, before it is pinned: a document by external id (else exact title,
+ * as supportingDocs), a title, a source file's name, a quoted sentence (exact text first, else the one
+ * sentence containing it; `document` narrows it), or a [title, sentence ord] fact.
+ */
+export type GoldReference =
+  | { kind: 'document'; value: string }
+  | { kind: 'title'; value: string }
+  | { kind: 'file'; value: string }
+  | { kind: 'sentence'; text: string; document?: string }
+  | { kind: 'fact'; title: string; sentence: number }
+
+/** What references beyond names need: files, sentence texts and documents by row id. */
+export interface GoldReferenceCatalogue extends GoldCatalogue {
+  documentsByFile(name: string): readonly (GoldDocumentRow & { externalId: string })[]
+  /** Sentences with exactly this text, else those containing it (case-insensitively). */
+  sentencesByText(text: string): readonly { documentId: number; ord: number; title: string; externalId: string }[]
+  externalIdOf(documentId: number): string | null
+}
+
+export interface ResolvedReferences {
+  /** The gold as stored: names the resolver pins on every load. */
+  names: { supportingDocs: string[]; supportingFacts: SupportingFact[] }
+  gold: ResolvedGold
+  /** References that could not be pinned, with why (the resolver's own `missing` lines included). */
+  unresolved: { item: string; reason: string }[]
+}
+
+const describeReference = (r: GoldReference): string =>
+  r.kind === 'fact' ? `[${JSON.stringify(r.title)}, ${r.sentence}]` : r.kind === 'sentence' ? `sentence "${r.text.length > 80 ? `${r.text.slice(0, 77)}...` : r.text}"` : `${r.kind} "${r.value}"`
+
+/**
+ * References turned into stored gold names (external ids and [title, ord] facts), then resolved with
+ * the same rules as every load (resolveGoldIn), so what an import reports is what scoring will see.
+ * When any document is named, the documents of the gold sentences are named too (named documents are
+ * the whole document-level gold).
+ */
+export function resolveGoldReferences(catalogue: GoldReferenceCatalogue, refs: readonly GoldReference[]): ResolvedReferences {
+  const docs: string[] = []
+  const facts: SupportingFact[] = []
+  const unresolved: { item: string; reason: string }[] = []
+  const flagged = new Set<string>()
+  const fail = (r: GoldReference, reason: string): void => {
+    unresolved.push({ item: describeReference(r), reason })
+    flagged.add(describeReference(r))
+  }
+  for (const r of refs) {
+    if (r.kind === 'document' || r.kind === 'title') {
+      if (r.kind === 'title' && catalogue.documentsByTitle(r.value).length === 1) docs.push(catalogue.externalIdOf(catalogue.documentsByTitle(r.value)[0]!.id) ?? r.value)
+      else docs.push(r.value)
+    } else if (r.kind === 'fact') {
+      facts.push({ title: r.title, sentence: r.sentence })
+    } else if (r.kind === 'file') {
+      const found = catalogue.documentsByFile(r.value)
+      if (found.length === 0) fail(r, 'no ingested file has this name')
+      else docs.push(...found.map((d) => d.externalId))
+    } else {
+      const quote = r.text.replace(/\s+/g, ' ').trim()
+      let hits = quote === '' ? [] : catalogue.sentencesByText(quote)
+      if (r.document !== undefined && hits.length > 0) {
+        const doc = r.document
+        hits = hits.filter((h) => h.externalId === doc || h.title === doc)
+      }
+      if (hits.length === 1) {
+        facts.push({ title: hits[0]!.title, sentence: hits[0]!.ord })
+        docs.push(hits[0]!.externalId)
+      } else if (hits.length === 0) fail(r, quote === '' ? 'empty sentence' : 'no sentence of the corpus has or contains this text')
+      else fail(r, `ambiguous: ${hits.length} sentences match (${[...new Set(hits.map((h) => h.title))].slice(0, 3).join('; ')})`)
+    }
+  }
+  let names = { supportingDocs: [...new Set(docs)], supportingFacts: facts }
+  let gold = resolveGoldIn(catalogue, names)
+  if (names.supportingDocs.length > 0) {
+    const extra = gold.facts.map((f) => (f.documentId !== null && !gold.documentIds.includes(f.documentId) ? catalogue.externalIdOf(f.documentId) : null)).filter((x): x is string => x !== null)
+    if (extra.length > 0) {
+      names = { supportingDocs: [...new Set([...names.supportingDocs, ...extra])], supportingFacts: facts }
+      gold = resolveGoldIn(catalogue, names)
+    }
+  }
+  for (const line of gold.missing) unresolved.push({ item: line.replace(/ (is|:).*$/, ''), reason: line })
+  return { names, gold, unresolved }
+}
+
+/** The workspace's catalogue with the lookups gold references need. */
+export function workspaceReferenceCatalogue(raw: WorkspaceHandle): WorkspaceGoldCatalogue {
+  return new WorkspaceGoldCatalogue(raw)
 }
 
 /** A question's gold resolved against the workspace as it is now. */

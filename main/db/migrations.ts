@@ -60,6 +60,22 @@ export const appMigrations: Record<string, Migration> = {
         .execute()
     },
   },
+  '0003_lora_adapters': {
+    async up(db: Kysely<unknown>) {
+      // A LoRA adapter registered against a base model it was checked to fit (from the GGUF headers).
+      await db.schema
+        .createTable('lora_adapters')
+        .addColumn('adapter_id', 'text', (c) => c.notNull().references('models.id').onDelete('cascade'))
+        .addColumn('base_id', 'text', (c) => c.notNull().references('models.id').onDelete('cascade'))
+        .addColumn('scale', 'real', (c) => c.notNull().defaultTo(1))
+        .addColumn('rank', 'integer', (c) => c.notNull())
+        .addColumn('alpha', 'real')
+        .addColumn('targets_json', 'text', (c) => c.notNull())
+        .addColumn('added_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('lora_adapters_pk', ['adapter_id', 'base_id'])
+        .execute()
+    },
+  },
 }
 
 export const workspaceMigrations: Record<string, Migration> = {
@@ -274,6 +290,100 @@ export const workspaceMigrations: Record<string, Migration> = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addPrimaryKeyConstraint('train_steps_pk', ['run_id', 'step'])
         .execute()
+    },
+  },
+  '0007_ablations': {
+    async up(db) {
+      // A named ablation keeps what it ran on and its results, so later code or corpus changes never alter it.
+      await db.schema
+        .createTable('ablations')
+        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('config_json', 'text', (c) => c.notNull())
+        .addColumn('resolved_json', 'text', (c) => c.notNull())
+        .addColumn('ran_on_json', 'text')
+        .addColumn('results_json', 'text')
+        .addColumn('job_id', 'text')
+        .addColumn('error', 'text')
+        .addColumn('rerun_of', 'integer')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('finished_at', 'text')
+        .execute()
+      // One cell per row and seed: its evaluation run (and training run), so a resumed job skips finished cells.
+      await db.schema
+        .createTable('ablation_cells')
+        .addColumn('ablation_id', 'integer', (c) => c.notNull().references('ablations.id').onDelete('cascade'))
+        .addColumn('row', 'integer', (c) => c.notNull())
+        .addColumn('seed', 'integer', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('done', 'integer', (c) => c.notNull())
+        .addColumn('total', 'integer', (c) => c.notNull())
+        .addColumn('run_id', 'integer')
+        .addColumn('train_run_id', 'integer')
+        .addColumn('error', 'text')
+        .addPrimaryKeyConstraint('ablation_cells_pk', ['ablation_id', 'row', 'seed'])
+        .execute()
+    },
+  },
+  '0008_question_splits': {
+    async up(db) {
+      // Splits (train/dev/test) are stored with the set; the spec says how they were drawn, each question its split.
+      await db.schema.alterTable('question_sets').addColumn('split_json', 'text').execute()
+      // What an import or a generation reported: bad rows and unresolved gold, each with its line.
+      await db.schema.alterTable('question_sets').addColumn('report_json', 'text').execute()
+      await db.schema.alterTable('questions').addColumn('split', 'text').execute()
+      // Where a question came from: the line of an imported file, or a generated question's provenance.
+      await db.schema.alterTable('questions').addColumn('meta_json', 'text').execute()
+      await db.schema.createIndex('questions_by_set_split').on('questions').columns(['set_id', 'split']).execute()
+    },
+  },
+  '0009_compact_episodes': {
+    async up(db) {
+      // An evaluation episode's steps as one compressed blob of per-step deltas (main/experiments/episode-codec.ts);
+      // rows written before keep their episode_steps rows and are read as they are.
+      await db.schema.alterTable('episodes').addColumn('trajectory_blob', 'blob').execute()
+      // Set when the run's steps were pruned: the per-question results stay, the steps are gone.
+      await db.schema.alterTable('episodes').addColumn('pruned_at', 'text').execute()
+    },
+  },
+  '0009_one_entity_per_name': {
+    async up(db) {
+      // Each mention keeps the type it was read with; an entity's type is the vote of its mentions.
+      await db.schema.alterTable('mentions').addColumn('type', 'text').execute()
+      await sql`update mentions set type = (select e.type from entities e where e.id = mentions.entity_id)`.execute(db)
+      // A part-of-speech tag is not an entity type: an untyped proper name is NAME.
+      await sql`update entities set type = 'NAME' where type = 'PROPN'`.execute(db)
+      await sql`update mentions set type = 'NAME' where type = 'PROPN'`.execute(db)
+      // One entity per canonical name: the row whose type has the most mentions wins (a typed one over NAME).
+      await sql`create temp table entity_merge as
+        with ranked as (
+          select e.id, e.canonical, row_number() over (
+            partition by e.canonical order by (e.type = 'NAME'), (select count(*) from mentions m where m.entity_id = e.id) desc, e.type, e.id
+          ) as rank from entities e where e.canonical in (select canonical from entities group by canonical having count(*) > 1))
+        select l.id as loser, w.id as winner from ranked l join ranked w on w.canonical = l.canonical and w.rank = 1 where l.rank > 1`.execute(db)
+      await sql`insert or ignore into mentions (sentence_id, entity_id, start, end, surface, type)
+        select m.sentence_id, g.winner, m.start, m.end, m.surface, m.type from mentions m join entity_merge g on g.loser = m.entity_id`.execute(db)
+      await sql`insert or ignore into entity_links (source_id, target_id, score, method)
+        select coalesce(s.winner, l.source_id), coalesce(t.winner, l.target_id), l.score, l.method from entity_links l
+        left join entity_merge s on s.loser = l.source_id left join entity_merge t on t.loser = l.target_id
+        where s.winner is not null or t.winner is not null`.execute(db)
+      await sql`update entities set lookup_ok = 1 where id in (select g.winner from entity_merge g join entities l on l.id = g.loser where l.lookup_ok = 1)`.execute(db)
+      // Display name: the best surface of the merged rows (not possessive, not shouted, longest, first).
+      await sql`update entities set name = (
+          select x.name from entities x where x.id = entities.id or x.id in (select loser from entity_merge where winner = entities.id)
+          order by (x.name like '%''s') + (length(x.name) >= 4 and upper(x.name) = x.name and lower(x.name) <> x.name), length(x.name) desc, x.name limit 1)
+        where id in (select winner from entity_merge)`.execute(db)
+      await sql`delete from mentions where entity_id in (select loser from entity_merge)`.execute(db)
+      await sql`delete from entity_links where source_id in (select loser from entity_merge) or target_id in (select loser from entity_merge)`.execute(db)
+      await sql`delete from entities where id in (select loser from entity_merge)`.execute(db)
+      await sql`delete from entity_links where source_id = target_id`.execute(db)
+      // A merged entity voted a value type or NORP is never a LOOKUP target (the rule of main/graph/nlp/lookup-filter.ts).
+      await sql`update entities set lookup_ok = 0 where lookup_ok = 1 and type in ('DATE','TIME','CARDINAL','ORDINAL','QUANTITY','PERCENT','MONEY','NORP')`.execute(db)
+      await sql`drop table entity_merge`.execute(db)
+      await db.schema.createIndex('entities_by_canonical').on('entities').column('canonical').unique().execute()
+      // Neighbour links were computed over the old entities: recompute them on the next ingest.
+      await sql`insert into meta (key, value) values ('entity_links_dirty', '1') on conflict(key) do update set value = excluded.value`.execute(db)
     },
   },
 }

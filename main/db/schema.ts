@@ -5,6 +5,17 @@ export interface AppDatabase {
   workspaces: WorkspaceTable
   jobs: JobTable
   models: ModelTable
+  lora_adapters: LoraAdapterTable
+}
+
+export interface LoraAdapterTable {
+  adapter_id: string
+  base_id: string
+  scale: number
+  rank: number
+  alpha: number | null
+  targets_json: string
+  added_at: string
 }
 
 export interface ModelTable {
@@ -62,6 +73,8 @@ export interface WorkspaceDatabase {
   train_steps: TrainStepTable
   train_configs: TrainConfigTable
   chunk_vectors: ChunkVectorTable
+  ablations: AblationTable
+  ablation_cells: AblationCellTable
 }
 
 export interface SourceFileTable {
@@ -125,6 +138,8 @@ export interface MentionTable {
   start: number
   end: number
   surface: string
+  /** The type this mention was read with (null for rows written before 0009_one_entity_per_name). */
+  type: string | null
 }
 
 export interface EntityLinkTable {
@@ -139,6 +154,10 @@ export interface QuestionSetTable {
   name: string
   source: string
   created_at: string
+  /** How the set's splits were drawn (QuestionSplitSpec JSON), null when it has none. */
+  split_json: string | null
+  /** Import or generation report (bad rows, unresolved gold with their lines), null when none. */
+  report_json: string | null
 }
 
 export interface QuestionTable {
@@ -150,6 +169,10 @@ export interface QuestionTable {
   type: string | null
   supporting_facts_json: string
   supporting_docs_json: string
+  /** 'train' | 'dev' | 'test' | a field's value; null: in no split. */
+  split: string | null
+  /** Provenance: the imported file's line, or how a generated question was built. */
+  meta_json: string | null
 }
 
 export interface ChunkVectorTable {
@@ -201,7 +224,10 @@ export interface EpisodeTable {
   /** Training rollouts: their steps, compact (actions, log-probs, credit; deflated JSON); the full steps are replayed on demand. */
   steps_blob: Uint8Array | null
   /** The environment's state after reset (evaluation episodes), so the first step's changes can be described. */
-  initial_snapshot_json: string | null
+  initial_snapshot_json: string | null  /** Evaluation episodes written compactly: their steps and initial snapshot (main/experiments/episode-codec.ts); null for row-format episodes. */
+  trajectory_blob: Uint8Array | null
+  /** When the run's steps were pruned (per-question results kept), or null. */
+  pruned_at: string | null
 }
 
 /** Named training configs saved from the Rewards page. */
@@ -232,4 +258,35 @@ export interface EpisodeStepTable {
   info_json: string
   snapshot_json: string
   ms: number
+}
+
+/** A saved ablation: its config, resolved rows, what it ran on and its results (written once, when it finishes). */
+export interface AblationTable {
+  id: Generated<number>
+  name: string
+  /** saved, running, done, failed, cancelled */
+  status: string
+  config_json: string
+  resolved_json: string
+  ran_on_json: string | null
+  results_json: string | null
+  job_id: string | null
+  error: string | null
+  rerun_of: number | null
+  created_at: string
+  finished_at: string | null
+}
+
+/** One cell of an ablation (row x seed): its progress and the runs it produced. */
+export interface AblationCellTable {
+  ablation_id: number
+  row: number
+  seed: number
+  /** pending, running, done, failed */
+  status: string
+  done: number
+  total: number
+  run_id: number | null
+  train_run_id: number | null
+  error: string | null
 }

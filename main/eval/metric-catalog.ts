@@ -93,6 +93,9 @@ const CATALOG: readonly MetricInfo[] = [
   m('answerer.loglik', 'Answerer log-likelihood', METRIC_GROUPS.answer, "The frozen answerer's mean log-probability of the gold answer given the committed evidence (lexical stand-in without a model).", { format: 'number' }),
   m('turns', 'Turns', METRIC_GROUPS.episode, 'Steps the policy took in the episode.', { direction: 'none', format: 'count', headline: true }),
   m('formatErrors', 'Format errors', METRIC_GROUPS.episode, 'Steps whose action was malformed or not offered.', { direction: 'lower', format: 'count', headline: true }),
+  m('episode.ms', 'Time per episode', METRIC_GROUPS.episode, 'Wall time of the episode (policy, previews and environment), ms.', { direction: 'lower', format: 'ms' }),
+  m('episode.observationTokens', 'Observation tokens (cl100k)', METRIC_GROUPS.episode, 'Tokens of every observation the policy was shown in the episode, counted with cl100k_base.', { direction: 'lower', format: 'count' }),
+  m('episode.policyTokens', 'Policy output tokens', METRIC_GROUPS.episode, "Tokens the policy generated in the episode (GGUF policies; scripted policies report none).", { direction: 'lower', format: 'count' }),
 ]
 
 const BY_NAME = new Map(CATALOG.map((info) => [info.name, info]))

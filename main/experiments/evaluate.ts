@@ -15,6 +15,8 @@ export interface EvaluationSpec {
   policy: Record<string, unknown>
   answerer: Record<string, unknown>
   questionSetId: number
+  /** A stored split of the set; offset and limit apply within it. */
+  split?: string
   offset: number
   limit: number
   seed: number
@@ -47,7 +49,7 @@ export interface EvaluationSummary {
  */
 export async function runEvaluation(raw: SQLite.Database, spec: EvaluationSpec, deps: EvaluationDeps): Promise<EvaluationSummary> {
   const t0 = performance.now()
-  const questions = loadQuestions(raw, spec.questionSetId, spec.offset, spec.limit)
+  const questions = loadQuestions(raw, spec.questionSetId, spec.offset, spec.limit, spec.split)
   if (questions.length === 0) throw new Error(`Question set ${spec.questionSetId} has no questions in that range`)
   const store = new RunStore(raw)
   const config = {

@@ -18,7 +18,7 @@ export async function policyFor(spec: PolicySpec, environment: string): Promise<
   const { protocol } = environmentFactory(environment)
   if (spec.kind === 'scripted') return { value: createScriptedPolicy(spec.name, protocol), dispose: async () => undefined }
   const policy = await createPolicy(
-    { kind: LLM_KIND_FOR_PROTOCOL[protocol], modelPath: spec.modelPath, sampling: { temperature: spec.temperature, topK: spec.topK, topP: spec.topP } },
+    { kind: LLM_KIND_FOR_PROTOCOL[protocol], modelPath: spec.modelPath, sampling: { temperature: spec.temperature, topK: spec.topK, topP: spec.topP }, lora: spec.lora },
     await getSharedRuntime(),
   )
   return { value: policy, dispose: () => policy.dispose() }

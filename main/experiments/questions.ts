@@ -1,21 +1,25 @@
 import { createHash } from 'node:crypto'
 import type SQLite from 'better-sqlite3'
-import { resolveGoldAll } from '../corpus/gold'
+import { resolveGoldAll, type ResolvedGold } from '../corpus/gold'
+import { corpusRepositories } from '../corpus/repository'
 import type { EnvQuestion } from '../harness/types'
+import { checkSplit } from '../questions/splits'
 
 export interface StoredQuestion extends EnvQuestion {
   rowId: number
+  /** Resolved when loaded (always present on a stored question). */
+  gold: ResolvedGold
 }
 
 /**
- * A split of a stored question set, in a stable order (by id), each question with its gold resolved
- * against the workspace once (`gold`: documents and sentences by id, unresolved gold listed), for
- * scoring, rewards and the oracle to share.
+ * A range of a stored question set, or of one of its stored splits (train / dev / test), in a stable
+ * order (by id), each question with its gold resolved against the workspace once (`gold`: documents
+ * and sentences by id, unresolved gold listed), for scoring, rewards and the oracle to share. An
+ * unknown split is an error naming the set's splits.
  */
-export function loadQuestions(raw: SQLite.Database, setId: number, offset: number, limit: number): StoredQuestion[] {
-  const rows = raw
-    .prepare('select id, question, answers_json, supporting_facts_json, supporting_docs_json from questions where set_id = ? order by id limit ? offset ?')
-    .all(setId, limit, offset) as { id: number; question: string; answers_json: string; supporting_facts_json: string; supporting_docs_json: string }[]
+export function loadQuestions(raw: SQLite.Database, setId: number, offset: number, limit: number, split?: string): StoredQuestion[] {
+  if (split !== undefined) checkSplit(raw, setId, split)
+  const rows = corpusRepositories(raw).questions.splitPage(setId, split ?? null, offset, limit)
   const questions = rows.map((r) => ({
     rowId: r.id,
     id: String(r.id),

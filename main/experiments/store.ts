@@ -8,6 +8,7 @@ import type { Selectable } from 'kysely'
 import { perHandle, statement, type WorkspaceHandle } from '../corpus/repository'
 import type { EpisodeStepTable, EpisodeTable, RunTable } from '../db/schema'
 import type { Trajectory } from '../harness'
+import { decodeEpisodeSteps, encodeEpisodeSteps, type EpisodeColumns, type StepColumns } from './episode-codec'
 import type { EpisodeMetrics } from './score'
 
 export type RunRecord = Selectable<RunTable>
@@ -18,6 +19,13 @@ export type EpisodeRecord = Selectable<EpisodeTable>
 /** An episode with its run's config and kind. */
 export type EpisodeWithRun = EpisodeRecord & { run_config_json: RunRecord['config_json']; run_kind: RunRecord['kind']; run_name: RunRecord['name'] }
 export type EpisodeStepRecord = Selectable<EpisodeStepTable>
+/** Stored bytes of a run's episodes (their rows, steps and blobs), and how many were pruned. */
+export interface RunStorage {
+  runId: number
+  episodes: number
+  pruned: number
+  bytes: number
+}
 /** An episode's question and metrics, for pairing runs by question. */
 export type EpisodeMetricsRecord = Pick<EpisodeRecord, 'question_id' | 'metrics_json'>
 /** A run's id, kind and name. */
@@ -97,10 +105,26 @@ export class RunStore {
       finishRun: statement<[RunRecord['status'], string, string | null, string, number], never>(raw, 'update runs set status = ?, summary_json = ?, error = ?, finished_at = ? where id = ?'),
       runs: statement<[], RunWithEpisodeCount>(raw, 'select r.*, (select count(*) from episodes e where e.run_id = r.id) as episodes from runs r order by r.id desc'),
       trainRunStatus: statement<[number], RunRecord['status']>(raw, "select status from runs where id = ? and kind = 'train'", { pluck: true }),
-      insertEpisode: statement<[number, number | null, string, number, string, string, string, string, number, number, number, string | null], Pick<EpisodeRecord, 'id'>>(
+      insertEpisode: statement<[number, number | null, string, number, string, string, string, string, number, number, number, string | null, Buffer | null], Pick<EpisodeRecord, 'id'>>(
         raw,
-        `insert into episodes (run_id, question_id, question, seed, answer, gold_json, outcome_json, metrics_json, turns, format_errors, ms, initial_snapshot_json)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id`,
+        `insert into episodes (run_id, question_id, question, seed, answer, gold_json, outcome_json, metrics_json, turns, format_errors, ms, initial_snapshot_json, trajectory_blob)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id`,
+      ),
+      blob: statement<[number], EpisodeRecord['trajectory_blob']>(raw, 'select trajectory_blob from episodes where id = ?', { pluck: true }),
+      // Bytes of the stored values (length() of a text counts its UTF-8 bytes); page overhead is left out.
+      storage: statement<[], RunStorage>(
+        raw,
+        `select r.id as runId, count(e.id) as episodes, count(e.pruned_at) as pruned,
+           coalesce(sum(length(e.question) + length(e.gold_json) + length(e.outcome_json) + length(e.metrics_json) + coalesce(length(e.answer), 0)
+             + coalesce(length(e.initial_snapshot_json), 0) + coalesce(length(e.steps_blob), 0) + coalesce(length(e.trajectory_blob), 0)
+             + (select coalesce(sum(length(s.observation_text) + length(s.actions_json) + coalesce(length(s.previews_json), 0) + length(s.action_json)
+                 + length(s.decision_json) + length(s.info_json) + length(s.snapshot_json) + 16), 0) from episode_steps s where s.episode_id = e.id)), 0) as bytes
+         from runs r left join episodes e on e.run_id = r.id group by r.id order by r.id desc`,
+      ),
+      pruneSteps: statement<[number], never>(raw, 'delete from episode_steps where episode_id in (select id from episodes where run_id = ?)'),
+      pruneEpisodes: statement<[string, number], never>(
+        raw,
+        'update episodes set trajectory_blob = null, steps_blob = null, initial_snapshot_json = null, pruned_at = ? where run_id = ? and pruned_at is null',
       ),
       insertStep: statement<[number, number, string, string, string | null, string, string, string, string, number], never>(
         raw,
@@ -167,20 +191,51 @@ export class RunStore {
     return new Set(this.s.episodeKeys().all(runId).map((r) => `${r.question_id}:${r.seed}`))
   }
 
-  /** Stores a trajectory whole (every step with its snapshot), in one transaction. */
-  saveEpisode(runId: number, questionId: number | null, e: Trajectory): number {
+  /**
+   * Stores a trajectory whole (every step with its snapshot), in one transaction: compactly (one
+   * blob of per-step deltas, episode-codec.ts) unless `format` says rows, the format of old runs.
+   */
+  saveEpisode(runId: number, questionId: number | null, e: Trajectory, format: 'compact' | 'rows' = 'compact'): number {
+    const columns = episodeColumns(e)
+    let blob: Buffer | null = null
+    if (format === 'compact') {
+      try {
+        blob = encodeEpisodeSteps(columns)
+      } catch {
+        blob = null // a value the codec cannot reproduce exactly: the episode is stored as rows, nothing is lost
+      }
+    }
     return this.raw.transaction(() => {
       const { id } = this.s.insertEpisode().get(
         runId, questionId, e.question.question, e.seed, e.answer ?? '',
         JSON.stringify({ answers: e.question.answers, supportingFacts: e.question.supportingFacts, supportingDocs: e.question.supportingDocs }),
         JSON.stringify(e.outcome), JSON.stringify(e.metrics), e.outcome.turns, e.outcome.formatErrors, e.ms,
-        e.initialSnapshot === null || e.initialSnapshot === undefined ? null : JSON.stringify(e.initialSnapshot),
+        blob ? null : columns.initialSnapshotJson, blob,
       )!
-      const step = this.s.insertStep()
-      for (const s of e.steps) {
-        step.run(id, s.t, s.observationText, JSON.stringify(s.actions), s.previews ? JSON.stringify(s.previews) : null, JSON.stringify(s.action), JSON.stringify(s.decision), JSON.stringify(s.info), JSON.stringify(s.snapshot ?? null), s.ms)
+      if (!blob) {
+        const step = this.s.insertStep()
+        for (const s of columns.steps) {
+          step.run(id, s.t, s.observation_text, s.actions_json, s.previews_json, s.action_json, s.decision_json, s.info_json, s.snapshot_json, s.ms)
+        }
       }
       return id
+    })()
+  }
+
+  /** Stored bytes of every run's episodes, newest run first. */
+  storage(): RunStorage[] {
+    return this.s.storage().all()
+  }
+
+  /**
+   * Drops the steps of every episode of the run (rows, blobs, snapshots) and keeps each episode's
+   * question, answer, outcome and metrics, so the run stays comparable per question. Returns the
+   * number of episodes pruned now. The space is reused by later writes; VACUUM (maintenance) returns it to the disk.
+   */
+  pruneRun(runId: number): number {
+    return this.raw.transaction(() => {
+      this.s.pruneSteps().run(runId)
+      return this.s.pruneEpisodes().run(new Date().toISOString(), runId).changes
     })()
   }
 
@@ -241,14 +296,30 @@ export class RunStore {
     return this.s.group().all(runId, trainStep, questionId, exceptEpisodeId, limit)
   }
 
-  /** One episode with its run's config and kind, or undefined. */
+  /** One episode with its run's config and kind, or undefined; a compact episode reads with its initial snapshot. */
   episodeWithRun(episodeId: number): EpisodeWithRun | undefined {
-    return this.s.episodeWithRun().get(episodeId)
+    const row = this.s.episodeWithRun().get(episodeId)
+    if (!row?.trajectory_blob) return row
+    return { ...row, initial_snapshot_json: this.decoded(episodeId, row.trajectory_blob).initialSnapshotJson }
   }
 
-  /** The episode's stored steps, in order (none for a compactly stored training rollout). */
+  /**
+   * The episode's steps, in order, exactly as the row format stores them whichever format holds them
+   * (none for a compactly stored training rollout or a pruned episode).
+   */
   episodeSteps(episodeId: number): EpisodeStepRecord[] {
-    return this.s.steps().all(episodeId)
+    const blob = this.s.blob().get(episodeId)
+    if (!blob) return this.s.steps().all(episodeId)
+    return this.decoded(episodeId, blob).steps.map((s: StepColumns) => ({ episode_id: episodeId, ...s }))
+  }
+
+  /** The last episode decoded: getEpisode reads its initial snapshot and then its steps. */
+  private lastDecoded: { id: number; blob: Buffer; columns: EpisodeColumns } | null = null
+  private decoded(episodeId: number, blob: Uint8Array): EpisodeColumns {
+    const bytes = Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength)
+    // Keyed by the bytes too: a deleted episode's id can be reused by a later one.
+    if (this.lastDecoded?.id !== episodeId || !this.lastDecoded.blob.equals(bytes)) this.lastDecoded = { id: episodeId, blob: bytes, columns: decodeEpisodeSteps(bytes) }
+    return this.lastDecoded.columns
   }
 
   private prepared(sql: string, pluck = false): SQLite.Statement {
@@ -258,6 +329,24 @@ export class RunStore {
       this.filtered.set(sql, s)
     }
     return s
+  }
+}
+
+/** A trajectory's steps as the row format stores them: the text of each column. */
+export function episodeColumns(e: Trajectory): EpisodeColumns {
+  return {
+    initialSnapshotJson: e.initialSnapshot === null || e.initialSnapshot === undefined ? null : JSON.stringify(e.initialSnapshot),
+    steps: e.steps.map((s) => ({
+      t: s.t,
+      observation_text: s.observationText,
+      actions_json: JSON.stringify(s.actions),
+      previews_json: s.previews ? JSON.stringify(s.previews) : null,
+      action_json: JSON.stringify(s.action),
+      decision_json: JSON.stringify(s.decision),
+      info_json: JSON.stringify(s.info),
+      snapshot_json: JSON.stringify(s.snapshot ?? null),
+      ms: s.ms,
+    })),
   }
 }
 

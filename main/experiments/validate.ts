@@ -4,6 +4,7 @@ import type SQLite from 'better-sqlite3'
 import { ApiError, type EvalParams, type TrainParams } from '../../preload/contract'
 import { corpusRepositories } from '../corpus/repository'
 import { createEnvironment } from '../harness/registry'
+import { checkSplit } from '../questions/splits'
 import { resolveHarness1Weights } from '../rl/rewards'
 import { ensureEnvironments } from './catalog'
 import { resolveTrainConfig, storedTrainConfig } from './training'
@@ -36,8 +37,15 @@ export async function validateEvalParams(raw: SQLite.Database, params: EvalParam
   } catch (err) {
     fail(err instanceof Error ? err.message : String(err))
   }
-  const inRange = corpusRepositories(raw).questions.countFrom(params.questionSetId, params.offset)
-  if (inRange === 0) fail(`Question set ${params.questionSetId} has no questions from offset ${params.offset}`)
+  if (params.split !== undefined) {
+    try {
+      checkSplit(raw, params.questionSetId, params.split)
+    } catch (err) {
+      fail(err instanceof Error ? err.message : String(err))
+    }
+  }
+  const inRange = corpusRepositories(raw).questions.countFrom(params.questionSetId, params.offset, params.split ?? null)
+  if (inRange === 0) fail(`Question set ${params.questionSetId}${params.split !== undefined ? ` (split ${params.split})` : ''} has no questions from offset ${params.offset}`)
 }
 
 /** Checks a training run before it is queued: a new run's whole config, or that a resumed run exists and is not finished. */

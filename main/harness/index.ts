@@ -1,7 +1,7 @@
 /** The harness layer: the environment interface and registry, the one episode loop, and the built-in environments. */
 export { registerBuiltinEnvironments } from './builtin'
 export { createEnvironment, environmentCatalog, environmentFactory, environmentNames, registerEnvironment, resolvedConfig } from './registry'
-export { runEpisode, type EpisodeLoopOptions } from './run-episode'
+export { EpisodeRun, runEpisode, type EpisodeLoopOptions, type StepTiming } from './run-episode'
 export type { Trajectory, TrajectoryStep } from './trajectory'
 export type { Policy, PolicyDecision } from './policy'
 export type { Answerer } from './answerer'

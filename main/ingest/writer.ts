@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3'
 import type { GoldQuestion, IngestFailureReason } from '../corpus/types'
-import { isLookupTarget, type EntityType } from '../graph/nlp'
+import { isLookupTarget, lookupType, type EntityType } from '../graph/nlp'
 import { ENTITY_TYPES } from './entity-types'
 import { MENTION_FIELDS, SENTENCE_FIELDS, sentenceCount, type PreparedDocument } from './prepare'
 
@@ -29,7 +29,41 @@ export function betterName(candidate: string, current: string): boolean {
 interface EntityState {
   id: number
   name: string
+  /** Stored flag: some mention is a LOOKUP target and the entity's type can be one. */
   lookupOk: boolean
+  /** Some mention was a LOOKUP target as read (with its own type). */
+  anyTarget: boolean
+  type: string
+  /** Mentions of the entity by the type each was read with. */
+  votes: Map<string, number>
+}
+
+const TYPE_ORDER = new Map<string, number>(ENTITY_TYPES.map((t, i) => [t, i]))
+
+/**
+ * An entity's type from its mentions' types: the most frequent, a real type before NAME (an untyped
+ * proper name), ties to the first in ENTITY_TYPES. A function of the set of mentions, so the type
+ * never depends on the order files were written in.
+ */
+export function votedType(votes: ReadonlyMap<string, number>): string {
+  let best: string | undefined
+  let bestCount = 0
+  for (const [type, n] of votes) {
+    if (n <= 0) continue
+    if (best === undefined) {
+      best = type
+      bestCount = n
+      continue
+    }
+    const untyped = (type === 'NAME' ? 1 : 0) - (best === 'NAME' ? 1 : 0)
+    const better = untyped < 0 || (untyped === 0 && (n > bestCount || (n === bestCount && (TYPE_ORDER.get(type) ?? 99) < (TYPE_ORDER.get(best) ?? 99))))
+    if (better) {
+      best = type
+      bestCount = n
+    }
+  }
+  if (best === undefined) throw new Error('an entity without mentions has no type')
+  return best
 }
 
 /** Meta key set when files changed since entity links were last computed. */
@@ -86,16 +120,18 @@ export class CorpusWriter {
       ),
       insertFts: p('insert into chunks_fts (rowid, title, text) values (?, ?, ?)'),
       insertSentence: p('insert into sentences (document_id, chunk_id, ord, text, start_char, end_char) values (?, ?, ?, ?, ?, ?) returning id'),
-      entityByKey: p('select id, name, lookup_ok from entities where canonical = ? and type = ?'),
+      // One entity per canonical name (0009_one_entity_per_name): its type is voted by its mentions.
+      entityByKey: p('select id, name, lookup_ok, type from entities where canonical = ?'),
+      entityVotes: p('select coalesce(m.type, e.type) as type, count(*) as n from mentions m join entities e on e.id = m.entity_id where m.entity_id = ? group by 1'),
       insertEntity: p('insert into entities (canonical, type, name, lookup_ok) values (?, ?, ?, ?) returning id'),
-      updateEntity: p('update entities set name = ?, lookup_ok = ? where id = ?'),
+      updateEntity: p('update entities set name = ?, lookup_ok = ?, type = ? where id = ?'),
       fileEntities: p(
         `select distinct m.entity_id from mentions m join sentences s on s.id = m.sentence_id join documents d on d.id = s.document_id where d.file_id = ?`,
       ),
-      entityRow: p('select canonical, type from entities where id = ?'),
-      entitySurfaces: p('select distinct surface from mentions where entity_id = ?'),
+      entityRow: p('select canonical from entities where id = ?'),
+      entitySurfaces: p('select distinct m.surface, coalesce(m.type, e.type) as type from mentions m join entities e on e.id = m.entity_id where m.entity_id = ?'),
       deleteEntity: p('delete from entities where id = ?'),
-      insertMention: p('insert or ignore into mentions (sentence_id, entity_id, start, end, surface) values (?, ?, ?, ?, ?)'),
+      insertMention: p('insert or ignore into mentions (sentence_id, entity_id, start, end, surface, type) values (?, ?, ?, ?, ?, ?)'),
       questionSet: p(
         `insert into question_sets (name, source, created_at) values (?, ?, ?)
          on conflict(name) do update set source = excluded.source returning id`,
@@ -205,38 +241,62 @@ export class CorpusWriter {
       for (; m < mentionRows && M[m * MENTION_FIELDS] === i; m++) {
         const k = m * MENTION_FIELDS
         const surface = text.slice(M[k + 1]!, M[k + 2]!)
-        const entityId = this.entityId(d.canonicals[M[k + 5]!]!, ENTITY_TYPES[M[k + 3]!]!, surface, M[k + 4] === 1)
-        counts.mentions += this.s.insertMention.run(sentenceId, entityId, M[k + 1]!, M[k + 2]!, surface).changes
+        const type = ENTITY_TYPES[M[k + 3]!]!
+        const entity = this.entity(d.canonicals[M[k + 5]!]!, type, surface, M[k + 4] === 1)
+        const added = this.s.insertMention.run(sentenceId, entity.id, M[k + 1]!, M[k + 2]!, surface, type).changes
+        if (added > 0) this.vote(entity, type)
+        counts.mentions += added
       }
     }
   }
 
   /**
-   * The entity's id, created when new. Its name is the best surface of its mentions (betterName) and
-   * its LOOKUP flag is set when any mention is a target: both depend on the set of mentions, never on
-   * the order files were written in.
+   * The entity of a canonical name, created when new: one entity per name whatever type each mention
+   * was read with. Its name is the best surface of its mentions (betterName), its LOOKUP flag is set
+   * when any mention is a target and its type is voted by its mentions (votedType): all depend on the
+   * set of mentions, never on the order files were written in.
    */
-  private entityId(canonical: string, type: string, surface: string, lookupOk: boolean): number {
-    const key = `${type}\u0000${canonical}`
-    let state = this.entities.get(key)
+  private entity(canonical: string, type: string, surface: string, lookupOk: boolean): EntityState {
+    let state = this.entities.get(canonical)
     if (!state) {
-      const row = this.s.entityByKey.get(canonical, type) as { id: number; name: string; lookup_ok: number } | undefined
+      const row = this.s.entityByKey.get(canonical) as { id: number; name: string; lookup_ok: number; type: string } | undefined
       if (!row) {
         const { id } = this.s.insertEntity.get(canonical, type, surface, lookupOk ? 1 : 0) as { id: number }
-        this.entities.set(key, { id, name: surface, lookupOk })
-        return id
+        state = { id, name: surface, lookupOk, anyTarget: lookupOk, type, votes: new Map() }
+        this.entities.set(canonical, state)
+        return state
       }
-      state = { id: row.id, name: row.name, lookupOk: row.lookup_ok === 1 }
-      this.entities.set(key, state)
+      const votes = new Map((this.s.entityVotes.all(row.id) as { type: string; n: number }[]).map((r) => [r.type, r.n]))
+      // A stored flag of 0 may hide a target mention under a value type; the refresh after a file's replacement recomputes it.
+      const anyTarget = row.lookup_ok === 1 || (!lookupType(row.type) && this.anyTargetOf(row.id, canonical))
+      state = { id: row.id, name: row.name, lookupOk: row.lookup_ok === 1, anyTarget, type: row.type, votes }
+      this.entities.set(canonical, state)
     }
     const name = betterName(surface, state.name) ? surface : state.name
-    const ok = state.lookupOk || lookupOk
+    state.anyTarget ||= lookupOk
+    const ok = state.anyTarget && lookupType(state.type)
     if (name !== state.name || ok !== state.lookupOk) {
-      this.s.updateEntity.run(name, ok ? 1 : 0, state.id)
       state.name = name
       state.lookupOk = ok
+      this.s.updateEntity.run(name, ok ? 1 : 0, state.type, state.id)
     }
-    return state.id
+    return state
+  }
+
+  private anyTargetOf(id: number, canonical: string): boolean {
+    const surfaces = this.s.entitySurfaces.all(id) as { surface: string; type: EntityType }[]
+    return surfaces.some(({ surface, type }) => isLookupTarget({ surface, type, canonical }))
+  }
+
+  /** Counts a stored mention's type towards its entity's type. */
+  private vote(state: EntityState, type: string): void {
+    state.votes.set(type, (state.votes.get(type) ?? 0) + 1)
+    const voted = votedType(state.votes)
+    if (voted !== state.type) {
+      state.type = voted
+      state.lookupOk = state.anyTarget && lookupType(voted)
+      this.s.updateEntity.run(state.name, state.lookupOk ? 1 : 0, voted, state.id)
+    }
   }
 
   /**
@@ -244,20 +304,22 @@ export class CorpusWriter {
    * replaced, or drops it when none are left, so an incremental re-ingest ends where a fresh one would.
    */
   private refreshEntity(id: number): void {
-    const row = this.s.entityRow.get(id) as { canonical: string; type: EntityType } | undefined
+    const row = this.s.entityRow.get(id) as { canonical: string } | undefined
     if (!row) return
-    const surfaces = this.s.entitySurfaces.pluck().all(id) as string[]
-    const key = `${row.type}\u0000${row.canonical}`
+    const surfaces = this.s.entitySurfaces.all(id) as { surface: string; type: EntityType }[]
     if (surfaces.length === 0) {
       this.s.deleteEntity.run(id)
-      this.entities.delete(key)
+      this.entities.delete(row.canonical)
       return
     }
-    let name = surfaces[0]!
-    for (const surface of surfaces) if (betterName(surface, name)) name = surface
-    const lookupOk = surfaces.some((surface) => isLookupTarget({ surface, type: row.type, canonical: row.canonical }))
-    this.s.updateEntity.run(name, lookupOk ? 1 : 0, id)
-    this.entities.set(key, { id, name, lookupOk })
+    let name = surfaces[0]!.surface
+    for (const { surface } of surfaces) if (betterName(surface, name)) name = surface
+    const anyTarget = surfaces.some(({ surface, type }) => isLookupTarget({ surface, type, canonical: row.canonical }))
+    const votes = new Map((this.s.entityVotes.all(id) as { type: string; n: number }[]).map((r) => [r.type, r.n]))
+    const type = votedType(votes)
+    const lookupOk = anyTarget && lookupType(type)
+    this.s.updateEntity.run(name, lookupOk ? 1 : 0, type, id)
+    this.entities.set(row.canonical, { id, name, lookupOk, anyTarget, type, votes })
   }
 
   /**

@@ -1,11 +1,14 @@
 import type { JobKind } from '../../preload/contract'
 import type { JobKindRunner } from '../jobs/define-job-kind'
+import { ablationJob } from './ablation'
 import { embedJob } from './embed'
 import { evalJob } from './eval'
+import { dataExportJob } from './export'
 import { graphExportJob } from './graph-export'
 import { ingestJob } from './ingest'
 import { maintenanceJob } from './maintenance'
 import { modelDownloadJob } from './model-download'
+import { questionsGenerateJob } from './questions-generate'
 import { trainJob } from './train'
 
 /** The runner of every kind the contract declares (a kind without one is a type error here); the worker looks them up. */
@@ -17,4 +20,7 @@ export const jobRunners: { [K in JobKind]: JobKindRunner<K> } = {
   'model.download': modelDownloadJob,
   'graph.export': graphExportJob,
   'train.run': trainJob,
+  'questions.generate': questionsGenerateJob,
+  'ablation.run': ablationJob,
+  'data.export': dataExportJob,
 }

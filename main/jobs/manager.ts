@@ -250,13 +250,13 @@ export class JobManager {
   }
 
   /**
-   * A file a job writes (graph.export's path) must lie in the data folder or in a folder the user picked
+   * A file a job writes (graph.export's and data.export's path) must lie in the data folder or in a folder the user picked
    * natively in this process; it is stored resolved (symlinks followed), so the worker writes exactly
    * where this check looked. VALIDATION otherwise, before anything is queued.
    */
   private confineOutputs<K extends JobKind>(kind: K, params: JobParams<K>): JobParams<K> {
-    if (kind !== 'graph.export') return params
-    const p = params as JobParams<'graph.export'>
+    if (kind !== 'graph.export' && kind !== 'data.export') return params
+    const p = params as JobParams<'graph.export'> | JobParams<'data.export'>
     if (p.path === undefined) return params
     return { ...p, path: confineOutputPath(p.path, [this.options.dataDir, ...this.outputFolders.list()]) } as JobParams<K>
   }

@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto'
 import { availableParallelism } from 'node:os'
 import { basename, resolve } from 'node:path'
 import type { Kysely, Selectable } from 'kysely'
-import { ApiError, type JobKind, type ModelHolder, type ModelInfo } from '../../preload/contract'
+import { ApiError, type JobKind, type LoraPairing, type ModelHolder, type ModelInfo } from '../../preload/contract'
 import type { AppDatabase, ModelTable } from '../db/schema'
+import { LoraPairings } from './lora-pairings'
 import { PolicyError } from '../policy/errors'
 import { getSharedRuntime, type LoadedModel } from '../policy/llama-runtime'
 import { createGgufEmbedder, type GgufEmbedder } from '../policy/embedder'
@@ -31,7 +32,9 @@ export class ModelRegistry {
   constructor(
     private readonly db: Kysely<AppDatabase>,
     private readonly options: ModelRegistryOptions = {},
-  ) {}
+  ) {
+    this.lora = new LoraPairings(db, (id) => this.row(id))
+  }
 
   /** Every holder of a model file now: this process first, then jobs. */
   holdersOf(id: string, path: string): ModelHolder[] {
@@ -42,7 +45,10 @@ export class ModelRegistry {
     return [...(uses.length ? [{ where: 'main' as const, uses }] : []), ...jobs]
   }
 
-  private toDto(row: Selectable<ModelTable>): ModelInfo {
+  /** LoRA adapters registered against base models (app.db lora_adapters). */
+  readonly lora: LoraPairings
+
+  private toDto(row: Selectable<ModelTable>, lora: LoraPairing[]): ModelInfo {
     const info = JSON.parse(row.info_json) as ModelFileInfo
     const live = this.loaded.get(row.id)
     return {
@@ -62,6 +68,7 @@ export class ModelRegistry {
       sizeBytes: info.sizeBytes,
       loaded: live ? { backend: live.backend, gpuLayers: live.gpuLayers, totalLayers: live.totalLayers, loadMs: live.loadMs } : null,
       holders: this.holdersOf(row.id, row.path),
+      lora: lora.filter((p) => p.adapterId === row.id || p.baseId === row.id),
     }
   }
 
@@ -72,7 +79,8 @@ export class ModelRegistry {
   }
 
   async list(): Promise<ModelInfo[]> {
-    return (await this.db.selectFrom('models').selectAll().orderBy('added_at').execute()).map((r) => this.toDto(r))
+    const lora = await this.lora.list()
+    return (await this.db.selectFrom('models').selectAll().orderBy('added_at').execute()).map((r) => this.toDto(r, lora))
   }
 
   /** Inspects the file's header and hash without loading weights; a bad file is a validation error. */
@@ -93,7 +101,7 @@ export class ModelRegistry {
       .values({ id, path: abs, name: info.name ?? basename(abs), sha256, role: chosen, info_json: JSON.stringify(info), added_at: new Date().toISOString() })
       .onConflict((oc) => oc.column('path').doUpdateSet({ sha256, role: chosen, info_json: JSON.stringify(info) }))
       .execute()
-    return this.toDto(await this.row(id))
+    return this.toDto(await this.row(id), await this.lora.list())
   }
 
   async remove(id: string): Promise<void> {
@@ -120,7 +128,7 @@ export class ModelRegistry {
         this.loading.delete(id)
       }
     }
-    return this.toDto(row)
+    return this.toDto(row, await this.lora.list())
   }
 
   async unload(id: string): Promise<ModelInfo> {
@@ -128,7 +136,7 @@ export class ModelRegistry {
     const live = this.loaded.get(id)
     this.loaded.delete(id)
     await live?.dispose()
-    return this.toDto(row)
+    return this.toDto(row, await this.lora.list())
   }
 
   async runtime(): Promise<{ backend: string; threads: number; gpuDevices: string[]; cores: number; vram: { total: number; used: number } | null; processRss: number }> {

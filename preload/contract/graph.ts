@@ -12,6 +12,8 @@ export const GraphNode = z.object({
   type: z.string().optional(),
   lookupOk: z.boolean().optional(),
   degree: z.number().optional(),
+  /** A date or number with many mentions: shown collapsed, never expanded by a click. */
+  hub: z.boolean().optional(),
 })
 export const GraphEdge = z.object({
   source: z.string(),
@@ -20,6 +22,27 @@ export const GraphEdge = z.object({
   score: z.number().optional(),
 })
 export const Subgraph = z.object({ nodes: z.array(GraphNode), edges: z.array(GraphEdge), truncated: z.boolean() })
+
+/** Sizes by kind and type, entity degree distribution, value hubs and the largest components. */
+export const GraphStructure = z.object({
+  counts: z.object({
+    documents: z.number(),
+    chunks: z.number(),
+    sentences: z.number(),
+    tokens: z.number(),
+    entities: z.object({ total: z.number(), lookupOk: z.number(), byType: z.record(z.string(), z.number()) }),
+    mentions: z.number(),
+    edges: z.object({ mention: z.number(), next: z.number(), in: z.number(), neighbour: z.number(), total: z.number() }),
+    nodes: z.number(),
+  }),
+  degrees: z.array(z.object({ min: z.number(), max: z.number(), entities: z.number() })),
+  maxDegree: z.number(),
+  hubs: z.array(z.object({ id: z.string(), name: z.string(), type: z.string(), degree: z.number() })),
+  components: z.array(z.object({ nodes: z.number(), documents: z.number(), entities: z.number(), example: z.string() })),
+  componentCount: z.number(),
+  /** Mentions needed for a date or number to count as a hub. */
+  hubMinDegree: z.number(),
+})
 
 /** Parameters of a `graph.export` job: the whole graph, or a node's neighbourhood, as GraphML for Gephi. */
 export const GraphExportParams = z
@@ -49,6 +72,11 @@ export const graphRoutes = {
     z.object({ workspaceId: WorkspaceId, center: NodeId, depth: z.union([z.literal(1), z.literal(2)]).default(1), limit: z.number().int().min(1).max(2000).default(150) }).strict(),
     Subgraph,
   ),
+  'graph.stats': route(
+    'Graph statistics: node counts by kind and entity type, edge counts by kind, entity degree distribution, value hubs, largest components',
+    z.object({ workspaceId: WorkspaceId, top: z.number().int().min(1).max(100).default(10) }).strict(),
+    GraphStructure,
+  ),
   'graph.searchNodes': route(
     'Entities (and node ids) matching a text',
     z.object({ workspaceId: WorkspaceId, text: z.string().max(200), limit: z.number().int().min(1).max(200).default(20) }).strict(),
@@ -59,3 +87,4 @@ export const graphRoutes = {
 export type GraphNode = z.infer<typeof GraphNode>
 export type GraphEdge = z.infer<typeof GraphEdge>
 export type Subgraph = z.infer<typeof Subgraph>
+export type GraphStructure = z.infer<typeof GraphStructure>

@@ -3,27 +3,37 @@
  * Used by the Electron preload bridge, the browser bridge, the backend dispatcher, the CLI and the renderer.
  */
 import type { z } from 'zod'
+import { ablationRoutes } from './ablations'
 import { corpusRoutes } from './corpus'
+import { envServerRoutes } from './env-server'
+import { documentRoutes } from './documents'
+import { exportRoutes } from './exports'
 import { graphRoutes } from './graph'
 import { jobEvents, jobRoutes } from './job'
 import { modelRoutes } from './models'
+import { questionRoutes } from './questions'
 import { runRoutes } from './runs'
 import { systemRoutes } from './system'
 import { trainingRoutes } from './training'
 import { workspaceRoutes } from './workspace'
 
+export * from './ablations'
 export * from './corpus'
 export * from './define'
+export * from './env-server'
+export * from './documents'
+export * from './exports'
 export * from './graph'
 export * from './job'
 export * from './models'
+export * from './questions'
 export * from './runs'
 export * from './system'
 export * from './trajectory'
 export * from './training'
 export * from './workspace'
 
-export const routes = { ...systemRoutes, ...workspaceRoutes, ...jobRoutes, ...corpusRoutes, ...graphRoutes, ...runRoutes, ...modelRoutes, ...trainingRoutes }
+export const routes = { ...systemRoutes, ...workspaceRoutes, ...jobRoutes, ...corpusRoutes, ...graphRoutes, ...runRoutes, ...modelRoutes, ...trainingRoutes, ...envServerRoutes, ...questionRoutes, ...ablationRoutes, ...documentRoutes, ...exportRoutes }
 export const events = { ...jobEvents }
 
 export type Routes = typeof routes

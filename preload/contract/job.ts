@@ -1,7 +1,10 @@
 import { z } from 'zod'
+import { AblationRunParams, AblationRunResult } from './ablations'
 import { IngestParams } from './corpus'
 import { route } from './define'
+import { ExportParams, ExportResult } from './exports'
 import { GraphExportParams } from './graph'
+import { QuestionGenerateParams, QuestionGenerateResult } from './questions'
 import { EvalParams } from './runs'
 import { TrainParams, TrainResult } from './training'
 
@@ -109,7 +112,10 @@ export const jobKinds = {
   'corpus.embed': kind({ summary: 'Embed every chunk with a GGUF model', workspace: true, params: EmbedParams, result: EmbedResult }),
   'eval.run': kind({ summary: 'Evaluate a policy over a question split', workspace: true, params: EvalParams, result: EvalResult }),
   'train.run': kind({ summary: 'A short RL run of the policy head (new, or resumed from its last completed step)', workspace: true, params: TrainParams, result: TrainResult }),
+  'ablation.run': kind({ summary: 'Run an ablation matrix: every row and seed on the same questions, then its paired results', workspace: true, params: AblationRunParams, result: AblationRunResult }),
   'graph.export': kind({ summary: 'Export the graph as GraphML', workspace: true, params: GraphExportParams.default({}), result: GraphExportResult }),
+  'questions.generate': kind({ summary: 'Generate bridge and comparison questions from the corpus graph (no LLM)', workspace: true, params: QuestionGenerateParams, result: QuestionGenerateResult }),
+  'data.export': kind({ summary: 'Export a run or a question set as a file (CSV, JSONL, Parquet)', workspace: true, params: ExportParams, result: ExportResult }),
   'model.download': kind({ summary: 'Download a GGUF model and register it', workspace: false, params: ModelDownloadParams, result: ModelDownloadResult }),
 }
 type JobKinds = typeof jobKinds

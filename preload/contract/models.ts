@@ -12,6 +12,24 @@ export const ModelHolder = z.discriminatedUnion('where', [
 ])
 export type ModelHolder = z.infer<typeof ModelHolder>
 
+/** A LoRA adapter registered against a base model it fits (checked from both files' GGUF headers). */
+export const LoraPairing = z.object({
+  adapterId: z.string(),
+  adapterPath: z.string(),
+  adapterName: z.string(),
+  baseId: z.string(),
+  basePath: z.string(),
+  baseName: z.string(),
+  /** The scale an evaluation applies by default (node-llama-cpp's LoRA scale). */
+  scale: z.number(),
+  rank: z.number(),
+  alpha: z.number().nullable(),
+  /** Base tensors the adapter changes. */
+  targets: z.array(z.string()),
+  addedAt: z.string(),
+})
+export type LoraPairing = z.infer<typeof LoraPairing>
+
 export const ModelInfo = z.object({
   id: z.string(),
   path: z.string(),
@@ -31,6 +49,8 @@ export const ModelInfo = z.object({
   loaded: z.object({ backend: z.string(), gpuLayers: z.number(), totalLayers: z.number(), loadMs: z.number() }).nullable(),
   /** Every process or thread holding this model file now; empty when it is loaded nowhere. */
   holders: z.array(ModelHolder),
+  /** LoRA pairings this model is part of: as the base (its adapters) or as the adapter (its bases). */
+  lora: z.array(LoraPairing),
 })
 export type ModelInfo = z.infer<typeof ModelInfo>
 
@@ -46,6 +66,16 @@ export const modelRoutes = {
   'models.remove': route('Forget a registered model (the file is left alone)', Id, z.object({ removed: z.literal(true) })),
   'models.load': route('Load a model (GPU when present, CPU otherwise)', Id, ModelInfo),
   'models.unload': route('Unload a model and free its memory', Id, ModelInfo),
+  'models.registerLora': route(
+    'Register a LoRA adapter against a base model (both registered); refused with the mismatching tensor when its shapes do not fit',
+    z.object({ adapterId: z.string().min(1).max(64), baseId: z.string().min(1).max(64), scale: z.number().min(-10).max(10).default(1) }).strict(),
+    LoraPairing,
+  ),
+  'models.unregisterLora': route(
+    'Forget a LoRA pairing (the files and the models stay registered)',
+    z.object({ adapterId: z.string().min(1).max(64), baseId: z.string().min(1).max(64) }).strict(),
+    z.object({ removed: z.literal(true) }),
+  ),
   'models.runtime': route(
     'The llama.cpp backend this process uses',
     z.object({}).strict(),

@@ -13,6 +13,8 @@ export const PolicySpec = z.discriminatedUnion('kind', [
       temperature: z.number().min(0).max(5).default(0),
       topK: z.number().int().min(0).max(1000).default(0),
       topP: z.number().min(0).max(1).default(1),
+      /** A GGUF LoRA adapter applied on top of the model (base + LoRA); its fit is checked from the headers. */
+      lora: z.object({ path: z.string().trim().min(1).max(4096), scale: z.number().min(-10).max(10).default(1) }).strict().optional(),
     })
     .strict(),
 ])
@@ -31,6 +33,8 @@ export const EvalParams = z
     policy: PolicySpec,
     answerer: AnswererSpec.default({ kind: 'lexical' }),
     questionSetId: z.number().int().min(1),
+    /** A stored split of the set (train / dev / test); offset and limit then apply within it. */
+    split: z.string().trim().min(1).max(64).optional(),
     offset: z.number().int().min(0).default(0),
     limit: z.number().int().min(1).max(100_000).default(50),
     seed: z.number().int().min(0).max(2 ** 31 - 1).default(1),
@@ -56,6 +60,10 @@ export const RunSummary = z.object({
   metrics: z.record(z.string(), z.object({ mean: z.number().nullable(), count: z.number(), lower: z.number().nullable(), upper: z.number().nullable() })),
 })
 export type RunSummary = z.infer<typeof RunSummary>
+
+/** What a run's episodes take in the workspace database (stored value bytes, page overhead left out). */
+export const RunStorage = z.object({ runId: z.number(), episodes: z.number(), pruned: z.number(), bytes: z.number() })
+export type RunStorage = z.infer<typeof RunStorage>
 
 export const EpisodeRow = z.object({
   id: z.number(),
@@ -286,6 +294,16 @@ export const runRoutes = {
         }),
       ),
     }),
+  ),
+  'runs.storage': route(
+    "Stored bytes of each run's episodes (rows, steps and blobs) and how many were pruned, newest run first",
+    z.object({ workspaceId: WorkspaceId }).strict(),
+    z.array(RunStorage),
+  ),
+  'runs.prune': route(
+    "Deletes a finished run's stored steps and keeps each episode's question, answer, outcome and metrics (the run stays comparable per question); `confirm` must repeat the run's name",
+    z.object({ workspaceId: WorkspaceId, runId: z.number().int().min(1), confirm: z.string().max(500) }).strict(),
+    z.object({ runId: z.number(), pruned: z.number(), before: RunStorage, after: RunStorage }),
   ),
   'runs.episode': route(
     'One episode with every step (observation, menu, previews, decision, snapshot)',

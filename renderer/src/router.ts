@@ -1,6 +1,7 @@
 import { createRouter, createWebHashHistory } from 'vue-router'
 import AblationsView from './views/AblationsView.vue'
 import CorpusView from './views/CorpusView.vue'
+import DocumentView from './views/DocumentView.vue'
 import GraphView from './views/GraphView.vue'
 import PoliciesView from './views/PoliciesView.vue'
 import QuestionsView from './views/QuestionsView.vue'
@@ -20,6 +21,7 @@ export const createAppRouter = () =>
       { path: '/models', component: PoliciesView },
       { path: '/workspaces/:id', component: WorkspaceView },
       { path: '/workspaces/:id/corpus', component: CorpusView },
+      { path: '/workspaces/:id/documents/:documentId', component: DocumentView },
       { path: '/workspaces/:id/questions', component: QuestionsView },
       { path: '/workspaces/:id/graph', component: GraphView },
       { path: '/workspaces/:id/runs', component: RunsView },

@@ -1,10 +1,13 @@
 import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { graphStructure, HUB_MIN_DEGREE, neighbourhood } from '../../main/graph/store'
 import GraphExplorer from '../../renderer/src/components/graph/GraphExplorer.vue'
+import GraphStats from '../../renderer/src/components/graph/GraphStats.vue'
 import { computeLayout } from '../../renderer/src/components/graph/force-layout'
 import { mergeInto, emptyView } from '../../renderer/src/components/graph/graph-model'
 import { createLayoutEngine, mainThreadLayout } from '../../renderer/src/components/graph/layout-engine'
 import type { GraphEdge, GraphNode, LoadNeighbourhood, SearchNodes, Subgraph } from '../../renderer/src/components/graph/types'
+import { openDemoWorkspace } from '../helpers/corpus'
 
 /**
  * A small in-memory graph shaped like the backend's: one hub entity mentioned by 30 sentences in
@@ -226,5 +229,78 @@ describe('graph explorer helpers', () => {
     const p = await engine.run({ nodes: [{ id: 'x', kind: 'entity' }], links: [] })
     expect(Object.keys(p)).toEqual(['x'])
     engine.dispose()
+  })
+})
+
+describe('GraphExplorer and GraphStats over a real demo-world graph', () => {
+  let demo: Awaited<ReturnType<typeof openDemoWorkspace>>
+  beforeAll(async () => {
+    demo = await openDemoWorkspace(1, 1)
+  })
+  afterAll(async () => {
+    await demo.close()
+  })
+  const realLoad = (): LoadNeighbourhood & { calls: string[] } => {
+    const calls: string[] = []
+    const load = async (center: string): Promise<Subgraph> => {
+      calls.push(center)
+      return neighbourhood(demo.db.raw, center, { depth: 1, limit: 150 })
+    }
+    return Object.assign(load, { calls })
+  }
+  const noSearch: SearchNodes = async () => []
+
+  it('shows a date or number hub collapsed: a click selects it and never expands it', async () => {
+    const stats = graphStructure(demo.db.raw, 5)
+    const hub = stats.hubs[0]!
+    expect(hub).toBeDefined()
+    const load = realLoad()
+    const sentence = neighbourhood(demo.db.raw, hub.id, { depth: 1, limit: 5 }).nodes.find((n) => n.kind === 'sentence')!
+    const w = await mountExplorer({ load, search: noSearch, initialCenter: sentence.id })
+    const hubNode = w.get(`[data-node-id="${hub.id}"]`)
+    expect(hubNode.classes()).toContain('node-hub')
+    await hubNode.trigger('click')
+    await flushPromises()
+    expect(load.calls).toEqual([sentence.id])
+    expect(w.get('[data-test="graph-hub-note"]').text()).toContain('collapsed')
+    // A plain entity still expands on click.
+    const plain = w.findAll('[data-test="graph-node"][data-kind="entity"]').find((n) => !n.classes().includes('node-hub'))!
+    await plain.trigger('click')
+    await flushPromises()
+    expect(load.calls).toEqual([sentence.id, plain.attributes('data-node-id')])
+  })
+
+  it('filters what it draws by node kind, entity type and edge kind', async () => {
+    const load = realLoad()
+    const entity = demo.db.raw.prepare("select id from entities where type = 'PERSON' and lookup_ok = 1 order by id limit 1").pluck().get() as number
+    const w = await mountExplorer({ load, search: noSearch, initialCenter: `e:${entity}` })
+    const kinds = (): string[] => [...new Set(w.findAll('[data-test="graph-node"]').map((n) => n.attributes('data-kind')!))].sort()
+    const edgeKinds = (): string[] => [...new Set(w.findAll('[data-test="graph-edge"]').map((e) => e.attributes('data-edge-kind')!))].sort()
+    expect(kinds()).toEqual(['entity', 'sentence'])
+    expect(edgeKinds()).toContain('mention')
+    await w.get('[data-filter-kind="sentence"]').setValue(false)
+    // Only the centre is left: it always shows.
+    expect(nodeIds(w)).toEqual([`e:${entity}`])
+    expect(w.get('[data-test="graph-hidden"]').text()).toMatch(/^\d+ hidden by filters$/)
+    await w.get('[data-filter-kind="sentence"]').setValue(true)
+    await w.get('[data-filter-edge="mention"]').setValue(false)
+    expect(edgeKinds()).not.toContain('mention')
+    expect(kinds()).toEqual(['entity', 'sentence'])
+    await w.get('[data-filter-type="PERSON"]').setValue(false)
+    expect(w.findAll('[data-test="graph-node"][data-kind="entity"]').map((n) => n.attributes('data-node-id'))).toEqual([`e:${entity}`])
+  })
+
+  it('GraphStats shows counts by type (untyped names labelled as such), degrees, components and hubs', async () => {
+    const stats = { ...graphStructure(demo.db.raw, 5), hubMinDegree: HUB_MIN_DEGREE }
+    const w = mount(GraphStats, { props: { stats } })
+    expect(w.get('[data-test="stats-entities"]').text()).toBe(stats.counts.entities.total.toLocaleString('en'))
+    expect(w.get('[data-stats-type="NAME"]').text()).toContain('proper name (untyped)')
+    expect(w.findAll('[data-test="stats-degree"]')).toHaveLength(stats.degrees.length)
+    expect(w.findAll('[data-test="stats-component"]')).toHaveLength(stats.components.length)
+    const hubs = w.findAll('[data-test="stats-hub"]')
+    expect(hubs.length).toBe(stats.hubs.length)
+    await hubs[0]!.get('button').trigger('click')
+    expect(w.emitted('open')).toEqual([[stats.hubs[0]!.id]])
+    w.unmount()
   })
 })

@@ -37,7 +37,7 @@ describe('canonicalise', () => {
 
 describe('buildAliasMap', () => {
   it('maps a surname-only mention to the unique full name of the document', () => {
-    const ms = [mention('Ada Lovelace', 'PERSON'), mention('London', 'GPE'), mention("Lovelace's", 'PERSON'), mention('Lovelace', 'PROPN')]
+    const ms = [mention('Ada Lovelace', 'PERSON'), mention('London', 'GPE'), mention("Lovelace's", 'PERSON'), mention('Lovelace', 'NAME')]
     const aliases = buildAliasMap(ms)
     expect(resolveAlias(aliases, 'lovelace')).toBe('ada lovelace')
     expect(resolveAlias(aliases, 'london')).toBe('london')

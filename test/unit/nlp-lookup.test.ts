@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { extractEntities, isDemonym, isLookupTarget, lookupRejection, VALUE_TYPES, type EntityType } from '../../main/graph/nlp'
 
-const target = (surface: string, type: EntityType = 'PROPN'): boolean => isLookupTarget({ surface, type })
+const target = (surface: string, type: EntityType = 'NAME'): boolean => isLookupTarget({ surface, type })
 
 describe('isLookupTarget (DESIGN.md section 4)', () => {
   it('rejects every value type and NORP, whatever the surface', () => {
@@ -20,15 +20,15 @@ describe('isLookupTarget (DESIGN.md section 4)', () => {
   })
 
   it('rejects malformed surfaces', () => {
-    expect(lookupRejection({ surface: 'A', type: 'PROPN' })).toBe('single character')
-    expect(lookupRejection({ surface: '--', type: 'PROPN' })).toBe('no letters')
-    expect(lookupRejection({ surface: '2024', type: 'PROPN' })).toBe('no letters')
-    expect(lookupRejection({ surface: 'The', type: 'PROPN' })).toBe('stopword')
+    expect(lookupRejection({ surface: 'A', type: 'NAME' })).toBe('single character')
+    expect(lookupRejection({ surface: '--', type: 'NAME' })).toBe('no letters')
+    expect(lookupRejection({ surface: '2024', type: 'NAME' })).toBe('no letters')
+    expect(lookupRejection({ surface: 'The', type: 'NAME' })).toBe('stopword')
     expect(lookupRejection({ surface: 'Dr.', type: 'PERSON' })).toBe('stopword')
     expect(lookupRejection({ surface: 'Acme (UK', type: 'ORG' })).toBe('unbalanced brackets or quotes')
     expect(lookupRejection({ surface: 'Paris,', type: 'GPE' })).toBe('stray punctuation')
-    expect(lookupRejection({ surface: 'One Two Three Four Five Six Seven Eight Nine', type: 'PROPN' })).toBe('too long')
-    expect(lookupRejection({ surface: 'Monday', type: 'PROPN' })).toBe('calendar word')
+    expect(lookupRejection({ surface: 'One Two Three Four Five Six Seven Eight Nine', type: 'NAME' })).toBe('too long')
+    expect(lookupRejection({ surface: 'Monday', type: 'NAME' })).toBe('calendar word')
     expect(lookupRejection({ surface: 'Ada', type: 'PERSON', canonical: '' })).toBe('empty canonical form')
     expect(target('Acme (UK)', 'ORG')).toBe(true)
   })
@@ -36,7 +36,7 @@ describe('isLookupTarget (DESIGN.md section 4)', () => {
   it('rejects nationality, ethnic, religious and political group words however they were typed', () => {
     for (const s of ['American', 'French', 'Nigerian', 'Nigerians', 'Sri Lankan', 'English-American', 'Kurdish', 'Protestant', 'Democrats', 'Frenchmen']) {
       expect(isDemonym(s)).toBe(true)
-      expect(target(s, 'PROPN')).toBe(false)
+      expect(target(s, 'NAME')).toBe(false)
       expect(target(s, 'GPE')).toBe(false)
     }
     for (const s of ['France', 'Nigeria', 'Paris', 'liberal']) expect(isDemonym(s)).toBe(false)

@@ -1,6 +1,6 @@
 import type { graphRoutes } from '../../../preload/contract'
 import type { Services } from '../../app/services'
-import { neighbourhood, searchNodes } from '../../graph/store'
+import { graphStructure, HUB_MIN_DEGREE, neighbourhood, searchNodes } from '../../graph/store'
 import { asApiErrors } from '../feature-errors'
 import { workspaceRaw, type HandlerGroup } from './handler-group'
 
@@ -10,6 +10,10 @@ export function graphHandlers(services: Services): HandlerGroup<typeof graphRout
     'graph.neighbourhood': async ({ workspaceId, center, depth, limit }) => {
       const db = await raw(workspaceId)
       return asApiErrors(() => neighbourhood(db, center, { depth, limit }))
+    },
+    'graph.stats': async ({ workspaceId, top }) => {
+      const db = await raw(workspaceId)
+      return asApiErrors(() => ({ ...graphStructure(db, top), hubMinDegree: HUB_MIN_DEGREE }))
     },
     'graph.searchNodes': async ({ workspaceId, text, limit }) => {
       const db = await raw(workspaceId)

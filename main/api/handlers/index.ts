@@ -1,9 +1,14 @@
 import type { Services } from '../../app/services'
 import type { Handlers } from '../dispatch'
+import { ablationHandlers } from './ablations'
 import { corpusHandlers } from './corpus'
+import { envServerHandlers } from './env-server'
+import { documentHandlers } from './documents'
+import { exportHandlers } from './exports'
 import { graphHandlers } from './graph'
 import { jobHandlers } from './job'
 import { modelHandlers } from './models'
+import { questionHandlers } from './questions'
 import { runHandlers } from './runs'
 import { systemHandlers, type HostCapabilities } from './system'
 import { trainingHandlers } from './training'
@@ -25,5 +30,10 @@ export function createHandlers(services: Services, host: HostCapabilities): Hand
     ...runHandlers(services),
     ...modelHandlers(services),
     ...trainingHandlers(services),
+    ...envServerHandlers(services),
+    ...questionHandlers(services),
+    ...ablationHandlers(services),
+    ...documentHandlers(services),
+    ...exportHandlers(services),
   }
 }

@@ -12,6 +12,11 @@ export function modelHandlers({ models }: Services): HandlerGroup<typeof modelRo
     },
     'models.load': ({ id }) => models.load(id),
     'models.unload': ({ id }) => models.unload(id),
+    'models.registerLora': ({ adapterId, baseId, scale }) => models.lora.register(adapterId, baseId, scale),
+    'models.unregisterLora': async ({ adapterId, baseId }) => {
+      await models.lora.unregister(adapterId, baseId)
+      return { removed: true as const }
+    },
     'models.runtime': () => models.runtime(),
   }
 }

@@ -4,6 +4,7 @@ import { metricCatalog } from '../../eval'
 import { harnessCatalog } from '../../experiments/catalog'
 import { compareRuns, metricNames } from '../../experiments/compare'
 import { getEpisode, listComparable, listEpisodes, listRuns } from '../../experiments/queries'
+import { runStore } from '../../experiments/store'
 import { workspaceRaw, type HandlerGroup } from './handler-group'
 
 const catalogued = new Set(metricCatalog().map((m) => m.name))
@@ -39,6 +40,18 @@ export function runHandlers(services: Services): HandlerGroup<typeof runRoutes> 
       const found = listComparable(await raw(workspaceId), episodeId, limit)
       if (!found) throw new ApiError('NOT_FOUND', `No episode with id ${episodeId}`)
       return found
+    },
+    'runs.storage': async ({ workspaceId }) => runStore(await raw(workspaceId)).storage(),
+    'runs.prune': async ({ workspaceId, runId, confirm }) => {
+      const store = runStore(await raw(workspaceId))
+      const run = store.runsWithEpisodeCounts().find((r) => r.id === runId)
+      if (!run) throw new ApiError('NOT_FOUND', `No run with id ${runId}`)
+      if (confirm !== run.name) throw new ApiError('VALIDATION', `To prune run ${runId}, confirm with its name "${run.name}"`, ['confirm: not the name of the run'])
+      // A run marked running whose job has ended (crash, cancel) may be pruned; one still writing may not.
+      if (run.status === 'running' && (run.job_id === null || jobs.finalStatus(run.job_id) === undefined)) throw new ApiError('CONFLICT', `Run ${runId} is still running: prune it once it has finished or been stopped`)
+      const before = store.storage().find((r) => r.runId === runId)!
+      const pruned = store.pruneRun(runId)
+      return { runId, pruned, before, after: store.storage().find((r) => r.runId === runId)! }
     },
     'runs.episode': async ({ workspaceId, episodeId }) => {
       const episode = await getEpisode(await raw(workspaceId), episodeId)

@@ -3,6 +3,9 @@ import { ChunkRepository } from './chunks'
 import { DocumentRepository } from './documents'
 import { EntityRepository } from './entities'
 import { QuestionRepository } from './questions'
+import { QuestionGenerationRepository } from './questions-generate'
+import { QuestionGoldRepository } from './questions-gold'
+import { QuestionUsageRepository } from './questions-usage'
 import { SentenceRepository } from './sentences'
 import { perHandle, type WorkspaceHandle } from './statements'
 
@@ -12,6 +15,9 @@ export interface CorpusRepositories {
   chunks: ChunkRepository
   entities: EntityRepository
   questions: QuestionRepository
+  questionGold: QuestionGoldRepository
+  questionUsage: QuestionUsageRepository
+  questionGeneration: QuestionGenerationRepository
 }
 
 /** The repositories of a workspace database (one set per handle; statements prepared on first use). */
@@ -21,4 +27,7 @@ export const corpusRepositories: (raw: WorkspaceHandle) => CorpusRepositories = 
   chunks: new ChunkRepository(raw),
   entities: new EntityRepository(raw),
   questions: new QuestionRepository(raw),
+  questionGold: new QuestionGoldRepository(raw),
+  questionUsage: new QuestionUsageRepository(raw),
+  questionGeneration: new QuestionGenerationRepository(raw),
 }))

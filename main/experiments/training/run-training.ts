@@ -61,7 +61,7 @@ export function resolveTrainConfig(raw: SQLite.Database, input: TrainConfigInput
   checkSplits(config)
   createEnvironment(config.environment, environmentContext(raw), config.envConfig)
   for (const [label, split] of [['train', config.train], ['held-out', config.heldOut]] as const) {
-    if (loadQuestions(raw, split.questionSetId, split.offset, 1).length === 0) throw new Error(`The ${label} split of question set ${split.questionSetId} has no questions from offset ${split.offset}`)
+    if (loadQuestions(raw, split.questionSetId, split.offset, 1, split.split).length === 0) throw new Error(`The ${label} split of question set ${split.questionSetId}${split.split !== undefined ? ` (split ${split.split})` : ''} has no questions from offset ${split.offset}`)
   }
   return config
 }
@@ -131,8 +131,8 @@ export async function runTraining(raw: SQLite.Database, input: TrainConfigInput,
   const env = createEnvironment(config.environment, ctx, config.envConfig)
   const evalEnv = createEnvironment(config.environment, ctx, config.envConfig)
   const evidence = new EvidenceResolver(raw)
-  const train = loadQuestions(raw, config.train.questionSetId, config.train.offset, config.train.limit)
-  const heldOut = loadQuestions(raw, config.heldOut.questionSetId, config.heldOut.offset, config.heldOut.limit)
+  const train = loadQuestions(raw, config.train.questionSetId, config.train.offset, config.train.limit, config.train.split)
+  const heldOut = loadQuestions(raw, config.heldOut.questionSetId, config.heldOut.offset, config.heldOut.limit, config.heldOut.split)
   const rolloutCtx = { raw, evidence, answerer: deps.answerer, reward: config.reward, rewardScheme: factory.rewardScheme, credit: config.credit.scheme }
   const summary = (extra: Record<string, unknown>) => ({ ...extra, steps: store.diagnostics(id).length, bytesPerRollout: store.bytesPerRollout(id) })
   let before: HeldOutResult | null = null

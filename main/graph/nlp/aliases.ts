@@ -6,7 +6,7 @@
  */
 import type { Mention } from './types'
 
-const ALIASABLE = new Set(['PERSON', 'PROPN'])
+const ALIASABLE = new Set(['PERSON', 'NAME'])
 const INITIAL_SKIP = new Set(['of', 'and', 'the', 'for', 'on', 'in', 'de', 'du', 'la', 'le', 'von', 'van', 'der'])
 
 /** Upper-case initials of a canonical name: "international business machines" -> "IBM". */

@@ -43,10 +43,10 @@ export function canonicalise(surface: string, type: EntityType): string {
   while (words.length > 1 && (words[0] === 'the' || words[0] === 'a' || words[0] === 'an')) words = words.slice(1)
   // Titles go only from names of people (or untyped names): "General Electric" keeps its "general".
   const dropsTitle = (w: string): boolean =>
-    HONORIFICS.has(w) && (type === 'PERSON' || (type === 'PROPN' && !AMBIGUOUS_TITLES.has(w)))
+    HONORIFICS.has(w) && (type === 'PERSON' || (type === 'NAME' && !AMBIGUOUS_TITLES.has(w)))
   while (words.length > 1 && dropsTitle(words[0]!)) words = words.slice(1)
   s = words.join(' ')
-  if (type === 'ORG' || type === 'PROPN') {
+  if (type === 'ORG' || type === 'NAME') {
     const stripped = s.replace(CORPORATE_SUFFIX, '')
     if (stripped) s = stripped
   }

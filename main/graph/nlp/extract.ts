@@ -6,7 +6,7 @@
 import { canonicalise } from './canonical'
 import { nameChunks } from './names'
 import { segment, spansOf } from './sentences'
-import type { EntityType, Mention, SentenceSpan } from './types'
+import { isValueType, type EntityType, type Mention, type SentenceSpan } from './types'
 import { typeChunk } from './typing'
 import { valueSpans } from './values'
 import { runWink, type Token, type WinkPass } from './wink'
@@ -96,10 +96,10 @@ function harmonise(groups: readonly Candidate[][]): void {
       const prev = mentions[i - 1]
       if (m.first === m.last) {
         const word = m.firstText
-        if (m.type === 'PROPN' && personSurnames.has(word)) m.type = 'PERSON'
+        if (m.type === 'NAME' && personSurnames.has(word)) m.type = 'PERSON'
         if (prev && m.parenthesised && prev.last === m.first - 2 && /^\p{Lu}{2,}/u.test(word)) {
           // The long form was typed from its words, the acronym only by shape: the long form wins.
-          if (prev.type !== 'PROPN') m.type = prev.type
+          if (prev.type !== 'NAME') m.type = prev.type
           else prev.type = m.type
         }
       }
@@ -108,12 +108,42 @@ function harmonise(groups: readonly Candidate[][]): void {
     for (let pass = 0; pass < 2; pass++) {
       for (let i = 0; i < mentions.length; i++) {
         const m = mentions[i]!
-        if (m.type !== 'PROPN') continue
+        if (m.type !== 'NAME') continue
         const before = mentions[i - 1]
         const after = mentions[i + 1]
         if (before && LIST_TYPES.has(before.type) && before.last === m.first - 2 && m.joinerBefore) m.type = before.type
         else if (after && LIST_TYPES.has(after.type) && after.first === m.last + 2 && m.joinerAfter) m.type = after.type
       }
+    }
+  }
+  typeUntypedByName(groups)
+}
+
+/**
+ * An untyped name (NAME) takes the type its name has elsewhere in the document: "Lagos" read as GPE
+ * in one sentence is GPE where no cue typed it. The most frequent type wins, ties to the first seen.
+ */
+function typeUntypedByName(groups: readonly Candidate[][]): void {
+  const types = new Map<string, Map<EntityType, number>>()
+  for (const mentions of groups) {
+    for (const m of mentions) {
+      if (m.type === 'NAME' || isValueType(m.type)) continue
+      const key = canonicalise(m.surface, 'NAME')
+      let votes = types.get(key)
+      if (!votes) types.set(key, (votes = new Map()))
+      votes.set(m.type, (votes.get(m.type) ?? 0) + 1)
+    }
+  }
+  if (types.size === 0) return
+  for (const mentions of groups) {
+    for (const m of mentions) {
+      if (m.type !== 'NAME') continue
+      const votes = types.get(canonicalise(m.surface, 'NAME'))
+      if (!votes) continue
+      let best: EntityType = 'NAME'
+      let n = 0
+      for (const [type, count] of votes) if (count > n) [best, n] = [type, count]
+      m.type = best
     }
   }
 }

@@ -46,7 +46,7 @@ export { boundedBlocks, MAX_BLOCK_CHARS, sentencesOfBlocks, splitSentences } fro
 export { longRuns, MAX_WINK_RUN } from './wink'
 export { canonicalise, foldText } from './canonical'
 export { buildAliasMap, resolveAlias } from './aliases'
-export { isLookupTarget, lookupRejection } from './lookup-filter'
+export { isLookupTarget, lookupRejection, lookupType } from './lookup-filter'
 export { isDemonym } from './demonyms'
 export { NAME_TYPES, VALUE_TYPES, isValueType } from './types'
 export type { EntityType, Mention, NameType, SentenceSpan, ValueType } from './types'

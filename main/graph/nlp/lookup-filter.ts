@@ -12,6 +12,11 @@ const MAX_CHARS = 60
 const MAX_WORDS = 8
 const PAIRS: [string, string][] = [['(', ')'], ['[', ']'], ['{', '}'], ['“', '”'], ['«', '»']]
 
+/** False for the types whose entities are never LOOKUP targets (values, NORP), whatever their surface. */
+export function lookupType(type: string): boolean {
+  return !NEVER_TARGET.has(type)
+}
+
 /** Why a mention is not a LOOKUP target, or null when it is one. Useful for UI tooltips and tests. */
 export function lookupRejection(mention: Pick<Mention, 'surface' | 'type'> & { canonical?: string }): string | null {
   if (NEVER_TARGET.has(mention.type)) return `type ${mention.type}`
@@ -25,8 +30,8 @@ export function lookupRejection(mention: Pick<Mention, 'surface' | 'type'> & { c
   const lower = surface.toLowerCase().replace(/\.$/, '')
   if (HONORIFICS.has(lower)) return 'stopword'
   // A typed, capitalised name may coincide with a function word ("May", a surname); untyped may not.
-  if (STOPWORDS.has(lower) && (mention.type === 'PROPN' || !/^\p{Lu}/u.test(surface))) return 'stopword'
-  if (mention.type === 'PROPN' && (MONTHS.has(lower) || WEEKDAYS.has(lower))) return 'calendar word'
+  if (STOPWORDS.has(lower) && (mention.type === 'NAME' || !/^\p{Lu}/u.test(surface))) return 'stopword'
+  if (mention.type === 'NAME' && (MONTHS.has(lower) || WEEKDAYS.has(lower))) return 'calendar word'
   if (isDemonym(surface)) return 'nationality or group adjective'
   if (mention.canonical !== undefined && mention.canonical.trim() === '') return 'empty canonical form'
   return null

@@ -7,8 +7,11 @@ export interface SentenceSpan {
   end: number
 }
 
-/** Named types (OntoNotes names) plus PROPN for a proper-noun chunk nothing could type. */
-export const NAME_TYPES = ['PERSON', 'ORG', 'GPE', 'LOC', 'FAC', 'NORP', 'EVENT', 'WORK_OF_ART', 'LAW', 'LANGUAGE', 'PROPN'] as const
+/**
+ * Named types (OntoNotes names) plus NAME, a proper name nothing could type ("proper name
+ * (untyped)"): an entity type, unlike the part-of-speech tag PROPN it used to be called by.
+ */
+export const NAME_TYPES = ['PERSON', 'ORG', 'GPE', 'LOC', 'FAC', 'NORP', 'EVENT', 'WORK_OF_ART', 'LAW', 'LANGUAGE', 'NAME'] as const
 /** Value types: dates, times and numbers. None of them is ever a LOOKUP target. */
 export const VALUE_TYPES = ['DATE', 'TIME', 'CARDINAL', 'ORDINAL', 'QUANTITY', 'PERCENT', 'MONEY'] as const
 

@@ -2,7 +2,7 @@
  * Types a proper-noun chunk from its own words, a lexicon and a little context, in decreasing
  * order of reliability: quoted title, honorific, demonym, whole-phrase lexicon, head words
  * ("... University", "Mount ..."), acronyms, given names and surnames, neighbouring cue words.
- * What none of these settles stays PROPN (still a valid LOOKUP target).
+ * What none of these settles stays NAME, an untyped proper name (still a valid LOOKUP target).
  */
 import type { NameType } from './types'
 import type { Token } from './wink'
@@ -112,7 +112,7 @@ export function typeChunk(tokens: readonly Token[], chunk: NameChunk, sentenceFi
   // Two or three unknown capitalised words with no other signal: in encyclopedic text, a person.
   if (keys.length >= 2 && keys.length <= 3 && keys.every((k) => !isCommonWord(k) && !lex(k))) return 'PERSON'
   if (keys.length >= 2 && keys.length <= 3 && classes.some((c) => c === 'first' || c === 'last' || c === 'person')) return 'PERSON'
-  return 'PROPN'
+  return 'NAME'
 }
 
 /** "X, a Swedish engineer" / "X, an English navigator": comma, article, optional adjectives, person noun. */

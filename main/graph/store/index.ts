@@ -1,6 +1,6 @@
 export { neighbourhood, MAX_NEIGHBOURHOOD_NODES, type NeighbourhoodOptions } from './neighbourhood'
 export { searchNodes, MAX_SEARCH_RESULTS } from './search'
-export { graphStats, type GraphStats } from './stats'
+export { graphStats, graphStructure, HUB_MIN_DEGREE, VALUE_ENTITY_TYPES, type DegreeBucket, type GraphComponent, type GraphStats, type GraphStructure } from './stats'
 export { exportGraphML, type GraphMLOptions, type GraphMLResult } from './graphml'
 export { nodeId, parseNodeId, type NodeRef } from './node-id'
 export * from './types'

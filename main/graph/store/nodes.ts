@@ -3,6 +3,7 @@ import { nodeId } from './node-id'
 import { idList, prepared } from './statements'
 import type { GraphNode, NodeKind } from './types'
 import { hasNext, hasPrevious } from './relations'
+import { HUB_MIN_DEGREE, VALUE_ENTITY_TYPES } from './stats'
 
 /*
  * Degree of a node in the whole graph, as SQL over the row aliased c (chunks), s (sentences) or
@@ -31,6 +32,10 @@ export function shorten(text: string, max: number): string {
 export function paragraphLabel(title: string, ord: number): string {
   return `${shorten(title, LABEL_CHARS - 6)} ¶${ord + 1}`
 }
+
+const VALUE_TYPES: ReadonlySet<string> = new Set(VALUE_ENTITY_TYPES)
+/** A date or number mentioned so often that expanding it would flood the view (and it is never a LOOKUP target). */
+export const isHub = (type: string, degree: number): boolean => VALUE_TYPES.has(type) && degree >= HUB_MIN_DEGREE
 
 export function entityTitle(name: string, type: string, lookupOk: boolean): string {
   return `${name} (${type}${lookupOk ? '' : ', not a LOOKUP target'})`
@@ -78,6 +83,7 @@ export function loadNodes(raw: BetterSqlite3.Database, kind: NodeKind, rowIds: r
         type: r.type,
         lookupOk,
         degree: r.degree,
+        ...(isHub(r.type, r.degree) ? { hub: true } : {}),
       })
     }
   }

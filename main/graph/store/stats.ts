@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3'
+import { VALUE_TYPES } from '../nlp/types'
 import { nextSentence } from './relations'
 
 export interface GraphStats {
@@ -49,4 +50,126 @@ export function graphStats(raw: BetterSqlite3.Database): GraphStats {
       nodes: chunks + sentences + entities,
     }
   })()
+}
+
+/** Entity types whose entities are values (dates, numbers): never LOOKUP targets, hubs when frequent. */
+export const VALUE_ENTITY_TYPES = VALUE_TYPES
+/** A value entity mentioned in at least this many sentences is a hub: collapsed in the explorer. */
+export const HUB_MIN_DEGREE = 25
+
+export interface DegreeBucket {
+  /** Degrees from `min` to `max` inclusive (powers of two: 1, 2-3, 4-7, ...). */
+  min: number
+  max: number
+  entities: number
+}
+
+export interface GraphComponent {
+  /** Paragraph, sentence and entity nodes in the component. */
+  nodes: number
+  documents: number
+  entities: number
+  /** Title of its first document, to recognise it by. */
+  example: string
+}
+
+export interface GraphStructure {
+  counts: GraphStats
+  /** Entity degree (mentioned sentences + own neighbour links) in power-of-two buckets. */
+  degrees: DegreeBucket[]
+  maxDegree: number
+  /** Value entities with the most mentioned sentences (the hubs the explorer collapses), most first. */
+  hubs: { id: string; name: string; type: string; degree: number }[]
+  /**
+   * Connected components, largest first (at most `top`), over every edge except those of value
+   * entities: a number such as "5" would otherwise join unrelated documents into one component.
+   */
+  components: GraphComponent[]
+  componentCount: number
+}
+
+const VALUE_IN = `(${VALUE_ENTITY_TYPES.map((t) => `'${t}'`).join(', ')})`
+
+/** Sizes, degree distribution, hubs and largest components of the graph, read in one snapshot. */
+export function graphStructure(raw: BetterSqlite3.Database, top = 10): GraphStructure {
+  return raw.transaction((): GraphStructure => {
+    const counts = graphStats(raw)
+    const degreeRows = raw
+      .prepare(
+        `select e.id, e.name, e.type, (select count(distinct m.sentence_id) from mentions m where m.entity_id = e.id) as sentences,
+           (select count(*) from entity_links l where l.source_id = e.id) as links from entities e`,
+      )
+      .all() as { id: number; name: string; type: string; sentences: number; links: number }[]
+    const buckets = new Map<number, number>()
+    let maxDegree = 0
+    for (const r of degreeRows) {
+      const d = r.sentences + r.links
+      maxDegree = Math.max(maxDegree, d)
+      const b = d <= 0 ? 0 : Math.floor(Math.log2(d)) + 1
+      buckets.set(b, (buckets.get(b) ?? 0) + 1)
+    }
+    const degrees = [...buckets.entries()].sort((a, b) => a[0] - b[0]).map(([b, n]) => (b === 0 ? { min: 0, max: 0, entities: n } : { min: 2 ** (b - 1), max: 2 ** b - 1, entities: n }))
+    const valueTypes: ReadonlySet<string> = new Set(VALUE_ENTITY_TYPES)
+    const hubs = degreeRows
+      .filter((r) => valueTypes.has(r.type) && r.sentences + r.links >= HUB_MIN_DEGREE)
+      .sort((a, b) => b.sentences + b.links - (a.sentences + a.links) || a.id - b.id)
+      .slice(0, top)
+      .map((r) => ({ id: `e:${r.id}`, name: r.name, type: r.type, degree: r.sentences + r.links }))
+    const { components, componentCount } = componentsOf(raw, top)
+    return { counts, degrees, maxDegree, hubs, components, componentCount }
+  })()
+}
+
+/**
+ * Components by union-find over documents and entities: a document's paragraphs and sentences are
+ * joined by its sentence chain, so a document is one unit, joined to the entities it mentions and
+ * entities to the entities they link to (value entities left out, see GraphStructure).
+ */
+function componentsOf(raw: BetterSqlite3.Database, top: number): { components: GraphComponent[]; componentCount: number } {
+  const docs = raw
+    .prepare('select d.id, d.title, (select count(*) from chunks c where c.document_id = d.id) + (select count(*) from sentences s where s.document_id = d.id) as nodes from documents d order by d.id')
+    .all() as { id: number; title: string; nodes: number }[]
+  const entityIds = raw.prepare(`select id from entities where type not in ${VALUE_IN} order by id`).pluck().all() as number[]
+  const index = new Map<string, number>()
+  docs.forEach((d, i) => index.set(`d${d.id}`, i))
+  entityIds.forEach((id, i) => index.set(`e${id}`, docs.length + i))
+  const parent = Int32Array.from({ length: docs.length + entityIds.length }, (_, i) => i)
+  const find = (x: number): number => {
+    while (parent[x] !== x) {
+      parent[x] = parent[parent[x]!]!
+      x = parent[x]!
+    }
+    return x
+  }
+  const union = (a: number | undefined, b: number | undefined): void => {
+    if (a === undefined || b === undefined) return
+    const ra = find(a)
+    const rb = find(b)
+    if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb)
+  }
+  for (const r of raw.prepare('select distinct s.document_id as d, m.entity_id as e from mentions m join sentences s on s.id = m.sentence_id').iterate() as Iterable<{ d: number; e: number }>) {
+    union(index.get(`d${r.d}`), index.get(`e${r.e}`))
+  }
+  for (const r of raw.prepare('select source_id as a, target_id as b from entity_links').iterate() as Iterable<{ a: number; b: number }>) {
+    union(index.get(`e${r.a}`), index.get(`e${r.b}`))
+  }
+  const byRoot = new Map<number, GraphComponent>()
+  const component = (root: number): GraphComponent => {
+    let c = byRoot.get(root)
+    if (!c) byRoot.set(root, (c = { nodes: 0, documents: 0, entities: 0, example: '' }))
+    return c
+  }
+  docs.forEach((d, i) => {
+    const c = component(find(i))
+    c.nodes += d.nodes
+    c.documents++
+    if (!c.example) c.example = d.title
+  })
+  entityIds.forEach((_, i) => {
+    const c = component(find(docs.length + i))
+    c.nodes++
+    c.entities++
+  })
+  const all = [...byRoot.values()].sort((a, b) => b.nodes - a.nodes || b.documents - a.documents || a.example.localeCompare(b.example))
+  return { components: all.slice(0, top), componentCount: all.length }
 }

@@ -17,6 +17,8 @@ export interface GraphNode {
   lookupOk?: boolean
   /** Edges incident to the node in the whole graph (entities: mentioned sentences plus their own neighbour links). */
   degree?: number
+  /** A value entity (date, number) with at least HUB_MIN_DEGREE mentions: the explorer shows it collapsed. */
+  hub?: boolean
 }
 
 export interface GraphEdge {

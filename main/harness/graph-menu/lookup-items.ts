@@ -1,3 +1,4 @@
+import { lookupRejection, type EntityType } from '../../graph/nlp'
 import type { MenuItem, Preview } from '../types'
 import type { CorpusView } from '../sentence-substrate/corpus'
 import type { Episode, KnownEntity } from '../sentence-substrate/episode'
@@ -46,6 +47,16 @@ export function lookupQuery(ep: Episode, entity: KnownEntity, maxNeedTerms: numb
 }
 
 /**
+ * Whether an entity may be a LOOKUP item: never a date or number (a value such as "5" is a hub with
+ * hundreds of mentions, and looking it up retrieves noise), nor a name the LOOKUP rules reject. The
+ * graph's lookup_ok flag says the same for graphs built now; this also holds for graphs built by
+ * older rules, whose stored flags may admit such entities.
+ */
+export function lookupEligible(entity: Pick<KnownEntity, 'name' | 'type' | 'canonical'>): boolean {
+  return lookupRejection({ surface: entity.name, type: entity.type as EntityType, canonical: entity.canonical }) === null
+}
+
+/**
  * LOOKUP items: entities seen in the episode that are not visited, whose need key has not been used,
  * and whose retrieval would surface something new. Candidates are examined best prior first (an
  * entity named by the committed evidence is a bridge, one named by the question is its own lead), up
@@ -80,7 +91,7 @@ export async function lookupItems(
   }
 
   const candidates = [...ep.entities.values()]
-    .filter((e) => !e.visited)
+    .filter((e) => !e.visited && lookupEligible(e))
     .map((entity) => {
       const nameTerms = contentTerms(entity.name)
       const documentVisible = visibleTitles.has(normalisedText(entity.name)) ? 1 : 0

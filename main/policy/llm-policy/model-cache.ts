@@ -5,6 +5,7 @@ import { PolicyError } from '../errors'
 import type { LlamaRuntime, LoadedModel } from '../llama-runtime'
 import { inspectModelFile, type ModelFileInfo } from '../model-file'
 import { SequencePool } from '../sequence-pool'
+import { checkLoraFit } from './lora-check'
 
 export interface PoolOptions {
   /** Parallel sequences in the shared context (default 4). */
@@ -21,6 +22,12 @@ export interface PoolOptions {
    * differences) than its memory savings; turn it on for long contexts on a GPU if needed.
    */
   flashAttention?: boolean
+  /**
+   * A GGUF LoRA adapter applied to the shared context (node-llama-cpp's `lora` context option). Policies
+   * with and without it, or with another scale, get different contexts on the one loaded base model.
+   * Its fit to the base is checked from the headers first (lora-check.ts), so a mismatch names the tensor.
+   */
+  lora?: { path: string; scale?: number }
 }
 
 /** A borrowed context: several policies or answerers with the same path and pool options share one. */
@@ -41,7 +48,7 @@ interface ModelEntry {
 
 export interface CacheEntryInfo {
   path: string
-  contexts: Array<{ sequences: number; contextSize: number; flashAttention: boolean; leases: number }>
+  contexts: Array<{ sequences: number; contextSize: number; flashAttention: boolean; leases: number; lora?: string }>
 }
 
 const DEFAULT_SEQUENCES = 4
@@ -77,10 +84,11 @@ export class ModelCache {
     const sequences = Math.max(1, Math.floor(options.sequences ?? DEFAULT_SEQUENCES))
     const contextSize = Math.max(32, Math.floor(options.contextSize ?? Math.min(4096, loaded.model.trainContextSize || 4096)))
     const flashAttention = options.flashAttention ?? false
-    const key = `${sequences}x${contextSize}${flashAttention ? 'fa' : ''}`
+    const lora = options.lora ? await describeLora(options.lora, path) : null
+    const key = `${sequences}x${contextSize}${flashAttention ? 'fa' : ''}${lora ? `+lora:${lora.path}*${lora.scale}` : ''}`
     let slot = entry.pools.get(key)
     if (!slot) {
-      const creating = createPool(loaded, sequences, contextSize, flashAttention)
+      const creating = createPool(loaded, sequences, contextSize, flashAttention, lora)
       slot = { creating, leases: 0 }
       entry.pools.set(key, slot)
       creating.catch(() => entry!.pools.delete(key))
@@ -98,7 +106,8 @@ export class ModelCache {
     return {
       loaded,
       pool,
-      modelId: embeddingModelId(path, file.sha256!),
+      // A run records the adapter with the base: "<base>@<hash>+lora:<adapter>@<hash>*<scale>".
+      modelId: embeddingModelId(path, file.sha256!) + (lora ? `+lora:${embeddingModelId(lora.path, lora.sha256)}*${lora.scale}` : ''),
       file,
       release: async () => {
         if (released) return
@@ -126,8 +135,9 @@ export class ModelCache {
     return [...this.models.entries()].map(([path, entry]) => ({
       path,
       contexts: [...entry.pools.entries()].map(([key, slot]) => {
-        const [sequences, contextSize] = key.replace('fa', '').split('x').map(Number)
-        return { sequences: sequences!, contextSize: contextSize!, flashAttention: key.endsWith('fa'), leases: slot.leases }
+        const [shape, loraPart] = key.split('+lora:')
+        const [sequences, contextSize] = shape!.replace('fa', '').split('x').map(Number)
+        return { sequences: sequences!, contextSize: contextSize!, flashAttention: shape!.endsWith('fa'), leases: slot.leases, ...(loraPart ? { lora: loraPart.slice(0, loraPart.lastIndexOf('*')) } : {}) }
       }),
     }))
   }
@@ -148,12 +158,36 @@ export class ModelCache {
  * A context with the runtime's thread count, like LoadedModel.createContext, but with the flash
  * attention setting explicit (see PoolOptions.flashAttention).
  */
-async function createPool(loaded: LoadedModel, sequences: number, contextSize: number, flashAttention: boolean): Promise<SequencePool> {
+async function createPool(loaded: LoadedModel, sequences: number, contextSize: number, flashAttention: boolean, lora: ResolvedLora | null): Promise<SequencePool> {
   try {
-    return new SequencePool(await loaded.model.createContext({ sequences, contextSize, threads: loaded.runtime.threads, flashAttention }))
+    return new SequencePool(
+      await loaded.model.createContext({
+        sequences,
+        contextSize,
+        threads: loaded.runtime.threads,
+        flashAttention,
+        lora: lora ? { adapters: [{ filePath: lora.path, scale: lora.scale }] } : undefined,
+      }),
+    )
   } catch (error) {
     throw new PolicyError('context-failed', `could not create a context (${sequences} x ${contextSize} tokens): ${(error as Error).message}`, { path: loaded.path, cause: error })
   }
+}
+
+interface ResolvedLora {
+  path: string
+  scale: number
+  sha256: string
+}
+
+/** The adapter's absolute path, scale and hash, after checking from the headers that it fits the base. */
+async function describeLora(lora: { path: string; scale?: number }, basePath: string): Promise<ResolvedLora> {
+  const scale = lora.scale ?? 1
+  if (!Number.isFinite(scale)) throw new PolicyError('invalid-input', `LoRA scale must be a finite number, got ${scale}`)
+  const path = resolve(lora.path)
+  await checkLoraFit(path, basePath)
+  const file = await describeModel(path)
+  return { path, scale, sha256: file.sha256! }
 }
 
 const caches = new WeakMap<LlamaRuntime, ModelCache>()

@@ -12,6 +12,8 @@ export function checkSplits(config: Pick<TrainConfig, 'train' | 'heldOut'>): voi
   const a = config.train
   const b = config.heldOut
   if (a.questionSetId !== b.questionSetId) return
+  // Two different stored splits of a set are disjoint.
+  if (a.split !== undefined && b.split !== undefined && a.split !== b.split) return
   const overlap = Math.min(a.offset + a.limit, b.offset + b.limit) - Math.max(a.offset, b.offset)
   if (overlap > 0) {
     throw new Error(

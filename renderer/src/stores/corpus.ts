@@ -2,11 +2,13 @@ import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import type { CorpusStats, Job, RouteInput, RouteOutput, SourceFile } from '../../../preload/contract'
 import { useApi } from '../api'
+import { errorMessage } from '../api/errors'
 import { attemptInto } from './attempt'
 import { liveSubscriptions } from './live'
 import { useJobsStore } from './jobs'
 
 type SearchResult = RouteOutput<'corpus.search'>
+type GrepResult = RouteOutput<'corpus.grep'>
 type SearchMode = RouteInput<'corpus.search'>['mode']
 export type IngestInput = Extract<RouteInput<'job.start'>, { kind: 'corpus.ingest' }>['params']
 
@@ -44,6 +46,9 @@ export const useCorpusStore = defineStore('corpus', () => {
       stats.value = null
       files.value = []
       search.value = null
+      searchError.value = null
+      grep.value = null
+      grepError.value = null
     }
     await refresh()
   }
@@ -54,14 +59,56 @@ export const useCorpusStore = defineStore('corpus', () => {
     return useJobsStore().start({ kind: 'corpus.ingest', workspaceId: id, params })
   }
 
+  /** Why the last search failed (shown in the search panel); the results are cleared with it, never left from another query or mode. */
+  const searchError = ref<string | null>(null)
+  const grep = ref<GrepResult | null>(null)
+  const grepping = ref(false)
+  const grepError = ref<string | null>(null)
+  let searchSeq = 0
+  let grepSeq = 0
+
   async function runSearch(query: string, mode: SearchMode, k = 10): Promise<void> {
     const id = workspaceId.value
     if (!id) return
+    const mine = ++searchSeq
     searching.value = true
-    const out = await attempt(() => useApi().call('corpus.search', { workspaceId: id, query, k, mode }))
-    searching.value = false
-    if (out) search.value = out
+    try {
+      const out = await useApi().call('corpus.search', { workspaceId: id, query, k, mode })
+      if (mine !== searchSeq) return
+      search.value = out
+      searchError.value = null
+    } catch (err) {
+      if (mine !== searchSeq) return
+      search.value = null
+      const message = errorMessage(err)
+      searchError.value =
+        mode !== 'bm25' && /embedding model|vectors/i.test(message)
+          ? `${message}. No embedding model yet: embed the chunks with a GGUF embedding model under "Dense vectors" (or register one on the Models page), then search again. BM25 works without one.`
+          : message
+    } finally {
+      if (mine === searchSeq) searching.value = false
+    }
   }
 
-  return { workspaceId, stats, files, search, searching, error, live, load, refresh, ingest, runSearch }
+  /** Regex over chunk text, capped by results and time; a bad pattern clears the results and says why. */
+  async function runGrep(pattern: string, options: { caseInsensitive?: boolean; maxResults?: number } = {}): Promise<void> {
+    const id = workspaceId.value
+    if (!id) return
+    const mine = ++grepSeq
+    grepping.value = true
+    try {
+      const out = await useApi().call('corpus.grep', { workspaceId: id, pattern, flags: options.caseInsensitive === false ? '' : 'i', maxResults: options.maxResults ?? 100 })
+      if (mine !== grepSeq) return
+      grep.value = out
+      grepError.value = null
+    } catch (err) {
+      if (mine !== grepSeq) return
+      grep.value = null
+      grepError.value = errorMessage(err)
+    } finally {
+      if (mine === grepSeq) grepping.value = false
+    }
+  }
+
+  return { workspaceId, stats, files, search, searching, searchError, grep, grepping, grepError, error, live, load, refresh, ingest, runSearch, runGrep }
 })

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
-import type { ModelInfo, RouteOutput } from '../../../preload/contract'
+import type { EnvServerStatus, ModelInfo, RouteInput, RouteOutput } from '../../../preload/contract'
 import { useApi } from '../api'
 import { attemptInto } from './attempt'
 import { liveSubscriptions } from './live'
@@ -54,5 +54,45 @@ export const useModelsStore = defineStore('models', () => {
   const remove = (id: string) => act(`remove:${id}`, () => useApi().call('models.remove', { id }))
   const download = (uri: string) => act('download', () => useJobsStore().start({ kind: 'model.download', params: { uri } }))
 
-  return { models, runtime, busy, error, live, refresh, load, add, browse, loadModel, unload, remove, download }
+  const registerLora = (adapterId: string, baseId: string, scale: number) => act(`lora:${adapterId}`, () => useApi().call('models.registerLora', { adapterId, baseId, scale }))
+  const unregisterLora = (adapterId: string, baseId: string) => act(`lora:${adapterId}`, () => useApi().call('models.unregisterLora', { adapterId, baseId }))
+
+  // ── the environment server (Policies page): start / stop, URL, token and live counters ──────────
+  const envServer = ref<EnvServerStatus | null>(null)
+  const envWorkspaces = ref<Array<{ id: string; name: string }>>([])
+  const envError = ref<string | null>(null)
+  const envAttempt = attemptInto(envError)
+  const envBusy = ref(false)
+  async function readEnvServer(): Promise<void> {
+    const s = await envAttempt(() => useApi().call('envServer.status', {}))
+    if (s) envServer.value = s
+  }
+  async function loadEnvServer(): Promise<void> {
+    const list = await envAttempt(() => useApi().call('workspace.list', {}))
+    if (list) envWorkspaces.value = list.map((w) => ({ id: w.id, name: w.name }))
+    await readEnvServer()
+  }
+  async function envAct(fn: () => Promise<EnvServerStatus>): Promise<void> {
+    envBusy.value = true
+    const s = await envAttempt(fn)
+    envBusy.value = false
+    if (s) envServer.value = s
+  }
+  const startEnvServer = (input: RouteInput<'envServer.start'>) => envAct(() => useApi().call('envServer.start', input))
+  const stopEnvServer = () => envAct(() => useApi().call('envServer.stop', {}))
+  /**
+   * Re-reads the counters every `ms` while the server runs (they change with every trainer request, far
+   * more often than an event would be worth); returns the stop for the component's scope.
+   */
+  function followEnvServer(ms = 1000): () => void {
+    const timer = setInterval(() => {
+      if (envServer.value?.running) void readEnvServer()
+    }, ms)
+    return () => clearInterval(timer)
+  }
+
+  return {
+    models, runtime, busy, error, live, refresh, load, add, browse, loadModel, unload, remove, download, registerLora, unregisterLora,
+    envServer, envWorkspaces, envError, envBusy, loadEnvServer, startEnvServer, stopEnvServer, followEnvServer,
+  }
 })

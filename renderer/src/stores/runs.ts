@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
-import type { Job, RouteInput, RouteOutput, RunSummary } from '../../../preload/contract'
+import type { Job, RouteInput, RouteOutput, RunStorage, RunSummary } from '../../../preload/contract'
 import { useApi } from '../api'
 import { attemptInto } from './attempt'
 import { liveSubscriptions } from './live'
@@ -15,6 +15,8 @@ export const useRunsStore = defineStore('runs', () => {
   const runs = ref<RunSummary[]>([])
   const questionSets = ref<RouteOutput<'questions.sets'>>([])
   const loaded = ref(false)
+  /** Stored bytes per run id (Runs page disk column). */
+  const storage = ref<Record<number, RunStorage>>({})
   const error = ref<string | null>(null)
   const attempt = attemptInto(error)
 
@@ -32,14 +34,28 @@ export const useRunsStore = defineStore('runs', () => {
   async function refresh(): Promise<void> {
     const id = workspaceId.value
     if (!id) return
-    const list = await attempt(() => useApi().call('runs.list', { workspaceId: id }))
+    const [list, sizes] = await Promise.all([
+      attempt(() => useApi().call('runs.list', { workspaceId: id })),
+      attempt(() => useApi().call('runs.storage', { workspaceId: id })),
+    ])
     if (list && workspaceId.value === id) runs.value = list
+    if (sizes && workspaceId.value === id) storage.value = Object.fromEntries(sizes.map((s) => [s.runId, s]))
+  }
+
+  /** Drops a run's stored steps, keeping its per-question results; `confirm` is the run's name. */
+  async function prune(runId: number, confirm: string): Promise<RouteOutput<'runs.prune'> | undefined> {
+    const id = workspaceId.value
+    if (!id) return undefined
+    const out = await attempt(() => useApi().call('runs.prune', { workspaceId: id, runId, confirm }))
+    if (out) await refresh()
+    return out
   }
 
   async function load(id: string): Promise<void> {
     if (workspaceId.value !== id) {
       workspaceId.value = id
       runs.value = []
+      storage.value = {}
       questionSets.value = []
       loaded.value = false
     }
@@ -64,5 +80,5 @@ export const useRunsStore = defineStore('runs', () => {
     return r ? `#${r.id} ${r.name}` : `#${runId}`
   }
 
-  return { workspaceId, runs, questionSets, loaded, finished, metricNames, error, live, load, refresh, launch, nameOf }
+  return { workspaceId, runs, storage, questionSets, loaded, finished, metricNames, error, live, load, refresh, launch, prune, nameOf }
 })

@@ -24,6 +24,28 @@ export interface RewardBreakdown {
   components: { info: MetricInfo; value: number | null }[]
 }
 
+/** Where the sentences and chunks an episode shows lie: their documents, for the reader links. */
+export interface DocumentLocations {
+  sentences: ReadonlyMap<number, { documentId: number; ord: number }>
+  chunks: ReadonlyMap<number, number>
+}
+
+/** Sentence and chunk ids an episode shows: committed sentences, curated and pooled documents (Harness-1 ids are `D<chunk>`). */
+function shownIds(ep: Episode): { sentenceIds: number[]; chunkIds: number[] } {
+  const sentences = new Set<number>()
+  const chunks = new Set<number>()
+  const chunkOf = (id: string): void => {
+    const m = /^D(\d+)$/.exec(id)
+    if (m) chunks.add(Number(m[1]))
+  }
+  for (const st of ep.steps) {
+    for (const c of st.view.committed ?? []) sentences.add(c.sentenceId)
+    for (const c of st.view.memory?.curated ?? []) chunkOf(c.id)
+    for (const c of st.view.memory?.pool ?? []) chunkOf(c.id)
+  }
+  return { sentenceIds: [...sentences].slice(0, 5000), chunkIds: [...chunks].slice(0, 5000) }
+}
+
 /** Neighbours fetched around each path or gold node; joining nodes kept at most. */
 const NEIGHBOURS_PER_NODE = 40
 const MAX_CENTRES = 24
@@ -49,6 +71,7 @@ export const useTrajectoryStore = defineStore('trajectory', () => {
   const comparable = ref<Comparable | null>(null)
   const graphs = shallowRef<{ episode: PathGraph | null; other: PathGraph | null }>({ episode: null, other: null })
   const graphError = ref<string | null>(null)
+  const locations = shallowRef<DocumentLocations>({ sentences: new Map(), chunks: new Map() })
   const error = ref<string | null>(null)
   const attempt = attemptInto(error)
 
@@ -72,6 +95,7 @@ export const useTrajectoryStore = defineStore('trajectory', () => {
       comparable.value = null
       step.value = 0
       graphs.value = { episode: null, other: null }
+      locations.value = { sentences: new Map(), chunks: new Map() }
     }
     other.value = null
     graphs.value = { ...graphs.value, other: null }
@@ -92,7 +116,21 @@ export const useTrajectoryStore = defineStore('trajectory', () => {
       loadComparable(w, episodeId, k),
       main && !sameMain ? pathGraph(main).then((g) => setGraph('episode', g)) : Promise.resolve(),
       second ? pathGraph(second).then((g) => setGraph('other', g)) : Promise.resolve(),
+      ...[main && !sameMain ? main : null, second].map((ep) => (ep ? locate(w, ep, k) : Promise.resolve())),
     ])
+  }
+
+  /** Adds the documents of the episode's sentences and chunks to `locations` (a failure only leaves the links out). */
+  async function locate(w: string, ep: Episode, k: string): Promise<void> {
+    const ids = shownIds(ep)
+    if (ids.sentenceIds.length === 0 && ids.chunkIds.length === 0) return
+    const out = await useApi().call('documents.locate', { workspaceId: w, ...ids }).catch(() => null)
+    if (!out || key.value !== k) return
+    const sentences = new Map(locations.value.sentences)
+    const chunks = new Map(locations.value.chunks)
+    for (const s of out.sentences) sentences.set(s.sentenceId, { documentId: s.documentId, ord: s.ord })
+    for (const c of out.chunks) chunks.set(c.chunkId, c.documentId)
+    locations.value = { sentences, chunks }
   }
 
   async function loadComparable(w: string, episodeId: number, k: string): Promise<void> {
@@ -169,5 +207,5 @@ export const useTrajectoryStore = defineStore('trajectory', () => {
     }
   }
 
-  return { workspaceId, episode, other, step, stepCount, comparable, graphs, graphError, error, load, select, next, previous, first, last, rewardOf }
+  return { workspaceId, episode, other, step, stepCount, comparable, graphs, graphError, locations, error, load, select, next, previous, first, last, rewardOf }
 })

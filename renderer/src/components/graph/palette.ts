@@ -12,8 +12,12 @@ export const TYPE_COLOURS: Record<string, string> = {
   EVENT: '#c8372d',
   WORK_OF_ART: '#c2459b',
   LAW: '#7a6a2e',
-  PROPN: '#4f6b95',
+  NAME: '#4f6b95',
 }
+
+/** How a type reads in the legend and details; a type without an entry reads as itself. */
+export const TYPE_LABELS: Record<string, string> = { NAME: 'proper name (untyped)', WORK_OF_ART: 'WORK_OF_ART (title)' }
+export const typeLabel = (type: string): string => TYPE_LABELS[type] ?? type
 export const OTHER_TYPE_COLOUR = '#5f7187'
 export const MUTED_COLOUR = '#cdd2db'
 

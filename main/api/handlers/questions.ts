@@ -1,0 +1,52 @@
+import { ApiError, type questionRoutes } from '../../../preload/contract'
+import type { Services } from '../../app/services'
+import { createQuestionSet, deleteQuestion, importQuestionSet, questionEpisodes, questionSetDetail, QuestionSetError, saveQuestion, searchQuestions, splitQuestionSet } from '../../questions'
+import { workspaceRaw, type HandlerGroup } from './handler-group'
+
+/** Question-set errors are the caller's to fix: they become API errors with their code. */
+function asApi<T>(fn: () => T): T {
+  try {
+    return fn()
+  } catch (err) {
+    if (err instanceof QuestionSetError) throw new ApiError(err.code === 'not-found' ? 'NOT_FOUND' : err.code === 'conflict' ? 'CONFLICT' : 'VALIDATION', err.message)
+    throw err
+  }
+}
+
+export function questionHandlers(services: Services): HandlerGroup<typeof questionRoutes> {
+  const raw = workspaceRaw(services)
+  return {
+    'questions.set': async ({ workspaceId, setId }) => {
+      const db = await raw(workspaceId)
+      return asApi(() => questionSetDetail(db, setId))
+    },
+    'questions.search': async ({ workspaceId, setId, filter, offset, limit }) => {
+      const db = await raw(workspaceId)
+      return asApi(() => searchQuestions(db, setId, filter, offset, limit))
+    },
+    'questions.import': async ({ workspaceId, name, content, format, fileName }) => {
+      const db = await raw(workspaceId)
+      return asApi(() => importQuestionSet(db, { name, text: content, ...(format ? { format } : {}), ...(fileName ? { fileName } : {}) }))
+    },
+    'questions.createSet': async ({ workspaceId, name }) => {
+      const db = await raw(workspaceId)
+      return { setId: asApi(() => createQuestionSet(db, name)) }
+    },
+    'questions.save': async ({ workspaceId, setId, questionId, edit }) => {
+      const db = await raw(workspaceId)
+      return asApi(() => saveQuestion(db, setId, questionId, edit))
+    },
+    'questions.delete': async ({ workspaceId, setId, questionId }) => {
+      const db = await raw(workspaceId)
+      return { deleted: asApi(() => deleteQuestion(db, setId, questionId)) }
+    },
+    'questions.split': async ({ workspaceId, setId, spec }) => {
+      const db = await raw(workspaceId)
+      return asApi(() => {
+        splitQuestionSet(db, setId, spec)
+        return questionSetDetail(db, setId)
+      })
+    },
+    'questions.episodes': async ({ workspaceId, questionId, limit }) => questionEpisodes(await raw(workspaceId), questionId, limit),
+  }
+}

@@ -1,0 +1,61 @@
+/** What every command group shares: the API over the same services, --json, progress lines, waiting for a job. */
+import type { Command } from 'commander'
+import type { Job, RouteInput, RouteName, RouteOutput } from '../../preload/contract'
+import { dispatch } from '../api/dispatch'
+import { createHandlers } from '../api/handlers'
+import { createServices, type Services } from '../app/services'
+import { resolveDataDir } from '../config/paths'
+
+export type Call = <R extends RouteName>(route: R, input: RouteInput<R>) => Promise<RouteOutput<R>>
+
+export interface Cli {
+  program: Command
+  /** Runs `fn` with the validated API and the services, closing them afterwards. */
+  withApi<T>(fn: (call: Call, services: Services) => Promise<T>): Promise<T>
+  json(): boolean
+  /** `value` as JSON under --json, else `text`. */
+  print(value: unknown, text: string): void
+  /** Starts a job, prints its progress lines (not under --json) and waits for it. */
+  runJob(call: Call, services: Services, input: RouteInput<'job.start'>): Promise<Job>
+}
+
+export function cliContext(program: Command): Cli {
+  const json = (): boolean => program.opts<{ json?: boolean }>().json === true
+  const withApi: Cli['withApi'] = async (fn) => {
+    const services = await createServices({
+      dataDir: resolveDataDir(program.opts<{ dataDir?: string }>().dataDir),
+      // The CLI runs from source under tsx, so its job threads do too.
+      worker: { sourceEntry: new URL('../job-kinds/worker.ts', import.meta.url) },
+    })
+    const handlers = createHandlers(services, { mode: 'cli' })
+    const call: Call = async (route, input) => {
+      const env = await dispatch(handlers, route, input)
+      if (!env.ok) throw new Error(`${env.error.message}${env.error.issues ? `\n  ${env.error.issues.join('\n  ')}` : ''}`)
+      return env.data as RouteOutput<typeof route>
+    }
+    try {
+      return await fn(call, services)
+    } finally {
+      await services.close()
+    }
+  }
+  const runJob: Cli['runJob'] = async (call, services, input) => {
+    let last = ''
+    let jobId: string | undefined
+    const off = services.events.subscribe((name, payload) => {
+      if (name !== 'job.progress' || json()) return
+      const p = payload as { jobId: string; progress: number; stage: string; message: string }
+      if (jobId !== undefined && p.jobId !== jobId) return
+      const line = `${(p.progress * 100).toFixed(0).padStart(3)}%  ${p.stage}  ${p.message}`
+      if (line !== last) console.log((last = line))
+    })
+    try {
+      const started = await call('job.start', input)
+      jobId = started.id
+      return await services.jobs.waitFor(started.id)
+    } finally {
+      off()
+    }
+  }
+  return { program, withApi, json, print: (value, text) => console.log(json() ? JSON.stringify(value, null, 2) : text), runJob }
+}

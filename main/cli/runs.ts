@@ -1,0 +1,78 @@
+import { dirname, join, resolve } from 'node:path'
+import { mkdirSync } from 'node:fs'
+import { ExportFormat, QUESTION_EXPORT_FORMATS, RUN_EXPORT_FORMATS, type ExportParams } from '../../preload/contract'
+import { exportFileName, exportFormats, writeExport } from '../exports'
+import type { Cli } from './context'
+import { aggregateTable } from './table'
+
+/** `a,b` or `all` -> format names of that source; an unknown name lists the known ones. */
+function formatsOf(text: string, source: 'run' | 'questions'): ExportFormat[] {
+  const known: readonly ExportFormat[] = source === 'run' ? RUN_EXPORT_FORMATS : QUESTION_EXPORT_FORMATS
+  if (text === 'all') return [...known]
+  return text.split(',').map((name) => {
+    const f = ExportFormat.safeParse(name.trim())
+    if (!f.success || !known.includes(f.data)) throw new Error(`Unknown ${source} export format "${name}": one of ${known.join(', ')}, or all`)
+    return f.data
+  })
+}
+
+export function registerRunCommands(cli: Cli): void {
+  const { withApi, print, json } = cli
+  const runs = cli.program.command('runs').description('list, show and export evaluation and training runs')
+
+  runs.command('list <workspaceId>').action((workspaceId: string) =>
+    withApi(async (call) => {
+      const list = await call('runs.list', { workspaceId })
+      const pct = (v: number | null | undefined): string => (v === null || v === undefined ? '–' : `${(v * 100).toFixed(1)}%`)
+      const text = list.map((r) => `#${r.id}  ${r.kind.padEnd(5)} ${r.status.padEnd(9)} ${String(r.episodes).padStart(5)} ep  F1 ${pct(r.metrics['answer.f1.official']?.mean).padStart(6)}  SP recall ${pct(r.metrics['sp.recall']?.mean).padStart(6)}  ${r.name}`)
+      print(list, text.join('\n') || 'No runs yet: npm run cli -- eval <workspace> --env graph-menu')
+    }),
+  )
+
+  runs.command('show <workspaceId> <runId>').option('--headline', 'only the headline metrics').action((workspaceId: string, runId: string, o: { headline?: boolean }) =>
+    withApi(async (call) => {
+      const run = (await call('runs.list', { workspaceId })).find((r) => r.id === Number(runId))
+      if (!run) throw new Error(`No run #${runId} in this workspace`)
+      const { metrics } = await call('harness.catalog', {})
+      print(run, [`Run #${run.id} "${run.name}" (${run.kind}, ${run.status}${run.error ? `: ${run.error}` : ''}), ${run.episodes} episodes, seed ${run.seed}`, `config ${JSON.stringify(run.config)}`, '', aggregateTable(run, metrics, !o.headline)].join('\n'))
+    }),
+  )
+
+  const exportAction = (source: 'run' | 'questions') => (workspaceId: string, id: string, o: { format: string; out?: string }) =>
+    withApi(async (_call, services) => {
+      const formats = formatsOf(o.format, source)
+      if (o.out !== undefined && formats.length > 1) throw new Error('--out names one file: give one --format with it, or leave --out out to write every format into the exports folder')
+      const { raw } = await services.workspaces.handle(workspaceId)
+      const folder = join(dirname(await services.workspaces.databaseFile(workspaceId)), 'exports')
+      const written = []
+      for (const format of formats) {
+        const params = (source === 'run' ? { source, runId: Number(id), format } : { source, questionSetId: Number(id), format }) as ExportParams
+        const file = o.out !== undefined ? resolve(o.out) : join(folder, exportFileName(params))
+        // The exports folder is made on first use; a folder named with --out must exist already.
+        if (o.out === undefined) mkdirSync(folder, { recursive: true })
+        const r = await writeExport(raw, params, file, {
+          progress: (done, total) => {
+            if (!json()) process.stderr.write(`\r${exportFormats[format].label}: ${done}/${total}`)
+          },
+        })
+        if (!json()) process.stderr.write('\r')
+        written.push(r)
+        if (!json()) console.log(`${exportFormats[format].label}: ${r.rows} rows, ${(r.bytes / 1024).toFixed(1)} KiB → ${r.file}`)
+      }
+      if (json()) print(written, '')
+    })
+
+  runs
+    .command('export <workspaceId> <runId>')
+    .description(`write a run as files: ${RUN_EXPORT_FORMATS.join(', ')}`)
+    .option('--format <names>', 'comma-separated formats, or all', 'run-results-csv')
+    .option('--out <file>', "file to write (default: the workspace's exports folder)")
+    .action(exportAction('run'))
+
+  cli.program
+    .command('export-questions <workspaceId> <setId>')
+    .description(`write a question set as a dataset: ${QUESTION_EXPORT_FORMATS.join(', ')}`)
+    .option('--format <names>', 'comma-separated formats, or all', 'questions-flashrag-jsonl')
+    .option('--out <file>', "file to write (default: the workspace's exports folder)")
+    .action(exportAction('questions'))
+}

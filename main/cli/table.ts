@@ -1,0 +1,38 @@
+import type { MetricInfo, RunSummary } from '../../preload/contract'
+
+const pct = (v: number): string => `${(v * 100).toFixed(1)}%`
+
+/** A value as the pages show it: fractions as percentages, counts whole, durations in ms. */
+export function formatMetric(value: number | null, info: MetricInfo | undefined): string {
+  if (value === null) return '–'
+  switch (info?.format) {
+    case 'fraction':
+      return pct(value)
+    case 'count':
+      return Number.isInteger(value) ? String(value) : value.toFixed(2)
+    case 'ms':
+      return `${value.toFixed(0)} ms`
+    default:
+      return value.toFixed(3)
+  }
+}
+
+/**
+ * A run's aggregates as a table: headline metrics first (the Runs page's columns), then the rest by
+ * name; mean, bootstrap CI and count, read from the same stored summary the UI reads.
+ */
+export function aggregateTable(run: RunSummary, catalogue: readonly MetricInfo[], all = true): string {
+  const info = new Map(catalogue.map((m) => [m.name, m]))
+  const names = Object.keys(run.metrics).sort((a, b) => Number(info.get(b)?.headline ?? false) - Number(info.get(a)?.headline ?? false) || a.localeCompare(b))
+  const shown = all ? names : names.filter((n) => info.get(n)?.headline)
+  const rows = shown.map((name) => {
+    const m = run.metrics[name]!
+    const i = info.get(name)
+    const ci = m.lower !== null && m.upper !== null ? `[${formatMetric(m.lower, i)}, ${formatMetric(m.upper, i)}]` : ''
+    return [i?.label ?? name, name, formatMetric(m.mean, i), ci, String(m.count)]
+  })
+  const header = ['metric', 'name', 'mean', '95% CI', 'n']
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)))
+  const line = (cells: string[]): string => cells.map((cell, c) => (c >= 2 ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  ').trimEnd()
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n')
+}

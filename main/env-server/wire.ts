@@ -1,0 +1,66 @@
+/**
+ * The environment server's wire format (HTTP/JSON, OpenEnv/Gym-shaped): request bodies validated here,
+ * so a bad request is a 400 that names the field. Field names are snake_case, as Python trainers write them.
+ */
+import { z } from 'zod'
+import { RewardConfigSchema } from '../../preload/contract/training'
+
+const Json = z.record(z.string(), z.unknown())
+
+/** An OpenAI-style tool call: `{name, arguments}` (arguments an object or a JSON string), or wrapped as `{function: {...}}`. */
+const ToolCall = z.union([
+  z.strictObject({ name: z.string().min(1).max(128), arguments: z.union([Json, z.string().max(100_000)]).default({}), id: z.string().max(256).optional(), type: z.literal('function').optional() }),
+  z.strictObject({
+    id: z.string().max(256).optional(),
+    type: z.literal('function').optional(),
+    function: z.strictObject({ name: z.string().min(1).max(128), arguments: z.union([Json, z.string().max(100_000)]).default({}) }),
+  }),
+])
+export type WireToolCall = z.infer<typeof ToolCall>
+
+export const CreateEpisodeBody = z
+  .strictObject({
+    environment: z.string().min(1).max(64),
+    /** Config delta over the environment's defaults (an ablation is a delta). */
+    config: Json.default({}),
+    /** questions.id of the workspace; or `split` (question set id or name) + `index` (0-based, in id order). */
+    question_id: z.number().int().min(1).optional(),
+    split: z.union([z.number().int().min(1), z.string().min(1).max(200)]).optional(),
+    index: z.number().int().min(0).optional(),
+    seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
+    /** The trainer's rollout group (GRPO group); stored with the episode, echoed back. */
+    group_id: z.string().max(200).optional(),
+    /** Overrides the server's reward for this episode (term weights, as the Rewards page). */
+    reward: RewardConfigSchema.optional(),
+    /** Overrides the server's credit scheme for this episode: outcome, snc, info-gain. */
+    credit: z.string().min(1).max(64).optional(),
+  })
+  .superRefine((b, ctx) => {
+    const byId = b.question_id !== undefined
+    const bySplit = b.split !== undefined || b.index !== undefined
+    if (byId && bySplit) ctx.addIssue({ code: 'custom', path: ['question_id'], message: 'give question_id or split + index, not both' })
+    else if (!byId && !bySplit) ctx.addIssue({ code: 'custom', path: ['question_id'], message: 'give question_id, or split + index' })
+    else if (bySplit && b.split === undefined) ctx.addIssue({ code: 'custom', path: ['split'], message: 'split is required with index' })
+    else if (bySplit && b.index === undefined) ctx.addIssue({ code: 'custom', path: ['index'], message: 'index is required with split' })
+  })
+export type CreateEpisodeBody = z.infer<typeof CreateEpisodeBody>
+
+/** Exactly one of tool_call, menu_id, text. */
+export const StepBody = z
+  .strictObject({ tool_call: ToolCall.optional(), menu_id: z.string().min(1).max(64).optional(), text: z.string().max(100_000).optional() })
+  .superRefine((b, ctx) => {
+    const given = ['tool_call', 'menu_id', 'text'].filter((k) => b[k as keyof typeof b] !== undefined)
+    if (given.length !== 1) ctx.addIssue({ code: 'custom', path: given.length ? [given[1]!] : ['tool_call'], message: `send exactly one of tool_call, menu_id, text (got ${given.length ? given.join(', ') : 'none'})` })
+  })
+export type StepBody = z.infer<typeof StepBody>
+
+export const FinishBody = z.strictObject({ answer: z.string().max(10_000).optional() })
+export type FinishBody = z.infer<typeof FinishBody>
+
+/** Episode ids are server-made UUIDs; anything else is refused before a lookup. */
+export const EpisodeId = z.uuid()
+
+/** `path: message` per issue, the path joined with dots (`config.turnLimit`, `tool_call.name`). */
+export function issuesOf(error: z.ZodError): { field: string; message: string }[] {
+  return error.issues.map((i) => ({ field: i.path.map(String).join('.') || '(body)', message: i.message }))
+}

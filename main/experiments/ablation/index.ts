@@ -1,0 +1,5 @@
+export { ablationDetail, deleteAblation, listAblations, rerunAblation, saveAblation, validateAblationRun } from './saved'
+export { runAblation, storedAblation, type AblationDeps, type AblationRunSummary } from './run'
+export { computeResults } from './results'
+export { alignKeys, estimate, pairedDifference, questionMeans } from './paired'
+export { loraSupported, resolveAblation } from './resolve'

@@ -1,0 +1,126 @@
+/**
+ * Resolves an ablation's rows when it is saved: each row becomes the full delta it runs (environment,
+ * config, policy, reward weights, training config) or a plain reason why it cannot run here. A typo
+ * (unknown environment, option or preset) is an error at once; a row the build or the environment cannot
+ * serve (a LoRA adapter without LoRA support, credit that reads menu previews on a tools environment)
+ * is kept and says why.
+ */
+import { existsSync } from 'node:fs'
+import type SQLite from 'better-sqlite3'
+import { PolicySpec, type AblationBase, type AblationConfig, type AblationPolicy, type AblationRow, type ResolvedRow } from '../../../preload/contract'
+import { createEnvironment, environmentContext, environmentFactory } from '../../harness'
+import { candidateBuilder } from '../../policy/head-policy'
+import { scriptedPolicies } from '../../policy/scripted'
+import { resolveHarness1Weights } from '../../rl/rewards'
+import { ensureEnvironments } from '../catalog'
+import { resolveTrainConfig } from '../training'
+
+/** Whether this build's GGUF policy takes a LoRA adapter (another part of the app adds it to the policy spec). */
+export function loraSupported(): boolean {
+  return PolicySpec.safeParse(loraPolicySpec('x.gguf', 'x.gguf')).success
+}
+
+/** The GGUF policy spec of a model with a LoRA adapter, in the shape the policy spec takes. */
+export const loraPolicySpec = (modelPath: string, loraPath: string) => ({ kind: 'llm', modelPath, lora: { path: loraPath } })
+
+const isHead = (p: AblationPolicy): p is { kind: 'head'; stage: 'before' | 'after' } => p.kind === 'head'
+
+/** The training config a training row runs with one seed (its held-out split is the ablation's split). */
+export function trainingConfig(base: AblationBase, row: ResolvedRow, seed: number, name: string): Record<string, unknown> {
+  const t = base.training
+  const delta = (row.training ?? {}) as Partial<Pick<AblationBase['training'], 'credit' | 'estimator' | 'reward'>>
+  return {
+    name,
+    environment: row.environment,
+    envConfig: row.envConfig,
+    credit: delta.credit ?? t.credit,
+    estimator: delta.estimator ?? t.estimator,
+    reward: delta.reward ?? t.reward,
+    groupSize: t.groupSize,
+    questionsPerStep: t.questionsPerStep,
+    steps: t.steps,
+    evalInterval: t.evalInterval,
+    seed,
+    train: { questionSetId: base.questionSetId, offset: t.offset, limit: t.limit },
+    heldOut: { questionSetId: base.questionSetId, offset: base.offset, limit: base.limit },
+  }
+}
+
+function resolveRow(raw: SQLite.Database, base: AblationBase, row: AblationRow, index: number): ResolvedRow {
+  ensureEnvironments()
+  const environment = row.environment ?? base.environment
+  const factory = environmentFactory(environment)
+  let envConfig: Record<string, unknown> = row.environment && row.environment !== base.environment ? {} : { ...base.envConfig }
+  if (row.preset !== undefined) {
+    const preset = factory.presets.find((p) => p.name === row.preset)
+    if (!preset) throw new Error(`Row "${row.label}": ${environment} has no preset "${row.preset}"; presets: ${factory.presets.map((p) => p.name).join(', ')}`)
+    envConfig = { ...envConfig, ...preset.delta }
+  }
+  envConfig = { ...envConfig, ...(row.envConfig ?? {}) }
+  try {
+    createEnvironment(environment, environmentContext(raw), envConfig)
+  } catch (err) {
+    throw new Error(`Row "${row.label}": ${err instanceof Error ? err.message : String(err)}`)
+  }
+  const rewardWeights = { ...base.rewardWeights, ...(row.rewardWeights ?? {}) }
+  try {
+    resolveHarness1Weights(rewardWeights)
+  } catch (err) {
+    throw new Error(`Row "${row.label}": ${err instanceof Error ? err.message : String(err)}`)
+  }
+  const policy: AblationPolicy = row.training ? { kind: 'head', stage: 'after' } : (row.policy ?? base.policy)
+  const kind = isHead(policy) && policy.stage === 'after' ? 'train' : 'eval'
+  const resolved: ResolvedRow = {
+    index,
+    label: row.label,
+    group: row.group,
+    kind,
+    environment,
+    envConfig,
+    policy: policy as Record<string, unknown>,
+    rewardWeights,
+    training: kind === 'train' ? { ...(row.training ?? {}) } : null,
+    unavailable: null,
+  }
+  resolved.unavailable = unavailableReason(raw, base, resolved, policy)
+  return resolved
+}
+
+/** Why a well-formed row cannot run here, or null. */
+function unavailableReason(raw: SQLite.Database, base: AblationBase, row: ResolvedRow, policy: AblationPolicy): string | null {
+  const { protocol } = environmentFactory(row.environment)
+  switch (policy.kind) {
+    case 'scripted': {
+      const p = scriptedPolicies().find((s) => s.name === policy.name)
+      if (!p) return `No scripted policy "${policy.name}"; known: ${scriptedPolicies().map((s) => s.name).join(', ')}`
+      if (!p.protocols.includes(protocol)) return `The scripted policy "${policy.name}" does not speak ${protocol} (${row.environment}); it drives ${p.protocols.join(', ')}`
+      return null
+    }
+    case 'llm':
+      return existsSync(policy.modelPath) ? null : `No model file at ${policy.modelPath}`
+    case 'llm-lora':
+      if (!loraSupported()) return 'LoRA adapters are not available in this build: the GGUF policy has no lora option yet'
+      if (!existsSync(policy.modelPath)) return `No model file at ${policy.modelPath}`
+      return existsSync(policy.loraPath) ? null : `No LoRA adapter file at ${policy.loraPath}`
+    case 'head': {
+      try {
+        candidateBuilder(protocol)
+      } catch (err) {
+        return err instanceof Error ? err.message : String(err)
+      }
+      if (row.kind !== 'train') return null
+      try {
+        resolveTrainConfig(raw, trainingConfig(base, row, base.seeds[0]!, 'check') as never)
+      } catch (err) {
+        return err instanceof Error ? err.message : String(err)
+      }
+      return null
+    }
+  }
+}
+
+/** Row 0 is the base itself; the chosen rows follow in order. */
+export function resolveAblation(raw: SQLite.Database, config: AblationConfig): ResolvedRow[] {
+  const rows = [{ label: 'base', group: 'base' } as AblationRow, ...config.rows]
+  return rows.map((row, i) => resolveRow(raw, config.base, row, i))
+}

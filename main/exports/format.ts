@@ -1,0 +1,23 @@
+import type { ExportFormat, ExportFormatInfo, ExportParams } from '../../preload/contract'
+import type { WorkspaceHandle } from '../corpus/repository'
+import type { FileSink } from './file-sink'
+
+export interface ExportContext {
+  raw: WorkspaceHandle
+  out: FileSink
+  /** Rows written so far of the expected total. */
+  progress(done: number, total: number): void
+  /** Throws when the job was cancelled. */
+  checkpoint(): void
+}
+
+/** One export format: what it reads (a run or a question set) and how it writes a file. Returns the rows written. */
+export interface ExportFormatDef<F extends ExportFormat = ExportFormat> extends Omit<ExportFormatInfo, 'name'> {
+  name: F
+  contentType: string
+  write(ctx: ExportContext, params: Extract<ExportParams, { format: F }>): Promise<number> | number
+}
+
+export const defineFormat = <F extends ExportFormat>(def: ExportFormatDef<F>): ExportFormatDef<F> => def
+
+export const jsonLine = (value: unknown): string => `${JSON.stringify(value)}\n`

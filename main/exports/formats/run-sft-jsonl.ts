@@ -1,0 +1,63 @@
+import type { ActionShape, ActionSpaceShape } from '../../../preload/contract'
+import { getEpisode } from '../../experiments/queries'
+import { ensureEnvironments } from '../../experiments/catalog'
+import { environmentFactory, environmentNames } from '../../harness'
+import { DEFAULT_MAX_QUERY_CHARS, menuPromptBody } from '../../policy/llm-policy'
+import { describeTools, FREE_QUERY_SYSTEM_PROMPT, MENU_SYSTEM_PROMPT, TOOLS_SYSTEM_PROMPT } from '../../policy/prompt'
+import { defineFormat, jsonLine } from '../format'
+import { episodeRecords, rewardOf, runOrThrow } from '../run-episodes'
+
+type Message = { role: 'system' | 'user' | 'assistant'; content: string }
+
+/**
+ * The system and user messages the app's LLM policies send for a step (the same prompt texts and
+ * menu rendering), so a model fine-tuned on these sees at training time what it sees here.
+ */
+export function promptMessages(protocol: string | null, observationText: string, actions: ActionSpaceShape): Message[] {
+  if (actions.kind === 'menu') return [{ role: 'system', content: MENU_SYSTEM_PROMPT }, { role: 'user', content: menuPromptBody(observationText, actions.items) }]
+  const base = protocol === 'sentence-search' ? `${FREE_QUERY_SYSTEM_PROMPT}\nQueries have at most ${DEFAULT_MAX_QUERY_CHARS} characters.` : TOOLS_SYSTEM_PROMPT
+  return [{ role: 'system', content: `${base}\n\n${describeTools(actions.tools)}` }, { role: 'user', content: observationText }]
+}
+
+/** The assistant turn for the chosen action: the menu id, the tool call as JSON, or the raw text. */
+export function actionText(action: ActionShape): string {
+  if (action.kind === 'menu') return action.id
+  if (action.kind === 'tool') return JSON.stringify({ name: action.name, arguments: action.arguments })
+  return action.text
+}
+
+/**
+ * Supervised fine-tuning data in the chat-messages format: one line per valid step of every episode
+ * (system prompt, the rendered observation, the chosen action), with the episode's reward and metrics
+ * in `metadata` so a trainer can keep only the good ones (rejection sampling). Steps of training
+ * rollouts are rebuilt by replaying their stored actions.
+ */
+export const runSftJsonl = defineFormat({
+  name: 'run-sft-jsonl',
+  source: 'run',
+  label: 'SFT messages (JSONL)',
+  description: 'One chat-messages example per valid step: the rendered prompt and the chosen action, with the episode reward in metadata',
+  extension: 'jsonl',
+  contentType: 'application/x-ndjson; charset=utf-8',
+  async write({ raw, out, progress, checkpoint }, { runId }) {
+    const run = runOrThrow(raw, runId)
+    ensureEnvironments()
+    let rows = 0
+    let episodes = 0
+    // Pages are read whole (no open statement iterator), so getEpisode may read between them.
+    for (const { id } of episodeRecords(raw, runId)) {
+      checkpoint()
+      const e = await getEpisode(raw, id)
+      if (!e) continue
+      const protocol = environmentNames().includes(e.environment) ? environmentFactory(e.environment).protocol : null
+      for (const s of e.steps) {
+        if (!s.info.valid) continue
+        const messages = [...promptMessages(protocol, s.observationText, s.actions), { role: 'assistant' as const, content: actionText(s.action) }]
+        out.write(jsonLine({ messages, metadata: { runId, episodeId: e.id, questionId: e.questionId, t: s.t, environment: e.environment, reward: rewardOf(e.metrics), metrics: e.metrics, credit: s.credit } }))
+        rows++
+      }
+      progress(++episodes, run.episodes)
+    }
+    return rows
+  },
+})

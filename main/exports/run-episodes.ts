@@ -1,0 +1,68 @@
+/** A run's stored episodes, read page by page through the runs repository (never the whole run at once). */
+import { ApiError } from '../../preload/contract'
+import type { WorkspaceHandle } from '../corpus/repository'
+import { runStore, type EpisodeRecord, type RunHead } from '../experiments/store'
+
+const PAGE = 200
+
+export function runOrThrow(raw: WorkspaceHandle, runId: number): RunHead & { episodes: number } {
+  const runs = runStore(raw)
+  const run = runs.run(runId)
+  if (!run) throw new ApiError('NOT_FOUND', `No run with id ${runId} in this workspace`)
+  return { ...run, episodes: runs.episodeCount(runId) }
+}
+
+export function* episodeRecords(raw: WorkspaceHandle, runId: number): Generator<EpisodeRecord> {
+  const runs = runStore(raw)
+  for (let offset = 0; ; offset += PAGE) {
+    const page = runs.episodePage(runId, offset, PAGE)
+    yield* page
+    if (page.length < PAGE) return
+  }
+}
+
+/** Every metric name the run's episodes store, sorted (the union: episodes may differ). */
+export function metricNamesOf(raw: WorkspaceHandle, runId: number): string[] {
+  const names = new Set<string>()
+  for (const r of episodeRecords(raw, runId)) for (const k of Object.keys(JSON.parse(r.metrics_json) as object)) names.add(k)
+  return [...names].sort()
+}
+
+/** The reward an episode carries: the training reward of rollouts, Harness-1's reward of evaluations, or null. */
+export function rewardOf(metrics: Record<string, number | null>): number | null {
+  return metrics['train.reward'] ?? metrics['reward.total'] ?? null
+}
+
+/** One per-question result: the columns of the CSV and the fields of the JSONL. */
+export function resultOf(r: EpisodeRecord): {
+  episodeId: number
+  runId: number
+  questionId: number | null
+  trainStep: number | null
+  seed: number
+  question: string
+  answer: string | null
+  gold: string[]
+  turns: number
+  formatErrors: number
+  ms: number
+  endReason: string
+  metrics: Record<string, number | null>
+} {
+  const outcome = JSON.parse(r.outcome_json) as { endReason?: unknown }
+  return {
+    episodeId: r.id,
+    runId: r.run_id,
+    questionId: r.question_id,
+    trainStep: r.train_step,
+    seed: r.seed,
+    question: r.question,
+    answer: r.answer,
+    gold: (JSON.parse(r.gold_json) as { answers: string[] }).answers,
+    turns: r.turns,
+    formatErrors: r.format_errors,
+    ms: r.ms,
+    endReason: typeof outcome.endReason === 'string' ? outcome.endReason : '',
+    metrics: JSON.parse(r.metrics_json) as Record<string, number | null>,
+  }
+}

@@ -1,0 +1,101 @@
+/** What the Questions page and the CLI read: a set with its splits and report, questions with their gold sentences' text, a question's episodes. */
+import type { ImportReport, QuestionDetail, QuestionFilter, QuestionProvenance, QuestionSetDetail, QuestionSplitSpec } from '../../preload/contract'
+import { resolveGoldAll, type ResolvedGold } from '../corpus/gold'
+import { corpusRepositories, type QuestionRecord, type WorkspaceHandle } from '../corpus/repository'
+import { normaliseAnswer } from '../eval/normalise'
+import { QuestionSetError } from './errors'
+
+export function questionSetDetail(raw: WorkspaceHandle, setId: number): QuestionSetDetail {
+  const { questions: repo, questionUsage } = corpusRepositories(raw)
+  const set = repo.set(setId)
+  if (!set) throw new QuestionSetError('not-found', `No question set ${setId}`)
+  return {
+    id: set.id,
+    name: set.name,
+    source: set.source,
+    createdAt: set.createdAt,
+    questions: set.questions,
+    splitSpec: set.splitJson ? (JSON.parse(set.splitJson) as QuestionSplitSpec) : null,
+    splits: repo.splitCounts(setId),
+    unassigned: set.splitJson ? repo.unassigned(setId) : 0,
+    usedBy: questionUsage.usedBy(setId),
+    report: set.reportJson ? (JSON.parse(set.reportJson) as ImportReport) : null,
+  }
+}
+
+const provenanceOf = (r: QuestionRecord): QuestionProvenance => (r.meta_json ? (JSON.parse(r.meta_json) as QuestionProvenance) : { origin: 'benchmark' })
+
+/** The answer (any alias) occurs in the question, compared normalised (case, punctuation, articles). */
+export function answerInQuestion(question: string, answers: readonly string[]): boolean {
+  const q = ` ${normaliseAnswer(question)} `
+  return answers.some((a) => {
+    const n = normaliseAnswer(a)
+    return n !== '' && q.includes(` ${n} `)
+  })
+}
+
+const names = (r: QuestionRecord) => ({
+  supportingFacts: JSON.parse(r.supporting_facts_json) as { title: string; sentence: number }[],
+  supportingDocs: JSON.parse(r.supporting_docs_json) as string[],
+})
+
+export function toDetail(raw: WorkspaceHandle, r: QuestionRecord, gold: ResolvedGold): QuestionDetail {
+  const lookup = corpusRepositories(raw).questionGold
+  const answers = JSON.parse(r.answers_json) as string[]
+  return {
+    id: r.id,
+    externalId: r.external_id,
+    question: r.question,
+    answers,
+    type: r.type,
+    split: r.split,
+    provenance: provenanceOf(r),
+    ...names(r),
+    goldSentences: gold.facts.map((f) => {
+      const s = f.sentenceId !== null ? lookup.sentence(f.sentenceId) : undefined
+      return { title: f.title, sentence: f.sentence, documentId: f.documentId, sentenceId: f.sentenceId, chunkId: s?.chunkId ?? null, text: s?.text ?? null }
+    }),
+    goldDocuments: gold.documents,
+    missing: gold.missing,
+  }
+}
+
+/** A page of the set's questions matching the filter, by id. */
+export function searchQuestions(raw: WorkspaceHandle, setId: number, filter: QuestionFilter, offset: number, limit: number): { total: number; questions: QuestionDetail[] } {
+  const repo = corpusRepositories(raw).questions
+  if (!repo.set(setId)) throw new QuestionSetError('not-found', `No question set ${setId}`)
+  const text = filter.text?.trim().toLowerCase()
+  let rows = repo.all(setId).filter((r) => {
+    // '-' selects the questions in no split.
+    if (filter.split !== undefined && (filter.split === '-' ? r.split !== null : r.split !== filter.split)) return false
+    if (filter.type !== undefined && r.type !== filter.type) return false
+    if (filter.origin !== undefined && provenanceOf(r).origin !== filter.origin) return false
+    if (text && !r.question.toLowerCase().includes(text) && !r.answers_json.toLowerCase().includes(text)) return false
+    if (filter.answerNotInQuestion && answerInQuestion(r.question, JSON.parse(r.answers_json) as string[])) return false
+    return true
+  })
+  let gold: ResolvedGold[] | null = null
+  if (filter.unresolved) {
+    gold = resolveGoldAll(raw, rows.map(names))
+    const keep = gold.map((g) => g.missing.length > 0)
+    rows = rows.filter((_, i) => keep[i])
+    gold = gold.filter((_, i) => keep[i])
+  }
+  const page = rows.slice(offset, offset + limit)
+  const pageGold = gold ? gold.slice(offset, offset + limit) : resolveGoldAll(raw, page.map(names))
+  return { total: rows.length, questions: page.map((r, i) => toDetail(raw, r, pageGold[i]!)) }
+}
+
+/** A question's episodes across runs, newest run first. */
+export function questionEpisodes(raw: WorkspaceHandle, questionId: number, limit: number) {
+  return corpusRepositories(raw).questionUsage.episodes(questionId, limit).map((e) => ({
+    episodeId: e.episodeId,
+    runId: e.runId,
+    runName: e.runName,
+    runKind: e.runKind,
+    trainStep: e.trainStep,
+    answer: e.answer,
+    turns: e.turns,
+    metrics: Object.fromEntries(Object.entries(JSON.parse(e.metricsJson) as Record<string, unknown>).filter(([, v]) => v === null || typeof v === 'number')) as Record<string, number | null>,
+  }))
+}

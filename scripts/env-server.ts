@@ -1,0 +1,75 @@
+/**
+ * `npm run env-server -- --workspace W --port P [--host 127.0.0.1] [--token T]`: serves the registered
+ * environments of one workspace to an external trainer (main/env-server). Runs from source under tsx,
+ * over the same services as the CLI; stops on Ctrl-C (open episodes are dropped, stored runs are closed).
+ */
+import { Command, InvalidArgumentError } from 'commander'
+import { createServices } from '../main/app/services'
+import { DATA_DIR_ENV, resolveDataDir } from '../main/config/paths'
+import { startEnvServer, type StoreMode } from '../main/env-server'
+import { registerBuiltinEnvironments } from '../main/harness'
+import { createAnswerer } from '../main/policy/answerer'
+import { rewardPreset, REWARD_PRESETS } from '../main/rl/reward-schemes'
+
+const int = (name: string, min: number, max: number) => (v: string) => {
+  const n = Number(v)
+  if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`${name} must be an integer in ${min}..${max}`)
+  return n
+}
+
+const program = new Command()
+  .name('env-server')
+  .description('Serve Harness Lab environments over HTTP/JSON to an external RL trainer')
+  .requiredOption('-w, --workspace <id-or-name>', 'the workspace whose corpus and questions the episodes use')
+  .option('-p, --port <port>', 'port (0 = any free port)', int('port', 0, 65535), 8765)
+  .option('--host <host>', 'listen address; anything but loopback needs --token', '127.0.0.1')
+  .option('--token <token>', 'bearer token every request must send (made at random when absent, loopback only)')
+  .option('-d, --data-dir <dir>', `data folder (default: $${DATA_DIR_ENV} or the OS app-data folder)`)
+  .option('--reward <preset>', `reward preset for every environment (${REWARD_PRESETS.map((p) => p.name).join(', ')}); default: by environment family`)
+  .option('--credit <scheme>', 'credit scheme (outcome, snc, info-gain); default: snc for graph-menu, outcome otherwise')
+  .option('--answerer <gguf>', 'GGUF model as the frozen answerer (SNC scores, answers); default: the lexical stand-in')
+  .option('--store <mode>', 'keep trainer episodes as runs: off, sampled, all', 'off')
+  .option('--store-rate <share>', "share kept with --store sampled (0..1)", parseFloat, 0.1)
+  .option('--idle-timeout <seconds>', 'drop an episode idle this long', int('idle timeout', 1, 86_400), 600)
+  .parse()
+
+const o = program.opts<{ workspace: string; port: number; host: string; token?: string; dataDir?: string; reward?: string; credit?: string; answerer?: string; store: string; storeRate: number; idleTimeout: number }>()
+if (!['off', 'sampled', 'all'].includes(o.store)) program.error(`--store must be off, sampled or all, not ${o.store}`)
+
+const services = await createServices({ dataDir: resolveDataDir(o.dataDir), worker: { sourceEntry: new URL('../main/job-kinds/worker.ts', import.meta.url) } })
+try {
+  const all = await services.workspaces.list()
+  const ws = all.find((w) => w.id === o.workspace) ?? all.find((w) => w.name === o.workspace)
+  if (!ws) throw new Error(`No workspace "${o.workspace}"; known: ${all.map((w) => `${w.id} (${w.name})`).join(', ') || 'none (create one with npm run cli -- corpus demo "Demo")'}`)
+  const handle = await services.workspaces.handle(ws.id)
+  registerBuiltinEnvironments()
+  const answerer = o.answerer ? await createAnswerer({ kind: 'gguf', modelPath: o.answerer }) : undefined
+  const server = await startEnvServer({
+    raw: handle.raw,
+    appVersion: services.version,
+    port: o.port,
+    host: o.host,
+    token: o.token,
+    answerer,
+    reward: o.reward ? rewardPreset(o.reward).config : undefined,
+    credit: o.credit,
+    store: { mode: o.store as StoreMode, rate: o.storeRate },
+    idleTimeoutMs: o.idleTimeout * 1000,
+  })
+  console.log(`Harness Lab environment server for workspace "${ws.name}" (${ws.id})`)
+  console.log(`  URL    ${server.url}`)
+  console.log(`  token  ${server.token}`)
+  console.log(`  try    curl -H "Authorization: Bearer ${server.token}" ${server.url}/v1/environments`)
+  const stop = async () => {
+    await server.close()
+    await answerer?.dispose()
+    await services.close()
+    process.exit(0)
+  }
+  process.once('SIGINT', () => void stop())
+  process.once('SIGTERM', () => void stop())
+} catch (err) {
+  console.error(`env-server: ${(err as Error).message}`)
+  await services.close()
+  process.exit(1)
+}

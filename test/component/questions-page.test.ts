@@ -1,0 +1,151 @@
+/**
+ * The Questions page against the real backend in-process: import a file for a folder corpus (bad rows
+ * reported by line), gold sentence text, splits drawn and filtered, a question written with a gold
+ * sentence picked from search results, and the split frozen once an evaluation used it, with the
+ * question's episodes opening in the Trajectory view.
+ */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { mount, type VueWrapper } from '@vue/test-utils'
+import { createPinia, setActivePinia } from 'pinia'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { createMemoryHistory, createRouter, type Router } from 'vue-router'
+import { APP_VERSION } from '../../main/config/version'
+import { ensureEnvironments } from '../../main/experiments/catalog'
+import { runEvaluation } from '../../main/experiments/evaluate'
+import { answererFor, policyFor } from '../../main/experiments/factories'
+import { defaultIngestOptions, runIngest } from '../../main/ingest/run'
+import { provideApi } from '../../renderer/src/api'
+import { quiet } from '../helpers/corpus'
+import { inProcessApi } from '../helpers/in-process-api'
+import type { TestBackend } from '../helpers/services'
+import { settle, Shell, startJobBackend, until } from './fixtures'
+
+const FIXTURES = join(import.meta.dirname, '../fixtures/questions')
+
+describe('Questions page', () => {
+  let backend: TestBackend
+  let workspaceId: string
+  let wrapper: VueWrapper | undefined
+  let router: Router
+
+  beforeAll(async () => {
+    backend = await startJobBackend()
+    provideApi(inProcessApi(backend))
+    workspaceId = (await backend.call('workspace.create', { name: 'Folder corpus' })).id
+    const { raw } = await backend.services.workspaces.handle(workspaceId)
+    await runIngest(raw, { kind: 'folder', path: join(FIXTURES, 'corpus') }, defaultIngestOptions(), quiet)
+  }, 180_000)
+  afterAll(() => backend?.close())
+  afterEach(() => {
+    wrapper?.unmount()
+    wrapper = undefined
+  })
+
+  async function mountPage(): Promise<VueWrapper> {
+    const pinia = createPinia()
+    setActivePinia(pinia)
+    const QuestionsView = await import('../../renderer/src/views/QuestionsView.vue')
+    router = createRouter({
+      history: createMemoryHistory(),
+      routes: [
+        { path: '/workspaces/:id/questions', component: QuestionsView.default },
+        { path: '/:rest(.*)*', component: { render: () => null } },
+      ],
+    })
+    await router.push(`/workspaces/${workspaceId}/questions`)
+    await router.isReady()
+    wrapper = mount(Shell, { global: { plugins: [pinia, router] }, attachTo: document.body })
+    await settle()
+    return wrapper
+  }
+
+  const rows = (w: VueWrapper) => w.findAll('[data-test=question-table] tbody tr[data-test^=question-]')
+
+  it('imports a file, reports bad rows by line, shows gold sentence text, and draws and filters splits', async () => {
+    const w = await mountPage()
+    expect(w.text()).toContain('No question sets yet')
+    await w.get('[data-test=tool-import]').trigger('click')
+    const input = w.get('[data-test=question-import-file]')
+    const file = new File([readFileSync(join(FIXTURES, 'questions.jsonl'), 'utf8')], 'questions.jsonl', { type: 'application/jsonl' })
+    Object.defineProperty(input.element, 'files', { value: [file] })
+    await input.trigger('change')
+    expect((w.get('[data-test=question-import-name]').element as HTMLInputElement).value).toBe('questions')
+    await w.get('[data-test=question-import]').trigger('submit')
+    await until(() => w.find('[data-test=question-import-report]').exists(), 'the import report')
+    await settle()
+    const report = w.get('[data-test=question-import-report]').text()
+    expect(report).toContain('5 of 10 rows imported (jsonl); 5 bad rows, 3 unresolved gold items')
+    expect(w.findAll('[data-test=import-bad-row]').map((li) => li.text().split(':')[0])).toEqual(['line 4', 'line 5', 'line 6', 'line 9', 'line 10'])
+    expect(rows(w)).toHaveLength(5)
+    expect(w.get('[data-test=question-table]').text()).toContain('He designed the Difference Engine while living in Marylebone.')
+    expect(w.findAll('[data-test=gold-missing]').map((m) => m.text())).toContain('gold document "Nonexistent Page" is not in the corpus')
+    // Each gold sentence opens in the document reader at that sentence.
+    const link = w.get('[data-test=gold-sentence] a').attributes('href')
+    expect(link).toMatch(new RegExp(`^/workspaces/${workspaceId}/documents/\\d+\\?sentence=1&chunk=\\d+$`))
+
+    await w.get('[data-test=split-train]').setValue(3)
+    await w.get('[data-test=split-dev]').setValue(1)
+    await w.get('[data-test=split-test]').setValue(1)
+    await w.get('[data-test=split-form]').trigger('submit')
+    await until(() => w.find('[data-test=split-count-test]').exists(), 'the split chips')
+    expect(w.get('[data-test=split-count-train]').text()).toBe('train 3')
+    expect(w.get('[data-test=split-count-test]').text()).toBe('test 1')
+    await w.get('[data-test=filter-split]').setValue('train')
+    await settle()
+    expect(rows(w)).toHaveLength(3)
+    expect(rows(w).every((r) => r.text().includes('train'))).toBe(true)
+    await w.get('[data-test=filter-split]').setValue('')
+    await w.get('[data-test=question-search]').setValue('difference engine')
+    await w.get('[data-test=question-filters]').trigger('submit')
+    await settle()
+    expect(rows(w)).toHaveLength(1)
+  }, 60_000)
+
+  it('writes a question with a gold sentence picked from search results', async () => {
+    const w = await mountPage()
+    await w.get('[data-test=new-question]').trigger('click')
+    await w.get('[data-test=editor-question]').setValue('Who read a paper in Turin?')
+    await w.get('[data-test=editor-answers]').setValue('nobody known\nunknown')
+    await w.get('[data-test=editor-search]').setValue('described in a paper read in Turin')
+    await w.get('[data-test=editor-search-go]').trigger('click')
+    await until(() => w.findAll('[data-test=editor-results] li').length > 0, 'search results')
+    const hit = w.findAll('[data-test=editor-results] li').find((li) => li.text().includes('It was first described in 1837'))!
+    await hit.get('[data-test=editor-add]').trigger('click')
+    expect(w.get('[data-test=editor-picked]').text()).toContain('Analytical Engine · 2')
+    await w.get('[data-test=question-editor]').trigger('submit')
+    await until(() => !w.find('[data-test=question-editor]').exists(), 'the editor to close')
+    await settle()
+    const row = rows(w).find((r) => r.text().includes('Who read a paper in Turin?'))!
+    expect(row.text()).toContain('It was first described in 1837 in a paper read in Turin.')
+    expect(row.text()).toContain('(+1 aliases)')
+    expect(row.get('[data-test=provenance]').text()).toContain('manual')
+  }, 60_000)
+
+  it('once an evaluation used the test split it is frozen, naming the run; a question opens its episodes', async () => {
+    const { raw } = await backend.services.workspaces.handle(workspaceId)
+    const setId = (await backend.call('questions.sets', { workspaceId }))[0]!.id
+    ensureEnvironments()
+    const policy = await policyFor({ kind: 'scripted', name: 'greedy' }, 'graph-menu')
+    const answerer = await answererFor({ kind: 'lexical' })
+    const { runId } = await runEvaluation(
+      raw,
+      { name: 'greedy on test', environment: 'graph-menu', envConfig: {}, policy: { kind: 'scripted', name: 'greedy' }, answerer: { kind: 'lexical' }, questionSetId: setId, split: 'test', offset: 0, limit: 10, seed: 1, previews: true },
+      { policy: policy.value, answerer: answerer.value, appVersion: APP_VERSION, jobId: null, progress: () => {}, throwIfCancelled: () => {} },
+    )
+    const w = await mountPage()
+    expect(w.get('[data-test=splits-frozen]').text()).toContain(`#${runId} greedy on test`)
+    expect(w.find('[data-test=split-form]').exists()).toBe(false)
+    await w.get('[data-test=filter-split]').setValue('test')
+    await settle()
+    expect(rows(w)).toHaveLength(1)
+    await rows(w)[0]!.get('[data-test=question-episodes-open]').trigger('click')
+    await until(() => w.find('[data-test=open-trajectory]').exists(), 'the episodes')
+    expect(w.get('[data-test=open-trajectory]').attributes('href')).toMatch(new RegExp(`^/workspaces/${workspaceId}/episodes/\\d+$`))
+    // Deleting a question of the frozen split is refused with the reason.
+    await rows(w)[0]!.get('[data-test=delete-question]').trigger('click')
+    await settle()
+    expect(w.get('[data-test=questions-error]').text()).toContain('a split never changes once a run has used it')
+    expect(rows(w)).toHaveLength(1)
+  }, 60_000)
+})

@@ -1,0 +1,123 @@
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { workspaceMigrations } from '../../main/db/migrations'
+import { openDatabase, type OpenedDatabase } from '../../main/db/open'
+import { loadQuestions } from '../../main/experiments/questions'
+import { defaultIngestOptions, runIngest } from '../../main/ingest/run'
+import { answerInQuestion, generateCandidates, generateQuestionSet, searchQuestions, selectGenerated, type GeneratedQuestion } from '../../main/questions'
+import { amountOf, yearOf } from '../../main/questions/generate/values'
+import { openDemoWorkspace, quiet, type DemoWorkspace } from '../helpers/corpus'
+import { tempDir } from '../helpers/services'
+
+const FIXTURES = join(import.meta.dirname, '../fixtures/questions')
+
+let tmp: ReturnType<typeof tempDir>
+let db: OpenedDatabase<unknown>
+let demo: DemoWorkspace
+
+beforeAll(async () => {
+  tmp = tempDir('harness-lab-qgen-')
+  db = await openDatabase(join(tmp.dir, 'workspace.db'), workspaceMigrations)
+  await runIngest(db.raw, { kind: 'folder', path: join(FIXTURES, 'corpus') }, defaultIngestOptions(), quiet)
+  demo = await openDemoWorkspace(3, 1)
+}, 180_000)
+
+afterAll(async () => {
+  await db.close()
+  await demo.close()
+  tmp.cleanup()
+})
+
+const all = { seed: 7, kinds: ['bridge', 'comparison'] as ('bridge' | 'comparison')[], maxPerKind: 200 }
+
+/** Every gold sentence exists, belongs to the document and position it names, and holds what the question needs. */
+function expectValidGold(raw: OpenedDatabase<unknown>['raw'], q: GeneratedQuestion): void {
+  expect(q.gold.length).toBe(2)
+  expect(new Set(q.gold.map((g) => g.documentId)).size).toBe(2)
+  for (const g of q.gold) {
+    const row = raw.prepare('select s.text, s.ord, s.document_id as documentId, d.title from sentences s join documents d on d.id = s.document_id where s.id = ?').get(g.sentenceId) as
+      | { text: string; ord: number; documentId: number; title: string }
+      | undefined
+    expect(row, `${q.externalId}: sentence ${g.sentenceId}`).toBeDefined()
+    expect({ ord: row!.ord, documentId: row!.documentId, title: row!.title }).toEqual({ ord: g.ord, documentId: g.documentId, title: g.title })
+    for (const needed of g.contains) expect(row!.text.toLowerCase(), `${q.externalId} needs "${needed}"`).toContain(needed.toLowerCase())
+  }
+  // A bridge's answer is in the second sentence; a years answer is the difference of the two years.
+  if (q.form === 'bridge') expect(q.gold[1]!.contains).toContain(q.answers[0])
+  if (q.form === 'comparison-years') {
+    const years = q.gold.map((g) => yearOf(g.contains[0]!)!)
+    expect(q.answers[0]).toBe(String(Math.abs(years[0]! - years[1]!)))
+  }
+  if (q.form === 'comparison-choice' || q.form === 'comparison-amount') expect(q.gold.map((g) => g.title)).toContain(q.answers[0])
+  if (q.form === 'comparison-figure') expect(q.gold.map((g) => g.contains[0])).toContain(q.answers[0])
+}
+
+describe('question generation', () => {
+  it('builds bridge and comparison questions from the fixture corpus, with valid gold', () => {
+    const qs = generateCandidates(db.raw, all)
+    const forms = new Set(qs.map((q) => q.form))
+    expect(forms).toEqual(new Set(['bridge', 'comparison-choice', 'comparison-years', 'comparison-amount', 'comparison-figure']))
+    for (const q of qs) expectValidGold(db.raw, q)
+    const born = qs.find((q) => q.form === 'comparison-years' && q.question.includes('birth'))!
+    expect(born.answers[0]).toBe('24') // 1815 - 1791
+    const choice = qs.find((q) => q.form === 'comparison-choice' && q.question.startsWith('Who was born first'))!
+    expect(choice.answers).toEqual(['Charles Babbage'])
+    const figure = qs.find((q) => q.form === 'comparison-figure')!
+    expect(figure.answers).toEqual(['8,900,000'])
+    expect(answerInQuestion(figure.question, figure.answers)).toBe(false)
+    expect(qs.find((q) => q.form === 'comparison-amount')!.answers).toEqual(['london'])
+  })
+
+  it('is deterministic by seed, and another seed draws another set', () => {
+    const a = generateCandidates(demo.db.raw, all)
+    const b = generateCandidates(demo.db.raw, all)
+    expect(b).toEqual(a)
+    expect(a.length).toBeGreaterThan(20)
+    const c = generateCandidates(demo.db.raw, { ...all, seed: 8 })
+    expect(c.map((q) => q.externalId)).not.toEqual(a.map((q) => q.externalId))
+    for (const q of a) expectValidGold(demo.db.raw, q)
+  })
+
+  it('the answer filter keeps only questions whose answer is not in the question; the cap holds per kind', () => {
+    const candidates = generateCandidates(demo.db.raw, all)
+    const leaking = candidates.filter((q) => answerInQuestion(q.question, q.answers))
+    // Choice comparisons name both options, so they always leak.
+    expect(leaking.some((q) => q.form === 'comparison-choice')).toBe(true)
+    const { kept, result } = selectGenerated(candidates, { maxPerKind: 5, answerNotInQuestion: true })
+    expect(kept.every((q) => !answerInQuestion(q.question, q.answers))).toBe(true)
+    expect(result.kept.bridge).toBeLessThanOrEqual(5)
+    expect(result.kept.comparison).toBeLessThanOrEqual(5)
+    expect(result.answerInQuestion.comparison).toBe(leaking.filter((q) => q.kind === 'comparison').length)
+    const unfiltered = selectGenerated(candidates, { maxPerKind: 1000, answerNotInQuestion: false })
+    expect(unfiltered.kept.length).toBe(candidates.length)
+  })
+
+  it('stores a set whose gold every load resolves to the generated sentences, with provenance', () => {
+    const candidates = selectGenerated(generateCandidates(demo.db.raw, all), { maxPerKind: 30, answerNotInQuestion: true }).kept
+    const r = generateQuestionSet(demo.db.raw, { ...all, name: 'generated', maxPerKind: 30, answerNotInQuestion: true })
+    const loaded = loadQuestions(demo.db.raw, r.setId, 0, 1000)
+    expect(loaded.map((q) => q.question)).toEqual(candidates.map((q) => q.question))
+    loaded.forEach((q, i) => {
+      expect(q.gold.missing).toEqual([])
+      expect(q.gold.sentenceIds).toEqual(candidates[i]!.gold.map((g) => g.sentenceId))
+    })
+    const page = searchQuestions(demo.db.raw, r.setId, { origin: 'generated' }, 0, 5)
+    expect(page.total).toBe(loaded.length)
+    expect(page.questions[0]!.provenance).toMatchObject({ origin: 'generated', answerInQuestion: false })
+    expect(page.questions[0]!.provenance.detail).toBeTruthy()
+    expect(page.questions[0]!.goldSentences.every((g) => g.text !== null)).toBe(true)
+  })
+})
+
+describe('values', () => {
+  it('reads years and amounts, and refuses what is not one', () => {
+    expect(yearOf('17 April 1979')).toBe(1979)
+    expect(yearOf('the 1980s')).toBeNull()
+    expect(yearOf('2015.3')).toBeNull()
+    expect(yearOf('1990 to 1995')).toBeNull()
+    expect(amountOf('$391.0 billion', 'MONEY')).toEqual({ value: 391e9, unit: 'money' })
+    expect(amountOf('12.5%', 'PERCENT')).toEqual({ value: 12.5, unit: 'percent' })
+    expect(amountOf('164,000', 'CARDINAL')).toEqual({ value: 164000, unit: 'count' })
+    expect(amountOf('about', 'CARDINAL')).toBeNull()
+  })
+})

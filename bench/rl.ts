@@ -24,9 +24,16 @@
  * a "mean of N seeds" line per metric follows, and the `learn:` lines are over the seed means per
  * held-out question (bootstrap over questions); with one seed they are that seed's figures.
  *
+ * Curves: per variant and seed, the training diagnostics' reward, zero-advantage rate, retrieval-equivalence
+ * classes per group (N_eq), share of groups spanning more than one class (D_ret) and entropy, summarised as
+ * their values at the first step, the quartiles of the run and the last step. On a suite with both menu
+ * variants, a `learn: <suite>graph-menu snc-vs-outcome sp.f1 ...` line pairs menu + SNC (after) against
+ * menu + outcome-only (before) per held-out question.
+ *
  * Env: RL_STEPS (default 20), RL_SEEDS (default 1), RL_DEMO_SIZE (default 6: over 500 questions),
  * RL_SUITES (default "demo,hotpotqa"), RL_VARIANTS (labels, default all: graph-menu+snc, graph-menu,
- * free-query, stateful, stateful+nodiv), HOTPOTQA_DIR (default ../shared/data/hotpotqa-train100).
+ * free-query, stateful, stateful+nodiv), HOTPOTQA_DIR (default ../shared/data/hotpotqa-train100),
+ * RL_CONFIG (JSON merged into every run's training config, for sweeps: e.g. '{"learningRate":0.02}').
  * Ends with machine-readable lines (suite prefix "hotpotqa/" on the environment for the HotpotQA suite):
  *   learn: <environment> <credit> <metric> before <x> after <y> diff <d> CI [<lo>, <hi>]
  *   step: <environment> <seconds> s/step <r> rollouts/s greedy <g> episodes/s
@@ -61,6 +68,7 @@ const SIZE = Number(process.env.RL_DEMO_SIZE ?? 6)
 const SUITES = new Set((process.env.RL_SUITES ?? 'demo,hotpotqa').split(',').map((s) => s.trim()))
 const HOTPOT = process.env.HOTPOTQA_DIR ?? sharedPath('data/hotpotqa-train100')
 const GROUP = 8
+const OVERRIDES = JSON.parse(process.env.RL_CONFIG ?? '{}') as Partial<TrainConfigInput>
 const QUESTIONS_PER_STEP = 16
 const answerer = new LexicalAnswerer()
 const lines: string[] = []
@@ -190,11 +198,20 @@ function seedMean(perSeed: Rows[]): Rows {
   }))
 }
 
+/** A diagnostic's curve over the run: first step, quartiles, last step. */
+function curve(diagnostics: { diagnostics: unknown }[], key: string): string {
+  const xs = diagnostics.map((d) => (d.diagnostics as Record<string, unknown>)[key]).map((x) => (typeof x === 'number' ? x : NaN))
+  if (xs.length === 0) return '(none)'
+  const at = [0, 0.25, 0.5, 0.75, 1].map((q) => Math.round(q * (xs.length - 1)))
+  return at.map((i) => `${i}:${fmt(xs[i])}`).join(' ')
+}
+
 async function suite(label: string, prefix: string, raw: SQLite.Database, setId: number, total: number, heldOutSize: number) {
   const heldOut = { questionSetId: setId, offset: total - heldOutSize, limit: heldOutSize }
   const train = { questionSetId: setId, offset: 0, limit: total - heldOutSize }
   console.log(`\n== ${label}: ${train.limit} train (the first ${train.limit} by id) / ${heldOut.limit} held-out questions (the last ${heldOut.limit} by id), ${STEPS} steps, ${SEEDS} seed(s), ${GROUP} rollouts x ${QUESTIONS_PER_STEP} questions per step`)
   const heldOutQuestions = loadQuestions(raw, setId, heldOut.offset, heldOut.limit)
+  const afterOf = new Map<string, Rows>()
   for (const v of VARIANTS) {
     const h1 = isH1(v)
     const t0 = performance.now()
@@ -205,7 +222,7 @@ async function suite(label: string, prefix: string, raw: SQLite.Database, setId:
       const seconds: number[] = []
       const r = await runTraining(raw, {
         environment: v.environment, steps: STEPS, groupSize: GROUP, questionsPerStep: QUESTIONS_PER_STEP, evalInterval: Math.max(STEPS, 1), seed,
-        credit: { scheme: v.credit, lambda: v.lambda }, train, heldOut, ...(v.reward ? { reward: v.reward } : {}),
+        credit: { scheme: v.credit, lambda: v.lambda }, train, heldOut, ...(v.reward ? { reward: v.reward } : {}), ...OVERRIDES,
       }, { answerer, appVersion: 'bench', jobId: null, progress: () => {}, throwIfCancelled: () => {}, onStep: (_s, d) => seconds.push(d.seconds as number) })
       const sPerStep = median(seconds)
       const rolloutsPerSecond = (GROUP * QUESTIONS_PER_STEP) / sPerStep
@@ -235,6 +252,10 @@ async function suite(label: string, prefix: string, raw: SQLite.Database, setId:
         const last = diagnostics[diagnostics.length - 1]?.diagnostics as { reward?: number; zeroAdvantageRate?: number; entropy?: number; turns?: number } | undefined
         console.log(`${v.label} ${v.credit} seed ${seed} last step: train reward ${fmt(last?.reward)}, zero-advantage rate ${fmt(last?.zeroAdvantageRate)}, entropy ${fmt(last?.entropy)}, turns ${fmt(last?.turns)}`)
       }
+      const runDiagnostics = new TrainingStore(raw).diagnostics(r.runId)
+      for (const key of ['reward', 'zeroAdvantageRate', 'equivalenceClasses', 'spanningGroups', 'entropy', 'evidence']) {
+        console.log(`${v.label} ${v.credit} seed ${seed} curve ${key} (step:value): ${curve(runDiagnostics, key)}`)
+      }
       perSeed.push({ before, after, seed })
       for (const metric of metrics) {
         const c = comparePaired(before, after, metric, { seed })
@@ -244,6 +265,7 @@ async function suite(label: string, prefix: string, raw: SQLite.Database, setId:
     }
     const before = SEEDS > 1 ? seedMean(perSeed.map((s) => s.before)) : perSeed[0]!.before
     const after = SEEDS > 1 ? seedMean(perSeed.map((s) => s.after)) : perSeed[0]!.after
+    afterOf.set(v.label, after)
     for (const metric of metrics) {
       const c = comparePaired(before, after, metric, { seed: 1 })
       const g = comparePaired(rows(baseline.result), after, metric, { seed: 1 })
@@ -259,6 +281,15 @@ async function suite(label: string, prefix: string, raw: SQLite.Database, setId:
       }
     }
     console.log(`${v.label}: ${((performance.now() - t0) / 1000).toFixed(0)} s for ${SEEDS} seed(s)`)
+  }
+  const snc = afterOf.get('graph-menu+snc')
+  const outcome = afterOf.get('graph-menu')
+  if (snc && outcome) {
+    for (const metric of G_METRICS) {
+      const c = comparePaired(outcome, snc, metric, { seed: 1 })
+      console.log(`graph-menu snc vs outcome-only ${metric}: outcome ${fmt(c.baselineMean)}, snc ${fmt(c.candidateMean)}, diff ${fmt(c.meanDifference)} [${fmt(c.ci?.lower)}, ${fmt(c.ci?.upper)}]`)
+      if (metric === 'sp.f1') lines.push(`learn: ${prefix}graph-menu snc-vs-outcome ${metric} before ${fmt(c.baselineMean)} after ${fmt(c.candidateMean)} diff ${fmt(c.meanDifference)} CI [${fmt(c.ci?.lower)}, ${fmt(c.ci?.upper)}]`)
+    }
   }
 }
 

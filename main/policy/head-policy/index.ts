@@ -1,5 +1,6 @@
 export { HeadPolicy, HEAD_PROTOCOLS, candidateBuilder, headInputDim, type HeadDecisionRecord, type HeadPolicyOptions, type PriorProvider } from './head-policy'
 export { MENU_LAYOUT, SEARCH_LAYOUT, QUERY_CANDIDATES, queryCandidates } from './sentence-candidates'
+export { withMenuContext } from './menu-context'
 export { HARNESS1_CANDIDATES, HARNESS1_LAYOUT, HARNESS1_TOOLS, harness1Candidates } from './harness1-candidates'
 export type { Candidate, CandidateBuilder } from './candidate'
 export { encode, layoutDimension, layoutNames, squash, STATE_FEATURES, type FeatureLayout, type StateFeatures } from './features'

@@ -9,27 +9,29 @@ import { stemSet, type SentenceEnvData } from '../../harness/sentence-substrate'
 import { entityQuery, searchKey, sentenceData, unmetTerms, usedQueryKeys } from '../scripted/harness-g/observation'
 import type { Candidate, CandidateBuilder } from './candidate'
 import { squash, type FeatureLayout, type StateFeatures } from './features'
+import { ANSWER_CONTEXT_FEATURES, LOOKUP_CONTEXT_FEATURES, SENTENCE_CONTEXT_FEATURES, withMenuContext } from './menu-context'
 
 export type { Candidate, CandidateBuilder } from './candidate'
 
 const SENTENCE_FEATURES = [
   'retrieval', 'chunkRank', 'overlap', 'need', 'needHits', 'questionEntity', 'questionDocument', 'evidenceEntity',
-  'evidenceDocument', 'focus', 'lead', 'sameDocument', 'fromLookup', 'latest', 'rank', 'score',
+  'evidenceDocument', 'focus', 'lead', 'sameDocument', 'fromLookup', 'latest', 'rank', 'score', ...SENTENCE_CONTEXT_FEATURES,
 ] as const
 const LOOKUP_FEATURES = [
   'inQuestion', 'inEvidence', 'visibleMentions', 'degree', 'links', 'viaLink', 'documentVisible', 'prior', 'retrieval',
-  'titleMatch', 'newSentences', 'newFocus', 'previewOverlap', 'previewNeed', 'rank',
+  'titleMatch', 'newSentences', 'newFocus', 'previewOverlap', 'previewNeed', 'rank', ...LOOKUP_CONTEXT_FEATURES,
 ] as const
+const ANSWER_FEATURES = ['committed', ...ANSWER_CONTEXT_FEATURES] as const
 const SEARCH_FEATURES = ['fromQuestion', 'fromEntity', 'nameOnly', 'needOnly', 'entityInEvidence', 'entityInQuestion', 'entityDocumentVisible', 'needCovered', 'needTerms', 'words', 'rank'] as const
 
 export const MENU_LAYOUT: FeatureLayout = {
   types: ['SELECT', 'LOOKUP', 'ANSWER_WITH', 'ANSWER'],
-  blocks: { SELECT: SENTENCE_FEATURES, LOOKUP: LOOKUP_FEATURES, ANSWER_WITH: SENTENCE_FEATURES, ANSWER: ['committed'] },
+  blocks: { SELECT: SENTENCE_FEATURES, LOOKUP: LOOKUP_FEATURES, ANSWER_WITH: SENTENCE_FEATURES, ANSWER: ANSWER_FEATURES },
 }
 
 export const SEARCH_LAYOUT: FeatureLayout = {
   types: ['SELECT', 'SEARCH', 'ANSWER_WITH', 'ANSWER'],
-  blocks: { SELECT: SENTENCE_FEATURES, SEARCH: SEARCH_FEATURES, ANSWER_WITH: SENTENCE_FEATURES, ANSWER: ['committed'] },
+  blocks: { SELECT: SENTENCE_FEATURES, SEARCH: SEARCH_FEATURES, ANSWER_WITH: SENTENCE_FEATURES, ANSWER: ANSWER_FEATURES },
 }
 
 function sentenceState(observation: Observation): StateFeatures {
@@ -49,7 +51,7 @@ export const menuCandidates: CandidateBuilder = {
   layout: MENU_LAYOUT,
   state: sentenceState,
   candidates(_observation, actions) {
-    return actions.kind === 'menu' ? actions.items.filter((i) => MENU_LAYOUT.types.includes(i.type)).map(menuCandidate) : []
+    return actions.kind === 'menu' ? withMenuContext(actions.items.filter((i) => MENU_LAYOUT.types.includes(i.type)).map(menuCandidate)) : []
   },
 }
 
@@ -103,6 +105,6 @@ export const searchCandidates: CandidateBuilder = {
   candidates(observation) {
     const data = sentenceData(observation, 'head')
     const items = data.menu.filter((i) => i.type === 'SELECT' || i.type === 'ANSWER_WITH' || i.type === 'ANSWER').map(menuCandidate)
-    return [...items, ...queryCandidates(data)]
+    return [...withMenuContext(items), ...queryCandidates(data)]
   },
 }

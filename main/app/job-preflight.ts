@@ -1,3 +1,4 @@
+import { ApiError, type Job, type JobKind } from '../../preload/contract'
 import type { OpenedDatabase } from '../db/open'
 import type { WorkspaceDatabase } from '../db/schema'
 import { validateAblationRun } from '../experiments/ablation'
@@ -5,13 +6,21 @@ import { validateEvalParams, validateTrainParams } from '../experiments/validate
 import type { JobPreflight } from '../jobs/manager'
 
 /** Checks run before a job is queued, where a kind needs more than its parameter schema. */
-export function jobPreflight(workspaceDb: (workspaceId: string) => Promise<OpenedDatabase<WorkspaceDatabase>>): JobPreflight {
+export function jobPreflight(
+  workspaceDb: (workspaceId: string) => Promise<OpenedDatabase<WorkspaceDatabase>>,
+  activeJobs: (workspaceId: string, kind: JobKind) => Promise<Job[]>,
+): JobPreflight {
   return {
     // The environment, its config delta, the policy and the split: a typo is a validation error now, not a failed run later.
     'eval.run': async (params, workspaceId) => validateEvalParams((await workspaceDb(workspaceId!)).raw, params),
     // Registry names, splits that overlap or are empty, a resume of a run that does not exist: refused before queueing.
     'train.run': async (params, workspaceId) => validateTrainParams((await workspaceDb(workspaceId!)).raw, params),
     // An unknown or finished ablation: refused before queueing (a finished one is re-run as a copy).
-    'ablation.run': async (params, workspaceId) => validateAblationRun((await workspaceDb(workspaceId!)).raw, params.ablationId),
+    // ... and one already queued or running: two jobs would write the same cells.
+    'ablation.run': async (params, workspaceId) => {
+      validateAblationRun((await workspaceDb(workspaceId!)).raw, params.ablationId)
+      const busy = (await activeJobs(workspaceId!, 'ablation.run')).find((j) => j.params.ablationId === params.ablationId)
+      if (busy) throw new ApiError('CONFLICT', `Ablation #${params.ablationId} is already ${busy.status} (job ${busy.id}): wait for it or cancel it first`)
+    },
   }
 }

@@ -20,6 +20,8 @@ export interface Services {
   models: ModelRegistry
   /** Each open workspace's retriever, with its embedding model for dense search. */
   retrievers: WorkspaceRetrievers
+  /** Runs `fn` first when the services close (servers started through the API hold workspace handles). */
+  onClose(fn: () => Promise<void>): void
   close(): Promise<void>
 }
 
@@ -35,11 +37,11 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const app = await openDatabase<AppDatabase>(appDbFile(options.dataDir), appMigrations)
   const events = new EventBus()
   let workspaces: WorkspaceService | undefined
-  const jobs = new JobManager(app, events, {
+  const jobs: JobManager = new JobManager(app, events, {
     dataDir: options.dataDir,
     worker: options.worker,
     workspaceDbFile: (id) => workspaces!.databaseFile(id),
-    preflight: jobPreflight((id) => workspaces!.handle(id)),
+    preflight: jobPreflight((id) => workspaces!.handle(id), (workspaceId, kind) => jobs.active(workspaceId, kind)),
     concurrency: options.jobConcurrency,
     cancelGraceMs: options.cancelGraceMs,
   })
@@ -48,6 +50,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const models = new ModelRegistry(app.db, { jobHolders: (path) => jobs.modelHolders(path) })
   const retrievers = new WorkspaceRetrievers(models)
   await jobs.init()
+  const closing: Array<() => Promise<void>> = []
   return {
     version: APP_VERSION,
     dataDir: options.dataDir,
@@ -57,7 +60,11 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     jobs,
     models,
     retrievers,
+    onClose(fn) {
+      closing.push(fn)
+    },
     async close() {
+      for (const fn of closing.splice(0)) await fn().catch(() => undefined)
       await jobs.shutdown()
       await models.closeAll()
       await workspaces!.closeAll()

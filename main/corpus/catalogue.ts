@@ -47,8 +47,10 @@ export function sourceFiles(raw: SQLite.Database, filter: { status?: 'ok' | 'fai
   }))
 }
 
-export function questionSets(raw: SQLite.Database): QuestionSetSummary[] {
-  return corpusRepositories(raw).questions.sets()
+/** The workspace's question sets, each with its stored splits (what evaluations and training runs choose from). */
+export function questionSets(raw: SQLite.Database): (QuestionSetSummary & { splits: { name: string; count: number }[] })[] {
+  const questions = corpusRepositories(raw).questions
+  return questions.sets().map((s) => ({ ...s, splits: questions.splitCounts(s.id) }))
 }
 
 export function questionsOf(raw: SQLite.Database, setId: number, offset: number, limit: number): { total: number; questions: Question[] } {

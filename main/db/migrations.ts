@@ -347,7 +347,7 @@ export const workspaceMigrations: Record<string, Migration> = {
       await db.schema.alterTable('episodes').addColumn('pruned_at', 'text').execute()
     },
   },
-  '0009_one_entity_per_name': {
+  '0010_one_entity_per_name': {
     async up(db) {
       // Each mention keeps the type it was read with; an entity's type is the vote of its mentions.
       await db.schema.alterTable('mentions').addColumn('type', 'text').execute()

@@ -138,7 +138,7 @@ export interface MentionTable {
   start: number
   end: number
   surface: string
-  /** The type this mention was read with (null for rows written before 0009_one_entity_per_name). */
+  /** The type this mention was read with (null for rows written before 0010_one_entity_per_name). */
   type: string | null
 }
 

@@ -291,7 +291,7 @@ export async function getEpisode(raw: WorkspaceHandle, episodeId: number) {
   const outcome = JSON.parse(r.outcome_json) as EpisodeOutcome
   const storedGold = JSON.parse(r.gold_json) as { answers: string[]; supportingFacts: SupportingFact[]; supportingDocs: string[] }
   const { sentenceIds, documentIds, ...goldEvidence } = goldEvidenceOf(raw, storedGold, outcome)
-  const base = { ...toEpisode(r), seed: r.seed, environment, runName: r.run_name, runKind: r.run_kind, outcome, goldEvidence }
+  const base = { ...toEpisode(r), seed: r.seed, environment, runName: r.run_name, runKind: r.run_kind, outcome, goldEvidence, prunedAt: r.pruned_at ?? null }
   const withPath = <S extends PathStep>(steps: S[]) => ({ steps, path: pathOf(raw, steps, { sentenceIds, documentIds }) })
   if (r.steps_blob) {
     const { trajectory, faithful } = await replayRollout(raw, {

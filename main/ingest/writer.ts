@@ -120,7 +120,7 @@ export class CorpusWriter {
       ),
       insertFts: p('insert into chunks_fts (rowid, title, text) values (?, ?, ?)'),
       insertSentence: p('insert into sentences (document_id, chunk_id, ord, text, start_char, end_char) values (?, ?, ?, ?, ?, ?) returning id'),
-      // One entity per canonical name (0009_one_entity_per_name): its type is voted by its mentions.
+      // One entity per canonical name (0010_one_entity_per_name): its type is voted by its mentions.
       entityByKey: p('select id, name, lookup_ok, type from entities where canonical = ?'),
       entityVotes: p('select coalesce(m.type, e.type) as type, count(*) as n from mentions m join entities e on e.id = m.entity_id where m.entity_id = ? group by 1'),
       insertEntity: p('insert into entities (canonical, type, name, lookup_ok) values (?, ?, ?, ?) returning id'),

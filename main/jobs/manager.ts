@@ -208,6 +208,13 @@ export class JobManager {
     return row !== undefined
   }
 
+  /** Queued or running jobs of one kind in a workspace (jobs left by dead processes recovered first). */
+  async active(workspaceId: string, kind: JobKind): Promise<Job[]> {
+    await this.recoverOrphans({ workspaceId })
+    const rows = await this.db.selectFrom('jobs').selectAll().where('workspace_id', '=', workspaceId).where('kind', '=', kind).where('status', 'in', ['queued', 'running']).execute()
+    return rows.map(toJobDto)
+  }
+
   /** The running jobs whose workers hold the model file at an absolute path. */
   modelHolders(path: string): Array<{ jobId: string; kind: JobKind }> {
     return this.held.holdersOf(path)

@@ -24,6 +24,8 @@ export type AblationPolicy = z.infer<typeof AblationPolicySchema>
 export const AblationTrainingBase = z.strictObject({
   /** Train questions of the same set; they must not overlap the evaluated split. */
   offset: z.number().int().min(0).default(0),
+  /** A stored split of the set to train on (offset and limit then count within it). */
+  split: z.string().trim().min(1).max(64).optional(),
   limit: z.number().int().min(1).max(100_000).default(20),
   steps: z.number().int().min(1).max(1000).default(4),
   groupSize: z.number().int().min(1).max(64).default(2),
@@ -42,6 +44,8 @@ export const AblationBaseSchema = z.strictObject({
   answerer: AnswererSpec.default({ kind: 'lexical' }),
   rewardWeights: z.record(z.string(), z.number()).default({}),
   questionSetId: z.number().int().min(1),
+  /** A stored split of the set to evaluate on (offset and limit then count within it). */
+  split: z.string().trim().min(1).max(64).optional(),
   offset: z.number().int().min(0).default(0),
   limit: z.number().int().min(1).max(10_000).default(20),
   /** Every cell runs every seed on the same questions in the same order. */

@@ -98,7 +98,15 @@ export const ChunkView = z.object({
   sentences: z.array(z.object({ sentenceId: z.number(), ord: z.number(), text: z.string() })),
 })
 
-export const QuestionSet = z.object({ id: z.number(), name: z.string(), source: z.string(), createdAt: z.string(), questions: z.number() })
+export const QuestionSet = z.object({
+  id: z.number(),
+  name: z.string(),
+  source: z.string(),
+  createdAt: z.string(),
+  questions: z.number(),
+  /** The set's stored splits (train / dev / test) with their sizes; empty until the set is split. */
+  splits: z.array(z.object({ name: z.string(), count: z.number() })),
+})
 export const Question = z.object({
   id: z.number(),
   externalId: z.string(),

@@ -316,6 +316,8 @@ export const runRoutes = {
       outcome: EpisodeOutcomeSchema,
       /** Training rollouts are stored compactly and rebuilt by replay: whether the replay matched what was stored. */
       replay: z.object({ faithful: z.boolean(), note: z.string() }).nullable(),
+      /** When the run's steps were pruned (its per-question results are kept): the episode then has no steps. */
+      prunedAt: z.string().nullable(),
       steps: z.array(EpisodeStep),
       /** The question's gold evidence with what the episode did with it. */
       goldEvidence: EpisodeGoldSchema,

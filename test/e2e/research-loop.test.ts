@@ -1,9 +1,10 @@
 /// <reference lib="dom" />
 /**
- * The research loop in Chromium against the built app in browser mode: ingest a folder corpus and a
- * FlashRAG questions file for it from the Corpus page (the Questions page has no import form yet),
- * run an evaluation from the Runs page, open a trajectory, follow a menu item into the document
- * reader, and download the run's results as CSV through the token-checked route.
+ * The research loop in Chromium against the built app in browser mode: ingest a folder corpus from the
+ * Corpus page, import a questions file for it on the Questions page (gold given by file name, title and
+ * quoted sentence, resolved on import), draw train / dev / test splits, run an evaluation on the test
+ * split from the Runs page, open a trajectory, follow a menu item into the document reader, and
+ * download the run's results as CSV through the token-checked route.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -22,9 +23,9 @@ const ARTICLES: Record<string, string> = {
   'kessel-institute.md': '# Kessel Institute\n\nThe Kessel Institute is a school of engineering founded in 1841. Its first director was Alder Venn. The institute stands beside the river Omm.\n',
 }
 const QUESTIONS = [
-  { id: 'q1', question: 'In which town was the designer of the Orvel Lighthouse born?', golden_answers: ['Brask'] },
-  { id: 'q2', question: 'Who was the first director of the institute where Mira Tolven studied?', golden_answers: ['Alder Venn'] },
-  { id: 'q3', question: 'When was the Orvel Lighthouse lamp first lit?', golden_answers: ['1872'] },
+  { id: 'q1', question: 'In which town was the designer of the Orvel Lighthouse born?', golden_answers: ['Brask'], files: ['orvel-lighthouse.md', 'mira-tolven.md'] },
+  { id: 'q2', question: 'Who was the first director of the institute where Mira Tolven studied?', golden_answers: ['Alder Venn'], titles: ['Mira Tolven', 'Kessel Institute'] },
+  { id: 'q3', question: 'When was the Orvel Lighthouse lamp first lit?', golden_answers: ['1872'], sentences: ['Its lamp was first lit in 1872.'] },
 ]
 
 /** RFC 4180 records (enough to count rows and read the header). */
@@ -86,18 +87,31 @@ describe.runIf(run)('research loop in Chromium (browser mode)', () => {
     tmp.cleanup()
   })
 
-  it('ingests a folder corpus and a questions file for it from the Corpus page', async () => {
+  it('ingests a folder corpus, imports questions for it on the Questions page and splits them', async () => {
     await go(`#/workspaces/${workspaceId}/corpus`)
     await page.click('[data-test=tab-folder]')
     await page.fill('[data-test=folder-path]', folder)
     await page.click('[data-test=start-ingest]')
     await expect.poll(async () => page.locator('[data-test=file-table] tr[data-status=ok]').count(), { timeout: 90_000, interval: 250 }).toBe(4)
 
-    await page.click('[data-test=tab-benchmark]')
-    await page.selectOption('[data-test=benchmark-kind]', 'flashrag')
-    await page.fill('[data-test=questions-file]', questionsFile)
-    await page.click('[data-test=start-ingest]')
-    await expect.poll(async () => (await api<{ questions: number }[]>('questions.sets', { workspaceId })).reduce((n, s) => n + s.questions, 0), { timeout: 90_000, interval: 250 }).toBe(3)
+    await go(`#/workspaces/${workspaceId}/questions`)
+    await page.click('[data-test=tool-import]')
+    await page.setInputFiles('[data-test=question-import-file]', questionsFile)
+    await page.fill('[data-test=question-import-name]', 'loop questions')
+    await page.locator('[data-test=question-import] button[type=submit]').click()
+    const report = page.locator('[data-test=question-import-report]')
+    await report.waitFor()
+    expect(await report.textContent()).toContain('3 of 3 rows imported')
+    // Every gold reference (file names, titles, a quoted sentence) resolved against the folder corpus.
+    expect(await page.locator('[data-test=import-unresolved]').count()).toBe(0)
+    expect(await page.locator('[data-test=import-bad-row]').count()).toBe(0)
+
+    await page.fill('[data-test=split-train]', '1')
+    await page.fill('[data-test=split-dev]', '1')
+    await page.fill('[data-test=split-test]', '1')
+    await page.locator('[data-test=split-form] button[type=submit]').click()
+    await page.locator('[data-test=split-count-test]').waitFor()
+    expect(await page.locator('[data-test=split-count-test]').textContent()).toContain('test 1')
     // The folder corpus is still there: importing questions added no documents and removed none.
     expect((await api<{ documents: number }>('corpus.stats', { workspaceId })).documents).toBe(4)
   })
@@ -107,6 +121,7 @@ describe.runIf(run)('research loop in Chromium (browser mode)', () => {
     await page.locator('[data-test=eval-launcher]').waitFor()
     await page.selectOption('[data-test=eval-environment]', 'graph-menu')
     await page.selectOption('[data-test=eval-policy]', 'greedy')
+    await page.selectOption('[data-test=eval-split]', 'test')
     await page.fill('[data-test=eval-limit]', '3')
     await page.click('[data-test=eval-start]')
     const row = page.locator('[data-test=runs-table] tr[data-status=done]').first()
@@ -136,8 +151,13 @@ describe.runIf(run)('research loop in Chromium (browser mode)', () => {
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8')
     const rows = csvRows(await res.text())
     expect(rows[0]!.slice(0, 6)).toEqual(['episode_id', 'run_id', 'question_id', 'train_step', 'seed', 'question'])
-    expect(rows.length - 1).toBe(3)
-    expect(rows.slice(1).map((r) => r[5]).sort()).toEqual(QUESTIONS.map((q) => q.question).sort())
+    // The run covered the test split only: as many rows as the split has questions, each one of them.
+    const sets = await api<{ id: number; name: string; splits: { name: string; count: number }[] }[]>('questions.sets', { workspaceId })
+    const testSplit = sets.find((x) => x.name === 'loop questions')!.splits.find((x) => x.name === 'test')!
+    expect(testSplit.count).toBeGreaterThan(0)
+    expect(testSplit.count).toBeLessThan(QUESTIONS.length)
+    expect(rows.length - 1).toBe(testSplit.count)
+    for (const r of rows.slice(1)) expect(QUESTIONS.map((q) => q.question)).toContain(r[5])
     // Without the token the same file is refused.
     const bare = new URL(`${app.origin}${await link.getAttribute('href')}`)
     bare.searchParams.delete('token')

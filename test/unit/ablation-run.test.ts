@@ -125,6 +125,8 @@ describe('ablation matrix', () => {
       config: { base: { ...base(), offset: 1, seeds: [1], training: { ...base().training, steps: 30, evalInterval: 10 } }, rows: [{ label: 'estimator: rloo', training: { estimator: 'rloo' } }], parallel: 1 },
     })
     const job = await backend.call('job.start', { kind: 'ablation.run', workspaceId, params: { ablationId: saved.id } })
+    // A second job on the same ablation would write the same cells: refused while the first is queued or running.
+    await expect(backend.call('job.start', { kind: 'ablation.run', workspaceId, params: { ablationId: saved.id } })).rejects.toThrow(/is already (queued|running)/)
     // Cancel once the training row has stored its first step (its progress says step 2 is under way).
     await new Promise<void>((resolve) => {
       const off = backend.services.events.subscribe((name, p) => {
@@ -197,5 +199,21 @@ describe('ablation matrix', () => {
     expect(weights.cells['turns']!.difference).toMatchObject({ mean: 0, count: 3 })
     expect(weights.cells['reward.toolDiversity']!.value.mean).toBe(0)
     expect(r.rows[0]!.cells['reward.toolDiversity']!.value.mean!).toBeGreaterThan(0)
+  }, 300_000)
+
+  it('runs on a stored split of the set: every cell evaluates exactly that split', async () => {
+    const onSplit = { ...base(), split: 'test', limit: 100, seeds: [1] }
+    await expect(backend.call('ablations.save', { workspaceId, name: 'no split yet', config: { base: onSplit, rows: [{ label: 'oracle', policy: { kind: 'scripted', name: 'oracle' } }] } })).rejects.toThrow(/split test/)
+    const detail = await backend.call('questions.split', { workspaceId, setId, spec: { method: 'ratio', seed: 1, ratios: { train: 8, dev: 1, test: 1 } } })
+    const test = detail.splits.find((x) => x.name === 'test')!.count
+    expect(test).toBeGreaterThan(0)
+    const saved = await backend.call('ablations.save', { workspaceId, name: 'on the test split', config: { base: onSplit, rows: [{ label: 'oracle', policy: { kind: 'scripted', name: 'oracle' } }] } })
+    const job = await backend.call('job.start', { kind: 'ablation.run', workspaceId, params: { ablationId: saved.id } })
+    const done = await backend.services.jobs.waitFor(job.id)
+    expect(done.status, done.error ?? '').toBe('done')
+    const results = (await backend.call('ablations.get', { workspaceId, id: saved.id })).results!
+    expect(results.keys).toHaveLength(test)
+    // The split is now frozen: the cells' runs used it.
+    await expect(backend.call('questions.split', { workspaceId, setId, spec: { method: 'ratio', seed: 2, ratios: { train: 1, dev: 1, test: 1 } } })).rejects.toThrow(/used by runs/)
   }, 300_000)
 })

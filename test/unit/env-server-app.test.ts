@@ -51,4 +51,13 @@ describe('environment server from the app', () => {
     expect(stopped).toMatchObject({ running: false, url: null })
     await expect(fetch(`${started.url}/v1/health`)).rejects.toThrow()
   })
+
+  it('closes with the app: closing the services stops a server still running', async () => {
+    const other = await startBackend()
+    const id = (await other.call('workspace.create', { name: 'closing' })).id
+    const started = await other.call('envServer.start', { workspaceId: id, port: 0 })
+    expect((await fetch(`${started.url}/v1/health`, { headers: { authorization: `Bearer ${started.token}` } })).status).toBe(200)
+    await other.close()
+    await expect(fetch(`${started.url}/v1/health`)).rejects.toThrow()
+  })
 })

@@ -62,11 +62,11 @@ describe('one entity per name', () => {
   })
 })
 
-describe('the 0009_one_entity_per_name migration', () => {
+describe('the 0010_one_entity_per_name migration', () => {
   it('merges a graph built before into one entity per canonical name, keeping every mention and link', async () => {
     const tmp = tempDir('harness-lab-merge-')
     const file = join(tmp.dir, 'workspace.db')
-    const before = Object.fromEntries(Object.entries(workspaceMigrations).filter(([name]) => name < '0009_one_entity_per_name'))
+    const before = Object.fromEntries(Object.entries(workspaceMigrations).filter(([name]) => name < '0010_one_entity_per_name'))
     const old = await openDatabase(file, before)
     const r = old.raw
     r.prepare("insert into source_files (path, format, size_bytes, sha256, status, document_count, ingested_at) values ('a', 'txt', 1, 'x', 'ok', 1, 'now')").run()

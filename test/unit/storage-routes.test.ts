@@ -39,6 +39,7 @@ describe('runs.storage and runs.prune', () => {
     const { episodes } = await backend.call('runs.episodes', { workspaceId, runId })
     const opened = await backend.call('runs.episode', { workspaceId, episodeId: episodes[0]!.id })
     expect(opened.steps.length).toBeGreaterThan(0)
+    expect(opened.prunedAt).toBeNull()
 
     expect(await failure(backend.call('runs.prune', { workspaceId, runId, confirm: 'not its name' }))).toMatchObject({ code: 'VALIDATION' })
     expect(await failure(backend.call('runs.prune', { workspaceId, runId: 999_999, confirm: 'x' }))).toMatchObject({ code: 'NOT_FOUND' })
@@ -51,7 +52,10 @@ describe('runs.storage and runs.prune', () => {
     const after = await backend.call('runs.episodes', { workspaceId, runId })
     expect(after.episodes).toEqual(episodes)
     expect((await backend.call('runs.list', { workspaceId })).find((r) => r.id === runId)!.metrics).toEqual(run.metrics)
-    expect((await backend.call('runs.episode', { workspaceId, episodeId: episodes[0]!.id })).steps).toEqual([])
+    const reopened = await backend.call('runs.episode', { workspaceId, episodeId: episodes[0]!.id })
+    expect(reopened.steps).toEqual([])
+    // The Trajectory view says why the steps are gone.
+    expect(reopened.prunedAt).toEqual(expect.any(String))
   })
 })
 

@@ -7,6 +7,12 @@ import type { HandlerGroup } from './handler-group'
 /** One environment server per process, started and stopped from the Policies page. */
 export function envServerHandlers(services: Services): HandlerGroup<typeof envServerRoutes> {
   let running: { server: EnvServer; workspaceId: string; store: StoreMode; startedAt: string } | null = null
+  // Closing the app closes the server before the workspace database it reads.
+  services.onClose(async () => {
+    const server = running?.server
+    running = null
+    await server?.close()
+  })
 
   const status = (): EnvServerStatus =>
     running

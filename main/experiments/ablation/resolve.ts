@@ -41,8 +41,8 @@ export function trainingConfig(base: AblationBase, row: ResolvedRow, seed: numbe
     steps: t.steps,
     evalInterval: t.evalInterval,
     seed,
-    train: { questionSetId: base.questionSetId, offset: t.offset, limit: t.limit },
-    heldOut: { questionSetId: base.questionSetId, offset: base.offset, limit: base.limit },
+    train: { questionSetId: base.questionSetId, offset: t.offset, limit: t.limit, ...(t.split !== undefined ? { split: t.split } : {}) },
+    heldOut: { questionSetId: base.questionSetId, offset: base.offset, limit: base.limit, ...(base.split !== undefined ? { split: base.split } : {}) },
   }
 }
 

@@ -185,6 +185,7 @@ async function runCell(
           policy: { ...row.policy, ablation: id, row: row.index },
           answerer: base.answerer,
           questionSetId: base.questionSetId,
+          ...(base.split !== undefined ? { split: base.split } : {}),
           offset: base.offset,
           limit: base.limit,
           seed: cell.seed,

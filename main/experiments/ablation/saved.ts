@@ -19,8 +19,9 @@ function summaryOf(r: AblationRecord, rows: number): AblationSummary {
 }
 
 function cellsFor(raw: SQLite.Database, config: AblationConfig, resolved: readonly ResolvedRow[]) {
-  const questions = Math.min(config.base.limit, corpusRepositories(raw).questions.countFrom(config.base.questionSetId, config.base.offset))
-  if (questions === 0) validation(new Error(`Question set ${config.base.questionSetId} has no questions from offset ${config.base.offset}`))
+  const { questionSetId, offset, split } = config.base
+  const questions = Math.min(config.base.limit, corpusRepositories(raw).questions.countFrom(questionSetId, offset, split ?? null))
+  if (questions === 0) validation(new Error(`Question set ${questionSetId}${split !== undefined ? ` (split ${split})` : ''} has no questions from offset ${offset}`))
   return resolved.flatMap((row) => config.base.seeds.map((seed) => ({ row: row.index, seed, total: questions + (row.kind === 'train' ? config.base.training.steps : 0) })))
 }
 

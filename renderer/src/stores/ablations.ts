@@ -42,10 +42,13 @@ export const useAblationsStore = defineStore('ablations', () => {
     environment: 'graph-menu',
     policyKey: 'scripted:greedy',
     questionSetId: null as number | null,
+    /** A stored split to evaluate on ('' = the whole set); training rows train on `trainSplit`. */
+    split: '',
     offset: 0,
     limit: 20,
     seeds: '1',
     parallel: 0,
+    trainSplit: '',
     trainOffset: 20,
     trainLimit: 20,
     steps: 4,
@@ -195,10 +198,11 @@ export const useAblationsStore = defineStore('ablations', () => {
             environment: draft.environment,
             policy,
             questionSetId: draft.questionSetId!,
+            ...(draft.split ? { split: draft.split } : {}),
             offset: draft.offset,
             limit: draft.limit,
             seeds: seeds.value,
-            training: { offset: draft.trainOffset, limit: draft.trainLimit, steps: draft.steps, evalInterval: Math.max(1, Math.ceil(draft.steps / 4)) },
+            training: { ...(draft.trainSplit ? { split: draft.trainSplit } : {}), offset: draft.trainOffset, limit: draft.trainLimit, steps: draft.steps, evalInterval: Math.max(1, Math.ceil(draft.steps / 4)) },
           },
           rows: chosenRows.value,
           parallel: draft.parallel,
@@ -236,7 +240,7 @@ export const useAblationsStore = defineStore('ablations', () => {
   /** Loads a saved ablation's config into the form (to change it and save it under a new name). */
   function edit(detail: AblationDetail): void {
     const b = detail.config.base
-    Object.assign(draft, { name: `${detail.name} (copy)`, environment: b.environment, policyKey: policyKey(b.policy), questionSetId: b.questionSetId, offset: b.offset, limit: b.limit, seeds: b.seeds.join(', '), trainOffset: b.training.offset, trainLimit: b.training.limit, steps: b.training.steps, parallel: detail.config.parallel })
+    Object.assign(draft, { name: `${detail.name} (copy)`, environment: b.environment, policyKey: policyKey(b.policy), questionSetId: b.questionSetId, split: b.split ?? '', trainSplit: b.training.split ?? '', offset: b.offset, limit: b.limit, seeds: b.seeds.join(', '), trainOffset: b.training.offset, trainLimit: b.training.limit, steps: b.training.steps, parallel: detail.config.parallel })
     draft.chosen = detail.config.rows.flatMap((r) => templates.value.filter((t) => JSON.stringify(t.row) === JSON.stringify(r)).map((t) => t.key))
   }
 

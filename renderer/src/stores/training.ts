@@ -14,8 +14,9 @@ export interface LaunchInput {
   name: string
   environment: string
   questionSetId: number
-  train: { offset: number; limit: number }
-  heldOut: { offset: number; limit: number }
+  /** Offset and limit apply within the stored split, when one is named. */
+  train: { offset: number; limit: number; split?: string }
+  heldOut: { offset: number; limit: number; split?: string }
   /** Empty: the lexical stand-in. */
   answererPath: string
 }

@@ -37,6 +37,7 @@
  * Ends with machine-readable lines (suite prefix "hotpotqa/" on the environment for the HotpotQA suite):
  *   learn: <environment> <credit> <metric> before <x> after <y> diff <d> CI [<lo>, <hi>]
  *   step: <environment> <seconds> s/step <r> rollouts/s greedy <g> episodes/s
+ *   storage: <environment> <k> KiB/rollout
  */
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
@@ -226,7 +227,11 @@ async function suite(label: string, prefix: string, raw: SQLite.Database, setId:
       }, { answerer, appVersion: 'bench', jobId: null, progress: () => {}, throwIfCancelled: () => {}, onStep: (_s, d) => seconds.push(d.seconds as number) })
       const sPerStep = median(seconds)
       const rolloutsPerSecond = (GROUP * QUESTIONS_PER_STEP) / sPerStep
-      if (seed === 1) lines.push(`step: ${prefix}${v.label} ${sPerStep.toFixed(2)} s/step ${rolloutsPerSecond.toFixed(1)} rollouts/s greedy ${baseline.episodesPerSecond.toFixed(1)} episodes/s`)
+      if (seed === 1) {
+        lines.push(`step: ${prefix}${v.label} ${sPerStep.toFixed(2)} s/step ${rolloutsPerSecond.toFixed(1)} rollouts/s greedy ${baseline.episodesPerSecond.toFixed(1)} episodes/s`)
+        // Stored bytes per rollout (its row, compact steps blob and initial snapshot): the issue's budget is 20 KB.
+        lines.push(`storage: ${prefix}${v.label} ${(new TrainingStore(raw).bytesPerRollout(r.runId) / 1024).toFixed(1)} KiB/rollout`)
+      }
       let before = rows(r.before!)
       let after = rows(r.after!)
       if (h1) {

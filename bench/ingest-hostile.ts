@@ -15,12 +15,9 @@
  *
  * Everything is generated into a temporary folder; nothing is downloaded. --skip-large skips (2).
  */
-import { spawn } from 'node:child_process'
-import { once } from 'node:events'
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
-import { fileURLToPath, pathToFileURL } from 'node:url'
 import { createDeflateRaw, crc32 } from 'node:zlib'
 import { generateDemoWorld } from '../main/corpus/demo-world'
 import { parseHtml } from '../main/corpus/parsers/html'
@@ -30,9 +27,10 @@ import { graphDigest, type GraphDigest } from '../main/ingest/digest'
 import { stopIdleFileWorkers } from '../main/ingest/isolation'
 import { defaultIngestOptions, runIngest, type IngestReporter, type IngestSummary } from '../main/ingest/run'
 import type { IngestSource } from '../main/ingest/sources'
+import { crashingIngest } from '../test/helpers/crashing-ingest'
 import { tempDir } from '../test/helpers/services'
+import { oneEntryZip } from '../test/helpers/zip'
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const args = new Set(process.argv.slice(2))
 const MIB = Number(process.env.MIB ?? 60)
 const quiet: IngestReporter = { progress: () => undefined, throwIfCancelled: () => undefined }
@@ -152,32 +150,6 @@ function writeDeterminismCorpus(dir: string): string[] {
   return names.sort()
 }
 
-/** Ingests `folder` in a child process and SIGKILLs it right after it announced its `killAfter`-th file write. */
-async function crashingIngest(dbFile: string, folder: string, killAfter: number): Promise<number> {
-  const url = (p: string) => JSON.stringify(pathToFileURL(join(ROOT, p)).href)
-  const code = `
-    const { openDatabase } = await import(${url('main/db/open.ts')})
-    const { workspaceMigrations } = await import(${url('main/db/migrations.ts')})
-    const { runIngest, defaultIngestOptions } = await import(${url('main/ingest/run.ts')})
-    const db = await openDatabase(${JSON.stringify(dbFile)}, workspaceMigrations)
-    let writes = 0
-    await runIngest(db.raw, { kind: 'folder', path: ${JSON.stringify(folder)} }, defaultIngestOptions(), {
-      progress: (_p, stage) => { if (stage === 'write') process.stdout.write('write ' + ++writes + '\\n') },
-      throwIfCancelled: () => undefined,
-    })
-    process.stdout.write('finished\\n')`
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
-  let writes = 0
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    for (const line of chunk.split('\n')) {
-      if (line.startsWith('write ')) writes = Number(line.slice(6))
-      if (writes >= killAfter && child.exitCode === null) child.kill('SIGKILL')
-    }
-  })
-  await once(child, 'exit')
-  return writes
-}
-
 async function determinismFigures(tmp: string): Promise<void> {
   console.log('\n3. Resume equals uninterrupted: digests of sentences, entities and mentions')
   const folder = join(tmp, 'corpus')
@@ -205,7 +177,7 @@ async function determinismFigures(tmp: string): Promise<void> {
 
   const crashDb = join(tmp, 'crash.db')
   const killAfter = Math.floor(names.length / 3)
-  const wrote = await crashingIngest(crashDb, folder, killAfter)
+  const { writes: wrote } = await crashingIngest(crashDb, folder, killAfter)
   await ingestInto(crashDb, { kind: 'folder', path: folder })
   digests.push([`crash after ${wrote} of ${names.length} file writes + resume`, await digestOf(crashDb)])
 
@@ -237,32 +209,7 @@ async function zipBomb(path: string, size: number): Promise<void> {
   })())
   source.pipe(deflate)
   for await (const piece of deflate) deflated.push(piece as Buffer)
-  const data = Buffer.concat(deflated)
-  const name = Buffer.from('word/document.xml')
-  const local = Buffer.alloc(30)
-  local.writeUInt32LE(0x04034b50, 0)
-  local.writeUInt16LE(20, 4)
-  local.writeUInt16LE(8, 8)
-  local.writeUInt32LE(crc >>> 0, 14)
-  local.writeUInt32LE(data.length, 18)
-  local.writeUInt32LE(size, 22)
-  local.writeUInt16LE(name.length, 26)
-  const central = Buffer.alloc(46)
-  central.writeUInt32LE(0x02014b50, 0)
-  central.writeUInt16LE(20, 4)
-  central.writeUInt16LE(20, 6)
-  central.writeUInt16LE(8, 10)
-  central.writeUInt32LE(crc >>> 0, 16)
-  central.writeUInt32LE(data.length, 20)
-  central.writeUInt32LE(size, 24)
-  central.writeUInt16LE(name.length, 28)
-  const end = Buffer.alloc(22)
-  end.writeUInt32LE(0x06054b50, 0)
-  end.writeUInt16LE(1, 8)
-  end.writeUInt16LE(1, 10)
-  end.writeUInt32LE(central.length + name.length, 12)
-  end.writeUInt32LE(local.length + name.length + data.length, 16)
-  writeFileSync(path, Buffer.concat([local, name, data, central, name, end]))
+  writeFileSync(path, oneEntryZip('word/document.xml', Buffer.concat(deflated), crc, size))
 }
 
 async function zipBombFigures(tmp: string): Promise<void> {

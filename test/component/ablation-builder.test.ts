@@ -3,12 +3,11 @@
  * the environments and training catalogue declare (and says why a row cannot be chosen), a refused
  * config keeps the form and says why, and a launched ablation shows per-cell progress, then its table.
  */
-import { mount, type VueWrapper } from '@vue/test-utils'
-import { createPinia, setActivePinia } from 'pinia'
+import type { VueWrapper } from '@vue/test-utils'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { provideApi } from '../../renderer/src/api'
 import type { TestBackend } from '../helpers/services'
-import { appRouter, countingApi, demoRuns, settle, Shell, startJobBackend, until, type DemoRuns } from './fixtures'
+import { countingApi, type DemoRuns, demoRuns, mountApp, settle, startJobBackend, until } from './fixtures'
 
 describe('Ablations page: the matrix', () => {
   let backend: TestBackend
@@ -27,11 +26,7 @@ describe('Ablations page: the matrix', () => {
   })
 
   async function mountAt(path: string): Promise<VueWrapper> {
-    const pinia = createPinia()
-    setActivePinia(pinia)
-    const router = await appRouter(path)
-    wrapper = mount(Shell, { global: { plugins: [pinia, router] }, attachTo: document.body })
-    await settle()
+    wrapper = await mountApp(path)
     return wrapper
   }
   const rowLabel = (w: VueWrapper, key: string) => w.find(`[data-test=ablation-builder] label[data-row="${key}"]`)

@@ -1,6 +1,7 @@
 /** Shared pieces of the component tests: an API that counts its listeners and calls, a router over the real views, a demo workspace with runs. */
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { flushPromises } from '@vue/test-utils'
+import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
+import { createPinia, setActivePinia, type Pinia } from 'pinia'
 import { defineComponent, h } from 'vue'
 import { createMemoryHistory, createRouter, RouterView, type Router } from 'vue-router'
 import { dispatch } from '../../main/api/dispatch'
@@ -115,6 +116,21 @@ export async function appRouter(path: string): Promise<Router> {
 
 /** The shell a routed view mounts in. */
 export const Shell = defineComponent({ render: () => h(RouterView) })
+
+/** The shell mounted in the document with a router and a Pinia (made active), once its first loads settled. */
+export async function mountShell(router: Router, pinia: Pinia = createPinia()): Promise<VueWrapper> {
+  setActivePinia(pinia)
+  const wrapper = mount(Shell, { global: { plugins: [pinia, router] }, attachTo: document.body })
+  await settle()
+  return wrapper
+}
+
+/** The app's workspace routes (appRouter) at `path`, mounted with a fresh Pinia. */
+export async function mountApp(path: string): Promise<VueWrapper> {
+  const pinia = createPinia()
+  setActivePinia(pinia)
+  return mountShell(await appRouter(path), pinia)
+}
 
 export interface DemoRuns {
   workspaceId: string

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { mount, type VueWrapper } from '@vue/test-utils'
+import type { VueWrapper } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createMemoryHistory, createRouter, type Router } from 'vue-router'
@@ -19,7 +19,7 @@ import { provideApi } from '../../renderer/src/api'
 import { quiet } from '../helpers/corpus'
 import { inProcessApi } from '../helpers/in-process-api'
 import type { TestBackend } from '../helpers/services'
-import { settle, Shell, startJobBackend, until } from './fixtures'
+import { mountShell, settle, startJobBackend, until } from './fixtures'
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/questions')
 
@@ -55,8 +55,7 @@ describe('Questions page', () => {
     })
     await router.push(`/workspaces/${workspaceId}/questions`)
     await router.isReady()
-    wrapper = mount(Shell, { global: { plugins: [pinia, router] }, attachTo: document.body })
-    await settle()
+    wrapper = await mountShell(router, pinia)
     return wrapper
   }
 

@@ -2,7 +2,7 @@
  * The Corpus page's search and grep, the document reader, and the reader links of the Trajectory view,
  * against the real backend in-process (the demo world and a greedy evaluation, run in this process).
  */
-import { mount, type VueWrapper } from '@vue/test-utils'
+import type { VueWrapper } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createMemoryHistory, createRouter, type Router } from 'vue-router'
@@ -17,7 +17,7 @@ import { defaultIngestOptions, runIngest } from '../../main/ingest/run'
 import { inProcessApi } from '../helpers/in-process-api'
 import { quiet } from '../helpers/corpus'
 import type { TestBackend } from '../helpers/services'
-import { settle, Shell, startJobBackend, until } from './fixtures'
+import { mountShell, settle, startJobBackend, until } from './fixtures'
 
 describe('Corpus search and grep, the document reader and its links', () => {
   let backend: TestBackend
@@ -79,8 +79,7 @@ describe('Corpus search and grep, the document reader and its links', () => {
     })
     await router.push(path)
     await router.isReady()
-    wrapper = mount(Shell, { global: { plugins: [pinia, router] }, attachTo: document.body })
-    await settle()
+    wrapper = await mountShell(router, pinia)
     return wrapper
   }
 

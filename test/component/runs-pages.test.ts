@@ -3,14 +3,13 @@
  * comes from the catalogue's declarations, labels and units from its metric catalogue, and the
  * trajectory from the typed step view (Harness-1 working memory, Harness-G committed evidence).
  */
-import { mount, type VueWrapper } from '@vue/test-utils'
-import { createPinia, setActivePinia } from 'pinia'
+import type { VueWrapper } from '@vue/test-utils'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { RouteOutput } from '../../preload/contract'
 import { provideApi } from '../../renderer/src/api'
 import { useTrajectoryStore } from '../../renderer/src/stores/trajectory'
 import type { TestBackend } from '../helpers/services'
-import { appRouter, countingApi, demoRuns, settle, Shell, startJobBackend, until, type CountingApi, type DemoRuns } from './fixtures'
+import { countingApi, type CountingApi, type DemoRuns, demoRuns, mountApp, settle, startJobBackend, until } from './fixtures'
 
 describe('Runs, Run, Ablations and Trajectory pages', () => {
   let backend: TestBackend
@@ -33,11 +32,7 @@ describe('Runs, Run, Ablations and Trajectory pages', () => {
   })
 
   async function mountAt(path: string): Promise<VueWrapper> {
-    const pinia = createPinia()
-    setActivePinia(pinia)
-    const router = await appRouter(path)
-    wrapper = mount(Shell, { global: { plugins: [pinia, router] }, attachTo: document.body })
-    await settle()
+    wrapper = await mountApp(path)
     return wrapper
   }
 

@@ -3,13 +3,12 @@
  * job worker): fields come from the training catalogue, configs save and load, a run launched from a
  * saved config grows its charts on job events, and the held-out table and step rollouts render.
  */
-import { mount, type VueWrapper } from '@vue/test-utils'
-import { createPinia, setActivePinia } from 'pinia'
+import type { VueWrapper } from '@vue/test-utils'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { RouteOutput } from '../../preload/contract'
 import { provideApi } from '../../renderer/src/api'
 import type { TestBackend } from '../helpers/services'
-import { appRouter, countingApi, settle, Shell, startJobBackend, until, type CountingApi } from './fixtures'
+import { countingApi, type CountingApi, mountApp, settle, startJobBackend, until } from './fixtures'
 
 describe('Rewards page and Training section', () => {
   let backend: TestBackend
@@ -38,11 +37,7 @@ describe('Rewards page and Training section', () => {
   })
 
   async function mountAt(path: string): Promise<VueWrapper> {
-    const pinia = createPinia()
-    setActivePinia(pinia)
-    const router = await appRouter(path)
-    wrapper = mount(Shell, { global: { plugins: [pinia, router] }, attachTo: document.body })
-    await settle()
+    wrapper = await mountApp(path)
     return wrapper
   }
   const field = (w: VueWrapper, name: string) => w.get(`label[data-field="${name}"] input`)

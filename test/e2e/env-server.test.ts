@@ -2,7 +2,7 @@
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium, OUTPUT_DIR, requireChromium, serveBuiltApp, type ServedApp } from '../helpers/browser'
+import { closeBrowserApp, openBrowserApp, OUTPUT_DIR, requireChromium, type ServedApp } from '../helpers/browser'
 import { tempDir } from '../helpers/services'
 
 const run = requireChromium()
@@ -19,14 +19,10 @@ describe.runIf(run)('environment server control in Chromium (browser mode)', () 
   let page: Page
 
   beforeAll(async () => {
-    app = await serveBuiltApp(join(tmp.dir, 'data'))
-    browser = await launchChromium()
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-    page.on('pageerror', (err) => console.error('page error:', err))
+    ;({ app, browser, page } = await openBrowserApp(join(tmp.dir, 'data')))
   })
   afterAll(async () => {
-    await browser?.close()
-    await app?.stop()
+    await closeBrowserApp({ app, browser })
     tmp.cleanup()
   })
 

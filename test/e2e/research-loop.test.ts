@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium, OUTPUT_DIR, requireChromium, serveBuiltApp, type ServedApp } from '../helpers/browser'
+import { closeBrowserApp, openBrowserApp, OUTPUT_DIR, requireChromium, type ServedApp } from '../helpers/browser'
 import { tempDir } from '../helpers/services'
 
 const run = requireChromium()
@@ -71,10 +71,7 @@ describe.runIf(run)('research loop in Chromium (browser mode)', () => {
     mkdirSync(folder, { recursive: true })
     for (const [name, text] of Object.entries(ARTICLES)) writeFileSync(join(folder, name), text)
     writeFileSync(questionsFile, QUESTIONS.map((q) => JSON.stringify(q)).join('\n') + '\n')
-    app = await serveBuiltApp(join(tmp.dir, 'data'))
-    browser = await launchChromium()
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-    page.on('pageerror', (err) => console.error('page error:', err))
+    ;({ app, browser, page } = await openBrowserApp(join(tmp.dir, 'data')))
     await page.goto(app.url)
     await page.fill('[data-test=new-workspace-name]', 'Research loop')
     await page.click('[data-test=create-workspace]')
@@ -82,8 +79,7 @@ describe.runIf(run)('research loop in Chromium (browser mode)', () => {
     workspaceId = (await api<{ id: string; name: string }[]>('workspace.list', {})).find((w) => w.name === 'Research loop')!.id
   })
   afterAll(async () => {
-    await browser?.close()
-    await app?.stop()
+    await closeBrowserApp({ app, browser })
     tmp.cleanup()
   })
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateDemoWorld } from '../../main/corpus/demo-world'
 import { fillDatabase } from '../helpers/bulk'
 import { tinyModel } from '../helpers/gguf'
-import { launchChromium, OUTPUT_DIR, requireChromium, serveBuiltApp, type ServedApp } from '../helpers/browser'
+import { closeBrowserApp, openBrowserApp, OUTPUT_DIR, requireChromium, type ServedApp } from '../helpers/browser'
 import { tempDir } from '../helpers/services'
 
 const run = requireChromium()
@@ -18,14 +18,10 @@ describe.runIf(run)('workbench in Chromium (browser mode)', () => {
   let page: Page
 
   beforeAll(async () => {
-    app = await serveBuiltApp(join(tmp.dir, 'data'))
-    browser = await launchChromium()
-    page = await browser.newPage({ viewport: { width: 1280, height: 860 } })
-    page.on('pageerror', (err) => console.error('page error:', err))
+    ;({ app, browser, page } = await openBrowserApp(join(tmp.dir, 'data'), { height: 860 }))
   })
   afterAll(async () => {
-    await browser?.close()
-    await app?.stop()
+    await closeBrowserApp({ app, browser })
     tmp.cleanup()
   })
 

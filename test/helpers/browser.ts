@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { chromium, type Browser } from 'playwright-core'
+import { chromium, type Browser, type Page } from 'playwright-core'
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 export const hasChromium = existsSync(CHROMIUM)
@@ -61,4 +61,25 @@ export function serveBuiltApp(dataDir: string): Promise<ServedApp> {
     child.stderr.on('data', onData)
     child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)))
   })
+}
+
+export interface BrowserApp {
+  app: ServedApp
+  browser: Browser
+  page: Page
+}
+
+/** The built app served on a fresh data folder and one Chromium page for it (page errors go to the test's log). */
+export async function openBrowserApp(dataDir: string, options: { height?: number; acceptDownloads?: boolean } = {}): Promise<BrowserApp> {
+  const app = await serveBuiltApp(dataDir)
+  const browser = await launchChromium()
+  const page = await browser.newPage({ viewport: { width: 1280, height: options.height ?? 900 }, ...(options.acceptDownloads ? { acceptDownloads: true } : {}) })
+  page.on('pageerror', (err) => console.error('page error:', err))
+  return { app, browser, page }
+}
+
+/** Closes what openBrowserApp opened, whatever part of it a failed beforeAll got to. */
+export async function closeBrowserApp(opened: { app?: ServedApp; browser?: Browser }): Promise<void> {
+  await opened.browser?.close()
+  await opened.app?.stop()
 }

@@ -5,11 +5,8 @@
  * order, in the ingest's own thread, or incrementally after some files changed, leaves identical
  * sentence, entity and mention digests.
  */
-import { spawn } from 'node:child_process'
-import { once } from 'node:events'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateDemoWorld } from '../../main/corpus/demo-world'
 import { workspaceMigrations } from '../../main/db/migrations'
@@ -18,9 +15,9 @@ import { graphDigest, type GraphDigest } from '../../main/ingest/digest'
 import { stopIdleFileWorkers } from '../../main/ingest/isolation'
 import { defaultIngestOptions, runIngest, type IngestOptions, type IngestReporter } from '../../main/ingest/run'
 import type { IngestSource } from '../../main/ingest/sources'
+import { crashingIngest } from '../helpers/crashing-ingest'
 import { tempDir } from '../helpers/services'
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const quiet: IngestReporter = { progress: () => undefined, throwIfCancelled: () => undefined }
 const LONG = 240_000
 
@@ -42,34 +39,6 @@ async function digestOf(file: string): Promise<GraphDigest> {
   } finally {
     await db.close()
   }
-}
-
-/** Ingests `folder` in a child process and SIGKILLs it once it announced its `killAfter`-th file write; the writes it announced. */
-async function crashingIngest(dbFile: string, folder: string, killAfter: number): Promise<{ writes: number; finished: boolean }> {
-  const url = (p: string) => JSON.stringify(pathToFileURL(join(ROOT, p)).href)
-  const code = `
-    const { openDatabase } = await import(${url('main/db/open.ts')})
-    const { workspaceMigrations } = await import(${url('main/db/migrations.ts')})
-    const { runIngest, defaultIngestOptions } = await import(${url('main/ingest/run.ts')})
-    const db = await openDatabase(${JSON.stringify(dbFile)}, workspaceMigrations)
-    let writes = 0
-    await runIngest(db.raw, { kind: 'folder', path: ${JSON.stringify(folder)} }, defaultIngestOptions(), {
-      progress: (_p, stage) => { if (stage === 'write') process.stdout.write('write ' + ++writes + '\\n') },
-      throwIfCancelled: () => undefined,
-    })
-    process.stdout.write('finished\\n')`
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
-  let writes = 0
-  let finished = false
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    for (const line of chunk.split('\n')) {
-      if (line.startsWith('write ')) writes = Number(line.slice(6))
-      if (line === 'finished') finished = true
-      if (writes >= killAfter && child.exitCode === null) child.kill('SIGKILL')
-    }
-  })
-  await once(child, 'exit')
-  return { writes, finished }
 }
 
 describe('a resumed ingest equals an uninterrupted one', () => {

@@ -18,6 +18,7 @@ import { defaultIngestOptions, runIngest, type IngestOptions, type IngestReporte
 import type { IngestSource } from '../../main/ingest/sources'
 import { splitSentences } from '../../main/graph/nlp'
 import { tempDir } from '../helpers/services'
+import { oneEntryZip } from '../helpers/zip'
 
 const quiet: IngestReporter = { progress: () => undefined, throwIfCancelled: () => undefined }
 const count = (raw: SQLite.Database, sql: string, ...params: unknown[]): number => Number(raw.prepare(sql).pluck().get(...params))
@@ -39,33 +40,7 @@ function prose(mib: number): string {
 
 /** A one-entry ZIP written by hand (so it can lie about its size): `word/document.xml` holding `data`. */
 function bombDocx(data: Uint8Array, declaredSize = data.length): Uint8Array {
-  const name = Buffer.from('word/document.xml')
-  const body = deflateRawSync(data)
-  const crc = crc32(data) >>> 0
-  const local = Buffer.alloc(30)
-  local.writeUInt32LE(0x04034b50, 0)
-  local.writeUInt16LE(20, 4)
-  local.writeUInt16LE(8, 8)
-  local.writeUInt32LE(crc, 14)
-  local.writeUInt32LE(body.length, 18)
-  local.writeUInt32LE(declaredSize, 22)
-  local.writeUInt16LE(name.length, 26)
-  const central = Buffer.alloc(46)
-  central.writeUInt32LE(0x02014b50, 0)
-  central.writeUInt16LE(20, 4)
-  central.writeUInt16LE(20, 6)
-  central.writeUInt16LE(8, 10)
-  central.writeUInt32LE(crc, 16)
-  central.writeUInt32LE(body.length, 20)
-  central.writeUInt32LE(declaredSize, 24)
-  central.writeUInt16LE(name.length, 28)
-  const end = Buffer.alloc(22)
-  end.writeUInt32LE(0x06054b50, 0)
-  end.writeUInt16LE(1, 8)
-  end.writeUInt16LE(1, 10)
-  end.writeUInt32LE(central.length + name.length, 12)
-  end.writeUInt32LE(local.length + name.length + body.length, 16)
-  return new Uint8Array(Buffer.concat([local, name, body, central, name, end]))
+  return new Uint8Array(oneEntryZip('word/document.xml', deflateRawSync(data), crc32(data), declaredSize))
 }
 
 describe('ingest of hostile files', { timeout: 120_000 }, () => {

@@ -1,0 +1,30 @@
+/** A one-entry ZIP written by hand, so that it can lie about its entry's size (the zip-bomb cases of the ingest). */
+
+/** `name` holding `deflated` (raw deflate of the entry), with the entry's CRC-32 and the size it claims to inflate to. */
+export function oneEntryZip(name: string, deflated: Uint8Array, crc: number, declaredSize: number): Buffer {
+  const fileName = Buffer.from(name)
+  const local = Buffer.alloc(30)
+  local.writeUInt32LE(0x04034b50, 0)
+  local.writeUInt16LE(20, 4)
+  local.writeUInt16LE(8, 8)
+  local.writeUInt32LE(crc >>> 0, 14)
+  local.writeUInt32LE(deflated.length, 18)
+  local.writeUInt32LE(declaredSize, 22)
+  local.writeUInt16LE(fileName.length, 26)
+  const central = Buffer.alloc(46)
+  central.writeUInt32LE(0x02014b50, 0)
+  central.writeUInt16LE(20, 4)
+  central.writeUInt16LE(20, 6)
+  central.writeUInt16LE(8, 10)
+  central.writeUInt32LE(crc >>> 0, 16)
+  central.writeUInt32LE(deflated.length, 20)
+  central.writeUInt32LE(declaredSize, 24)
+  central.writeUInt16LE(fileName.length, 28)
+  const end = Buffer.alloc(22)
+  end.writeUInt32LE(0x06054b50, 0)
+  end.writeUInt16LE(1, 8)
+  end.writeUInt16LE(1, 10)
+  end.writeUInt32LE(central.length + fileName.length, 12)
+  end.writeUInt32LE(local.length + fileName.length + deflated.length, 16)
+  return Buffer.concat([local, fileName, deflated, central, fileName, end])
+}

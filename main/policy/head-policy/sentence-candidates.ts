@@ -10,12 +10,13 @@ import { entityQuery, searchKey, sentenceData, unmetTerms, usedQueryKeys } from 
 import type { Candidate, CandidateBuilder } from './candidate'
 import { squash, type FeatureLayout, type StateFeatures } from './features'
 import { ANSWER_CONTEXT_FEATURES, LOOKUP_CONTEXT_FEATURES, SENTENCE_CONTEXT_FEATURES, withMenuContext } from './menu-context'
+import { SENTENCE_TEXT_FEATURES, withTextFeatures } from './text-features'
 
 export type { Candidate, CandidateBuilder } from './candidate'
 
 const SENTENCE_FEATURES = [
   'retrieval', 'chunkRank', 'overlap', 'need', 'needHits', 'questionEntity', 'questionDocument', 'evidenceEntity',
-  'evidenceDocument', 'focus', 'lead', 'sameDocument', 'fromLookup', 'latest', 'rank', 'score', ...SENTENCE_CONTEXT_FEATURES,
+  'evidenceDocument', 'focus', 'lead', 'sameDocument', 'fromLookup', 'latest', 'rank', 'score', ...SENTENCE_CONTEXT_FEATURES, ...SENTENCE_TEXT_FEATURES,
 ] as const
 const LOOKUP_FEATURES = [
   'inQuestion', 'inEvidence', 'visibleMentions', 'degree', 'links', 'viaLink', 'documentVisible', 'prior', 'retrieval',
@@ -50,8 +51,10 @@ export const menuCandidates: CandidateBuilder = {
   protocol: 'sentence-menu',
   layout: MENU_LAYOUT,
   state: sentenceState,
-  candidates(_observation, actions) {
-    return actions.kind === 'menu' ? withMenuContext(actions.items.filter((i) => MENU_LAYOUT.types.includes(i.type)).map(menuCandidate)) : []
+  candidates(observation, actions) {
+    if (actions.kind !== 'menu') return []
+    const items = withMenuContext(actions.items.filter((i) => MENU_LAYOUT.types.includes(i.type)).map(menuCandidate))
+    return withTextFeatures(sentenceData(observation, 'head'), items)
   },
 }
 
@@ -105,6 +108,6 @@ export const searchCandidates: CandidateBuilder = {
   candidates(observation) {
     const data = sentenceData(observation, 'head')
     const items = data.menu.filter((i) => i.type === 'SELECT' || i.type === 'ANSWER_WITH' || i.type === 'ANSWER').map(menuCandidate)
-    return [...withMenuContext(items), ...queryCandidates(data)]
+    return [...withTextFeatures(data, withMenuContext(items)), ...queryCandidates(data)]
   },
 }

@@ -30,7 +30,7 @@
  * variants, a `learn: <suite>graph-menu snc-vs-outcome sp.f1 ...` line pairs menu + SNC (after) against
  * menu + outcome-only (before) per held-out question.
  *
- * Env: RL_STEPS (default 20), RL_SEEDS (default 1), RL_DEMO_SIZE (default 6: over 500 questions),
+ * Env: RL_STEPS (default 60; the sentence-substrate variants), RL_STEPS_H1 (default 20; the Harness-1 variants), RL_SEEDS (default 1), RL_DEMO_SIZE (default 6: over 500 questions),
  * RL_SUITES (default "demo,hotpotqa"), RL_VARIANTS (labels, default all: graph-menu+snc, graph-menu,
  * free-query, stateful, stateful+nodiv), HOTPOTQA_DIR (default ../shared/data/hotpotqa-train100),
  * RL_CONFIG (JSON merged into every run's training config, for sweeps: e.g. '{"learningRate":0.02}').
@@ -63,7 +63,9 @@ import { openDemoWorkspace } from '../test/helpers/corpus'
 import { tempDir } from '../test/helpers/services'
 import { sharedPath } from '../test/helpers/shared-data'
 
-const STEPS = Number(process.env.RL_STEPS ?? 20)
+const STEPS = Number(process.env.RL_STEPS ?? 60)
+// Harness-1 steps cost about six times a graph-menu step (16 s on 2 cores), so its runs are shorter.
+const STEPS_H1 = Number(process.env.RL_STEPS_H1 ?? 20)
 const SEEDS = Number(process.env.RL_SEEDS ?? 1)
 const SIZE = Number(process.env.RL_DEMO_SIZE ?? 6)
 const SUITES = new Set((process.env.RL_SUITES ?? 'demo,hotpotqa').split(',').map((s) => s.trim()))
@@ -210,7 +212,7 @@ function curve(diagnostics: { diagnostics: unknown }[], key: string): string {
 async function suite(label: string, prefix: string, raw: SQLite.Database, setId: number, total: number, heldOutSize: number) {
   const heldOut = { questionSetId: setId, offset: total - heldOutSize, limit: heldOutSize }
   const train = { questionSetId: setId, offset: 0, limit: total - heldOutSize }
-  console.log(`\n== ${label}: ${train.limit} train (the first ${train.limit} by id) / ${heldOut.limit} held-out questions (the last ${heldOut.limit} by id), ${STEPS} steps, ${SEEDS} seed(s), ${GROUP} rollouts x ${QUESTIONS_PER_STEP} questions per step`)
+  console.log(`\n== ${label}: ${train.limit} train (the first ${train.limit} by id) / ${heldOut.limit} held-out questions (the last ${heldOut.limit} by id), ${STEPS} steps (Harness-1: ${STEPS_H1}), ${SEEDS} seed(s), ${GROUP} rollouts x ${QUESTIONS_PER_STEP} questions per step`)
   const heldOutQuestions = loadQuestions(raw, setId, heldOut.offset, heldOut.limit)
   const afterOf = new Map<string, Rows>()
   for (const v of VARIANTS) {
@@ -221,8 +223,9 @@ async function suite(label: string, prefix: string, raw: SQLite.Database, setId:
     const perSeed: { before: Rows; after: Rows; seed: number }[] = []
     for (let seed = 1; seed <= SEEDS; seed++) {
       const seconds: number[] = []
+      const steps = h1 ? STEPS_H1 : STEPS
       const r = await runTraining(raw, {
-        environment: v.environment, steps: STEPS, groupSize: GROUP, questionsPerStep: QUESTIONS_PER_STEP, evalInterval: Math.max(STEPS, 1), seed,
+        environment: v.environment, steps, groupSize: GROUP, questionsPerStep: QUESTIONS_PER_STEP, evalInterval: Math.max(steps, 1), seed,
         credit: { scheme: v.credit, lambda: v.lambda }, train, heldOut, ...(v.reward ? { reward: v.reward } : {}), ...OVERRIDES,
       }, { answerer, appVersion: 'bench', jobId: null, progress: () => {}, throwIfCancelled: () => {}, onStep: (_s, d) => seconds.push(d.seconds as number) })
       const sPerStep = median(seconds)

@@ -46,6 +46,7 @@ describe('text features of sentence candidates', () => {
     expect(f.S2).toMatchObject({ number: 1, relation: 0.5, relationNeed: 0.5, relationGap: 0, newNames: 1 })
     expect(f.S3).toMatchObject({ number: 0, relation: 0.5, newNames: 1 })
     expect(f.A!.relation).toBeUndefined()
+    expect(f.A!.bestRelationNeed).toBe(0.5)
     // The encoded SELECT row carries them in its block.
     const row = encode(MENU_LAYOUT, 'SELECT', f.S2!, { turnsLeft: 1, lastTurn: 0, committed: 0, hasCommitted: 0 })
     expect(row[layoutNames(MENU_LAYOUT).indexOf('SELECT.relationNeed')]).toBeCloseTo(squash(0.5), 12)

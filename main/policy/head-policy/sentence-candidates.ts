@@ -10,7 +10,7 @@ import { entityQuery, searchKey, sentenceData, unmetTerms, usedQueryKeys } from 
 import type { Candidate, CandidateBuilder } from './candidate'
 import { squash, type FeatureLayout, type StateFeatures } from './features'
 import { ANSWER_CONTEXT_FEATURES, LOOKUP_CONTEXT_FEATURES, SENTENCE_CONTEXT_FEATURES, withMenuContext } from './menu-context'
-import { SENTENCE_TEXT_FEATURES, withTextFeatures } from './text-features'
+import { ANSWER_TEXT_FEATURES, SENTENCE_TEXT_FEATURES, withTextFeatures } from './text-features'
 
 export type { Candidate, CandidateBuilder } from './candidate'
 
@@ -22,7 +22,7 @@ const LOOKUP_FEATURES = [
   'inQuestion', 'inEvidence', 'visibleMentions', 'degree', 'links', 'viaLink', 'documentVisible', 'prior', 'retrieval',
   'titleMatch', 'newSentences', 'newFocus', 'previewOverlap', 'previewNeed', 'rank', ...LOOKUP_CONTEXT_FEATURES,
 ] as const
-const ANSWER_FEATURES = ['committed', ...ANSWER_CONTEXT_FEATURES] as const
+const ANSWER_FEATURES = ['committed', ...ANSWER_CONTEXT_FEATURES, ...ANSWER_TEXT_FEATURES] as const
 const SEARCH_FEATURES = ['fromQuestion', 'fromEntity', 'nameOnly', 'needOnly', 'entityInEvidence', 'entityInQuestion', 'entityDocumentVisible', 'needCovered', 'needTerms', 'words', 'rank'] as const
 
 export const MENU_LAYOUT: FeatureLayout = {

@@ -13,6 +13,8 @@ import { contentTerms, stemSet, type SentenceEnvData } from '../../harness/sente
 import type { Candidate } from './candidate'
 
 export const SENTENCE_TEXT_FEATURES = ['number', 'relation', 'relationNeed', 'relationGap', 'newNames'] as const
+/** On ANSWER: the best relation cover a SELECT still offers (stopping while the relation is unstated rarely pays). */
+export const ANSWER_TEXT_FEATURES = ['bestRelationNeed'] as const
 
 const WORD = /[\p{L}\p{N}\p{M}]+/gu
 const NUMBER = /\p{N}/u
@@ -61,9 +63,10 @@ export function withTextFeatures(data: SentenceEnvData, candidates: readonly Can
     }
     return { ...c, features: { ...c.features, ...extra } }
   })
+  const best: Record<string, number> = {}
   for (const type of ['SELECT', 'ANSWER_WITH']) {
-    const best = Math.max(0, ...out.filter((c) => c.type === type).map((c) => c.features.relationNeed ?? 0))
-    for (const c of out) if (c.type === type && c.features.relationNeed !== undefined) c.features.relationGap = c.features.relationNeed - best
+    best[type] = Math.max(0, ...out.filter((c) => c.type === type).map((c) => c.features.relationNeed ?? 0))
+    for (const c of out) if (c.type === type && c.features.relationNeed !== undefined) c.features.relationGap = c.features.relationNeed - best[type]!
   }
-  return out
+  return out.map((c) => (c.type === 'ANSWER' ? { ...c, features: { ...c.features, bestRelationNeed: best.SELECT! } } : c))
 }

@@ -13,6 +13,7 @@ export interface RewardPreset {
 
 /** Presets, including Harness-1's published reward and the evidence F1 Harness-G trains on. */
 export const REWARD_PRESETS: readonly RewardPreset[] = [
+  { name: 'sp-f1-all-gold', label: 'Supporting-fact F1 + all-gold bonus (the default)', config: { weights: { 'sp.f1': 1, 'sp.allGold': 1 }, normalisation: 'official', harness1Weights: {} } },
   { name: 'sp-f1', label: 'Supporting-fact F1 (Harness-G)', config: { weights: { 'sp.f1': 1 }, normalisation: 'official', harness1Weights: {} } },
   { name: 'answer-f1', label: 'Answer F1', config: { weights: { 'answer.f1': 1 }, normalisation: 'official', harness1Weights: {} } },
   { name: 'harness1-published', label: 'Harness-1 published reward', config: { weights: { harness1: 1 }, normalisation: 'official', harness1Weights: {} } },

@@ -48,7 +48,10 @@ export function trainOnBatch(head: PolicyHead, adam: Adam, groups: readonly (rea
   flat.forEach((x, i) => {
     const perStep = combined.perStep[i]!
     stepAdvantages[x.gi]!.push(perStep)
-    if (!keptSet.has(x.gi)) return
+    if (!keptSet.has(x.gi)) {
+      if (config.entropyOnDropped) for (const record of x.r.records) samples.push({ record, advantage: 0, entropyOnly: true })
+      return
+    }
     for (const record of x.r.records) samples.push({ record, advantage: perStep[record.t] ?? x.a })
   })
   const update = policyUpdate(head, adam, samples, config)

@@ -33,7 +33,8 @@
  * Env: RL_STEPS (default 60; the sentence-substrate variants), RL_STEPS_H1 (default 20; the Harness-1 variants), RL_SEEDS (default 1), RL_DEMO_SIZE (default 6: over 500 questions),
  * RL_SUITES (default "demo,hotpotqa"), RL_VARIANTS (labels, default all: graph-menu+snc, graph-menu,
  * free-query, stateful, stateful+nodiv), HOTPOTQA_DIR (default ../shared/data/hotpotqa-train100),
- * RL_CONFIG (JSON merged into every run's training config, for sweeps: e.g. '{"learningRate":0.02}').
+ * RL_CONFIG (JSON merged into every run's training config, for sweeps: e.g. '{"learningRate":0.05}'),
+ * RL_HOTPOT_HELDOUT (held-out size of the HotpotQA suite, default a quarter of its questions).
  * Ends with machine-readable lines (suite prefix "hotpotqa/" on the environment for the HotpotQA suite):
  *   learn: <environment> <credit> <metric> before <x> after <y> diff <d> CI [<lo>, <hi>]
  *   step: <environment> <seconds> s/step <r> rollouts/s greedy <g> episodes/s
@@ -70,6 +71,7 @@ const SEEDS = Number(process.env.RL_SEEDS ?? 1)
 const SIZE = Number(process.env.RL_DEMO_SIZE ?? 6)
 const SUITES = new Set((process.env.RL_SUITES ?? 'demo,hotpotqa').split(',').map((s) => s.trim()))
 const HOTPOT = process.env.HOTPOTQA_DIR ?? sharedPath('data/hotpotqa-train100')
+const HOTPOT_HELDOUT = process.env.RL_HOTPOT_HELDOUT ? Number(process.env.RL_HOTPOT_HELDOUT) : null
 const GROUP = 8
 const OVERRIDES = JSON.parse(process.env.RL_CONFIG ?? '{}') as Partial<TrainConfigInput>
 const QUESTIONS_PER_STEP = 16
@@ -324,8 +326,8 @@ if (SUITES.has('hotpotqa')) {
       const set = questionSets(db.raw)[0]
       if (!set) throw new Error('HotpotQA-train100: the ingest produced no question set')
       const n = Number(db.raw.prepare('select count(*) from questions where set_id = ?').pluck().get(set.id))
-      // 100 questions: the first 75 by id train, the last 25 are held out.
-      await suite(`HotpotQA-train100`, 'hotpotqa/', db.raw, set.id, n, Math.round(n / 4))
+      // 100 questions: the first 75 by id train, the last 25 are held out (RL_HOTPOT_HELDOUT changes the 25).
+      await suite(`HotpotQA-train100`, 'hotpotqa/', db.raw, set.id, n, HOTPOT_HELDOUT ?? Math.round(n / 4))
     } finally {
       await db.close()
       tmp.cleanup()

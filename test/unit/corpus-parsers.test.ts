@@ -1,6 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { crc32, deflateRawSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { detectFormat, parseFile, SUPPORTED_EXTENSIONS, type ParsedFile, type ParseOptions } from '../../main/corpus/parsers'
 import { domText, type DomNode } from '../../main/corpus/parsers/dom-text'
@@ -11,6 +10,7 @@ import { IngestFileError, type IngestFailureReason, type ParsedSource } from '..
 import { minimalDocx, minimalPdf, zipWithoutDocument } from '../fixtures/corpus/make-binary'
 import { tempDir } from '../helpers/services'
 import { sharedPath } from '../helpers/shared-data'
+import { handZip } from '../helpers/zip'
 
 const FIXTURES = new URL('../fixtures/corpus/files/', import.meta.url).pathname
 const OPTIONS: ParseOptions = { maxFileBytes: 5 * 1024 * 1024 }
@@ -327,47 +327,6 @@ describe.skipIf(!existsSync(SEC_HTML))('real data: SEC 10-K inline-XBRL HTML', (
 })
 
 /** A ZIP archive written by hand, so a test can make one lie about its sizes. Entries are deflated unless `stored`. */
-function handZip(entries: { name: string; data: Uint8Array; declaredSize?: number; stored?: boolean }[]): Uint8Array {
-  const locals: Buffer[] = []
-  const centrals: Buffer[] = []
-  let offset = 0
-  for (const e of entries) {
-    const name = Buffer.from(e.name)
-    const body = e.stored ? Buffer.from(e.data) : deflateRawSync(e.data)
-    const size = e.declaredSize ?? e.data.length
-    const crc = crc32(e.data) >>> 0
-    const local = Buffer.alloc(30)
-    local.writeUInt32LE(0x04034b50, 0)
-    local.writeUInt16LE(20, 4)
-    local.writeUInt16LE(e.stored ? 0 : 8, 8)
-    local.writeUInt32LE(crc, 14)
-    local.writeUInt32LE(body.length, 18)
-    local.writeUInt32LE(size, 22)
-    local.writeUInt16LE(name.length, 26)
-    const central = Buffer.alloc(46)
-    central.writeUInt32LE(0x02014b50, 0)
-    central.writeUInt16LE(20, 4)
-    central.writeUInt16LE(20, 6)
-    central.writeUInt16LE(e.stored ? 0 : 8, 10)
-    central.writeUInt32LE(crc, 16)
-    central.writeUInt32LE(body.length, 20)
-    central.writeUInt32LE(size, 24)
-    central.writeUInt16LE(name.length, 28)
-    central.writeUInt32LE(offset, 42)
-    locals.push(local, name, body)
-    centrals.push(central, name)
-    offset += local.length + name.length + body.length
-  }
-  const directory = Buffer.concat(centrals)
-  const end = Buffer.alloc(22)
-  end.writeUInt32LE(0x06054b50, 0)
-  end.writeUInt16LE(entries.length, 8)
-  end.writeUInt16LE(entries.length, 10)
-  end.writeUInt32LE(directory.length, 12)
-  end.writeUInt32LE(offset, 16)
-  return new Uint8Array(Buffer.concat([...locals, directory, end]))
-}
-
 const deepPage = (n: number, inner = '<p>Ada Lovelace wrote her notes in London in 1843.</p>'): string =>
   `<html><head><title>Deep</title></head><body>${'<div>'.repeat(n)}${inner}${'</div>'.repeat(n)}</body></html>`
 

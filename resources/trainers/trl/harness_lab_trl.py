@@ -114,7 +114,7 @@ class HarnessLabEnvBase:
         return self.reward
 
 
-def _choose(self, menu_id: str) -> str:
+def choose(self, menu_id: str) -> str:
     """Choose one action from the menu by its id.
 
     Args:
@@ -139,7 +139,7 @@ def environment_class(environment: str, probe: Dict[str, Any], config: Optional[
     client.delete(created["episode_id"])
     members: Dict[str, Any] = {"environment": environment, "config": dict(config or {})}
     if created.get("menu") is not None:
-        members["choose"] = _choose
+        members["choose"] = choose  # TRL names a tool by its __name__
     else:
         for t in created.get("tools") or []:
             fn = t.get("function", t)

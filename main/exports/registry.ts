@@ -20,4 +20,4 @@ export const exportFormats: { [F in ExportFormat]: ExportFormatDef<F> } = {
 }
 
 export const exportFormatCatalog = (): ExportFormatInfo[] =>
-  Object.values(exportFormats).map(({ name, source, label, description, extension }) => ({ name, source, label, description, extension }))
+  Object.values(exportFormats).map(({ name, source, label, description, extension, folder }) => ({ name, source, label, description, extension, ...(folder ? { folder } : {}) }))

@@ -38,6 +38,8 @@ export const ExportFormatInfo = z.object({
   label: z.string(),
   description: z.string(),
   extension: z.string(),
+  /** Written as a folder of files (e.g. FlashRAG's `<split>.jsonl` per split); `path` then names the folder. */
+  folder: z.boolean().optional(),
 })
 export type ExportFormatInfo = z.infer<typeof ExportFormatInfo>
 

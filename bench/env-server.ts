@@ -33,7 +33,7 @@ const pct = (xs: number[], p: number): number => {
 const demo = await openDemoWorkspace(5, 1)
 const questions = demo.questions.length
 const server = await startEnvServer({ raw: demo.db.raw, appVersion: 'bench', port: 0, maxEpisodes: 10_000 })
-const sessions = new EpisodeSessions({ raw: demo.db.raw, appVersion: 'bench', maxEpisodes: 10_000 })
+const sessions = new EpisodeSessions(demo.db.raw)
 
 // The same request bodies through the same JSON round trips, validation and sessions, minus HTTP over a socket.
 // HTTP clients run in a worker thread, as a trainer runs in its own process (own heap and event loop).
@@ -56,7 +56,7 @@ const viaHttp = (env: Env, clients: number, target: number, seconds: number): Pr
 const inProcess: Driver = {
   create: async (b) => JSON.parse(JSON.stringify(await sessions.create(CreateEpisodeBody.parse(JSON.parse(JSON.stringify(b)))))),
   step: async (id, b) => JSON.parse(JSON.stringify(await sessions.step(id, StepBody.parse(JSON.parse(JSON.stringify(b)))))),
-  finish: async (id) => JSON.parse(JSON.stringify(await sessions.finish(id, FinishBody.parse({})))),
+  finish: async (id) => JSON.parse(JSON.stringify((await sessions.finish(id, FinishBody.parse({}))).result)),
 }
 
 const ROUNDS = 3

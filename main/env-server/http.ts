@@ -12,6 +12,7 @@
  * every 4xx names a field (`(body)` for the body as a whole, `id` for the episode in the path).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto'
+import { STATUS_CODES } from 'node:http'
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify'
 import type { z } from 'zod'
 import { registerCompatRoutes } from './compat'
@@ -66,7 +67,37 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
   if (options.token !== undefined && options.token.length < MIN_TOKEN_LENGTH) throw new Error(`The token must have at least ${MIN_TOKEN_LENGTH} characters`)
   const token = options.token ?? randomBytes(24).toString('base64url')
   const sessions = await EpisodeRouter.start(options)
-  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, forceCloseConnections: true, keepAliveTimeout: 120_000 })
+  const app = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT,
+    forceCloseConnections: true,
+    keepAliveTimeout: 120_000,
+    // An over-long path segment (414) or a malformed URL (400), refused in the server's error shape.
+    frameworkErrors: (err: Error & { statusCode?: number; code?: string }, _req, reply) =>
+      refuse(reply, err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : (err.statusCode ?? 400), err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'URI too long: a path segment passes 100 characters (episode ids are UUIDs)' : `Malformed URL: ${err.message.slice(0, 200)}`, { field: 'path' }),
+    // Errors Node's HTTP parser raises before any route (headers over 16 KiB, a broken request line).
+    clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
+      if (err.code === 'ECONNRESET' || socket.destroyed) return
+      const [status, field, message] = err.code === 'HPE_HEADER_OVERFLOW' ? [431, '(headers)', 'Request headers (or the URL) are too large: the limit is 16 KiB'] : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, '(request)', 'The request took too long to arrive'] : [400, '(request)', `Malformed HTTP request (${err.code ?? err.message})`]
+      sessions.countError()
+      const body = JSON.stringify({ error: { status, message, field } })
+      socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+    },
+  })
+  // JSON bodies: a key that could reach a prototype (__proto__, constructor.prototype) is refused by name.
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, text, done) => {
+    const body = String(text)
+    if (body.trim() === '') return done(Object.assign(new Error('empty JSON body'), { statusCode: 400, code: 'FST_ERR_CTP_EMPTY_JSON_BODY' }), undefined)
+    let value: unknown
+    try {
+      value = JSON.parse(body)
+    } catch (err) {
+      return done(Object.assign(new Error(`Request body is not valid JSON: ${(err as Error).message}`), { statusCode: 400, field: '(body)' }), undefined)
+    }
+    const bad = prototypeKey(value)
+    if (bad) return done(Object.assign(new Error(`Request body refused: the key ${bad} could reach an object prototype (__proto__ and constructor.prototype are not accepted)`), { statusCode: 400, field: bad }), undefined)
+    done(null, value)
+  })
 
   /** Every refusal names a field: the body part at fault, `(body)` for the body as a whole. */
   const refuse = (reply: FastifyReply, status: number, message: string, extra: { field: string; issues?: { field: string; message: string }[] }) => {
@@ -92,13 +123,13 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
     if (id) sessions.release(id)
   })
 
-  app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, _req, reply) => {
+  app.setErrorHandler((err: Error & { statusCode?: number; code?: string; field?: string }, _req, reply) => {
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500
     if (status === 500) {
       console.error('env-server error:', err)
       return reply.code(500).send({ error: { status, message: err.message } })
     }
-    return refuse(reply, status, requestErrorMessage(err, status), { field: err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 'content-type' : '(body)' })
+    return refuse(reply, status, requestErrorMessage(err, status), { field: err.field ?? (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 'content-type' : '(body)') })
   })
 
   const parse = <S extends z.ZodType>(schema: S, body: unknown, reply: FastifyReply): z.output<S> | null => {
@@ -188,11 +219,28 @@ const EPISODE_PATH = /^\/v1\/episodes\/([^/?]+)/
 /** Requests that hold an episode's idle clock, until answered. */
 const held = new WeakMap<FastifyRequest, string>()
 
+const BODY_LIMIT = 1024 * 1024
+
 /** Fastify's own request errors in the server's words. */
 function requestErrorMessage(err: Error & { code?: string }, status: number): string {
   if (status === 413) return `Request body too large (${err.message}); the limit is 1 MiB`
   if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return 'The content type is application/json but the body is empty: send a JSON body, or no content-type header'
-  if (/prototype/i.test(err.message)) return `Request body refused: ${err.message} (keys such as __proto__ and constructor.prototype are not accepted)`
-  if (status === 400 && /JSON/i.test(err.message)) return `Request body is not valid JSON: ${err.message}`
   return err.message
+}
+
+/** The dotted path of the first key that could reach a prototype, or null (iterative: a body may nest deeply). */
+function prototypeKey(root: unknown): string | null {
+  const stack: Array<[unknown, string]> = [[root, '']]
+  while (stack.length > 0) {
+    const [value, path] = stack.pop()!
+    if (value === null || typeof value !== 'object') continue
+    for (const key of Object.keys(value)) {
+      const here = path ? `${path}.${key}` : key
+      const child = (value as Record<string, unknown>)[key]
+      if (key === '__proto__') return here
+      if (key === 'constructor' && child !== null && typeof child === 'object' && Object.hasOwn(child, 'prototype')) return `${here}.prototype`
+      stack.push([child, here])
+    }
+  }
+  return null
 }

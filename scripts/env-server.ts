@@ -40,10 +40,11 @@ const program = new Command()
   .option('--answerer <gguf>', 'GGUF model as the frozen answerer (SNC scores, answers); default: the lexical stand-in')
   .option('--store <mode>', 'keep trainer episodes as runs: off, sampled, all', 'off')
   .option('--store-rate <share>', "share kept with --store sampled (0..1)", parseFloat, 0.1)
-  .option('--idle-timeout <seconds>', 'drop an episode idle this long', int('idle timeout', 1, 86_400), 600)
+  .option('--idle-timeout <seconds>', 'drop an episode with no request from its client this long', int('idle timeout', 1, 86_400), 600)
+  .option('--worker-heap-mb <mb>', "old-space limit of each worker thread's heap; a worker that would pass it restarts", int('worker heap', 64, 65_536), 1024)
   .parse()
 
-const o = program.opts<{ workspace?: string; db?: string; workers: number; port: number; host: string; token?: string; dataDir?: string; reward?: string; credit?: string; answerer?: string; store: string; storeRate: number; idleTimeout: number }>()
+const o = program.opts<{ workspace?: string; db?: string; workers: number; port: number; host: string; token?: string; dataDir?: string; reward?: string; credit?: string; answerer?: string; store: string; storeRate: number; idleTimeout: number; workerHeapMb: number }>()
 if (!['off', 'sampled', 'all'].includes(o.store)) program.error(`--store must be off, sampled or all, not ${o.store}`)
 if (!o.workspace === !o.db) program.error('give --workspace <id-or-name> or --db <file>, one of them')
 
@@ -78,6 +79,7 @@ try {
     store: { mode: o.store as StoreMode, rate: o.storeRate },
     idleTimeoutMs: o.idleTimeout * 1000,
     workers: o.workers,
+    workerHeapMb: o.workerHeapMb,
   })
   console.log(`Harness Lab environment server for ${label}`)
   console.log(`  URL      ${server.url}`)

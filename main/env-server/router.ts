@@ -227,7 +227,7 @@ export class EpisodeRouter {
     this.counts.errors++
   }
 
-  counters(): EnvServerCounters & { workers: number; inFlight: number; workerRestarts: number } {
+  counters(): EnvServerCounters & { workers: number; inFlight: number; workerRestarts: number; memory: { rssMb: number; heapUsedMb: number } } {
     const second = Math.floor(this.now() / 1000)
     let recent = 0
     for (const [s, n] of this.stepBuckets) {
@@ -236,7 +236,10 @@ export class EpisodeRouter {
     }
     let inFlight = 0
     for (const p of this.pinned.values()) inFlight += p.inFlight
-    return { open: this.pinned.size, ...this.counts, stepsPerSecond: recent / RATE_WINDOW_S, workers: this.workers, inFlight }
+    // RSS covers the worker threads too; heapUsed is this (routing) thread's.
+    const m = process.memoryUsage()
+    const memory = { rssMb: Math.round(m.rss / 2 ** 20), heapUsedMb: Math.round(m.heapUsed / 2 ** 20) }
+    return { open: this.pinned.size, ...this.counts, stepsPerSecond: recent / RATE_WINDOW_S, workers: this.workers, inFlight, memory }
   }
 
   /** Stops the lanes (open episodes are dropped) and ends the store's runs. */

@@ -6,7 +6,8 @@
  *   http x1     the server with every episode in its HTTP thread (`--workers 0`: the single-thread server)
  *   http xN     the server with its worker pool (one thread per core by default; BENCH_WORKERS=N)
  * The HTTP clients run in a worker thread, as a trainer runs in its own process. Prints episodes/s, step
- * latency p50/p95/p99, errors and lost episodes, the core and worker counts; then the goals (on 2 cores:
+ * latency p50/p95/p99, errors and lost episodes, CPU ms per episode (all threads of this process: on a shared
+ * machine the one figure that the load does not move), the core and worker counts; then the goals (on 2 cores:
  * pool >= 0.8x in-process at 1 client, >= 1.6x the single-thread server at 64, p95 < 250 ms at 64).
  * Then memory: BENCH_MEM_ROUNDS (3) rounds of BENCH_MEM_EPISODES (256) concurrent episodes against a
  * server in its own process (`npm run env-server -- --db`), single-thread and pooled, with its RSS after
@@ -94,8 +95,14 @@ for (const env of ENVIRONMENTS) {
   for (const [, run] of peers) await run(env, 4, 8, SECONDS)
   for (const clients of CLIENTS) {
     const rounds = new Map<Peer, Cell[]>(peers.map(([p]) => [p, []]))
+    const cpu = new Map<Peer, number>(peers.map(([p]) => [p, 0]))
     for (let r = 0; r < ROUNDS; r++) {
-      for (const [peer, run] of peers) rounds.get(peer)!.push(await run(env, clients, Math.ceil(EPISODES(clients) / ROUNDS), SECONDS / (3 * ROUNDS)))
+      for (const [peer, run] of peers) {
+        const c0 = process.cpuUsage()
+        rounds.get(peer)!.push(await run(env, clients, Math.ceil(EPISODES(clients) / ROUNDS), SECONDS / (3 * ROUNDS)))
+        const c = process.cpuUsage(c0)
+        cpu.set(peer, cpu.get(peer)! + (c.user + c.system) / 1000)
+      }
     }
     for (const [peer] of peers) {
       const cell = merge(rounds.get(peer)!)
@@ -111,6 +118,8 @@ for (const env of ENVIRONMENTS) {
         'p99 ms': pct(cell.steps, 99).toFixed(1),
         errors: cell.errors,
         lost: cell.lost,
+        // CPU of the whole process (server threads and the client thread) per episode: what a loaded machine does not change.
+        'cpu ms/episode': (cpu.get(peer)! / Math.max(1, cell.episodes)).toFixed(0),
       })
     }
     const [l, s, p] = peers.map(([peer]) => cells.get(`${env}/${clients}/${peer}`)!)

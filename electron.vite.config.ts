@@ -12,6 +12,7 @@ export default defineConfig({
           index: resolve('main/index.ts'),
           serve: resolve('main/serve.ts'),
           'job-worker': resolve('main/job-kinds/worker.ts'),
+          'env-server-worker': resolve('main/env-server/worker.ts'),
         },
       },
     },

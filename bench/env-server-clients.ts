@@ -74,7 +74,8 @@ export async function runCell(driver: Driver, env: Env, clients: number, questio
 export function httpDriver(url: string, token: string): Driver {
   const agent = new Agent({ keepAlive: true, maxSockets: Infinity, keepAliveMsecs: 60_000 })
   const { hostname, port } = new URL(url)
-  const call = (path: string, body: unknown) =>
+  // A keep-alive socket the server closed as the request went out resets at once: sent again, once (Node's documented pattern for reused sockets).
+  const call = (path: string, body: unknown, retry = true): Promise<Json> =>
     new Promise<Json>((resolve, reject) => {
       const data = JSON.stringify(body)
       const req = request(
@@ -90,7 +91,10 @@ export function httpDriver(url: string, token: string): Driver {
           })
         },
       )
-      req.on('error', reject)
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        if (retry && req.reusedSocket && err.code === 'ECONNRESET') call(path, body, false).then(resolve, reject)
+        else reject(err)
+      })
       req.end(data)
     })
   return { create: (b) => call('/v1/episodes', b), step: (id, b) => call(`/v1/episodes/${id}/step`, b), finish: (id) => call(`/v1/episodes/${id}/finish`, {}) }

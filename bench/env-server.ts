@@ -1,28 +1,38 @@
 /**
  * `npm run bench:env-server`: the environment server on loopback with 1, 8, 64 and 256 concurrent
- * clients, for graph-menu (SNC credit, so previews every step) and stateful (Harness-1 tools), beside the
- * same episodes driven in-process through the same EpisodeSessions (same JSON round trips and validation)
- * in the same run. The HTTP clients run in a worker thread, as a trainer runs in its own process. Per cell,
- * three alternating rounds of in-process then HTTP share the machine's load. Prints episodes/s, step
- * latency p50/p95/p99, errors and lost episodes, and the HTTP overhead: wall time per step with every
- * client busy (queueing behind the other clients on the one server thread left out; median of the rounds'
- * ratios) and the step-latency median ratio. Bounded: at most max(32, 2 x clients) episodes and
- * BENCH_SECONDS (default 15) seconds per cell; BENCH_ENVS / BENCH_CLIENTS narrow the matrix.
- * Targets: 0 errors and 0 lost episodes at 256 clients; overhead <= 1.5x at 8 clients.
+ * clients, for graph-menu (SNC credit, so previews every step) and stateful (Harness-1 tools). Three
+ * peers measured in the same run, in alternating rounds that share the machine's load:
+ *   in-process  the same episodes through EpisodeSessions in this thread (same JSON round trips and validation)
+ *   http x1     the server with every episode in its HTTP thread (`--workers 0`: the single-thread server)
+ *   http xN     the server with its worker pool (one thread per core by default; BENCH_WORKERS=N)
+ * The HTTP clients run in a worker thread, as a trainer runs in its own process. Prints episodes/s, step
+ * latency p50/p95/p99, errors and lost episodes, CPU ms per episode (all threads of this process: on a shared
+ * machine the one figure that the load does not move), the core and worker counts; then the goals (on 2 cores:
+ * pool >= 0.8x in-process at 1 client, >= 1.6x the single-thread server at 64, p95 < 250 ms at 64).
+ * Then memory: BENCH_MEM_ROUNDS (3) rounds of BENCH_MEM_EPISODES (256) concurrent episodes against a
+ * server in its own process (`npm run env-server -- --db`), single-thread and pooled, with its RSS after
+ * each round. Bounded: at most max(32, 2 x clients) episodes and BENCH_SECONDS (15) seconds per cell;
+ * BENCH_ENVS / BENCH_CLIENTS narrow the matrix, BENCH_MEM_ROUNDS=0 skips the memory part.
  */
-import { startEnvServer } from '../main/env-server'
-import { EpisodeSessions } from '../main/env-server/sessions'
+import { spawn } from 'node:child_process'
+import { availableParallelism } from 'node:os'
+import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
+import { startEnvServer, type EnvServer } from '../main/env-server'
+import { EpisodeSessions } from '../main/env-server/sessions'
 import { CreateEpisodeBody, FinishBody, StepBody } from '../main/env-server/wire'
 import { openDemoWorkspace } from '../test/helpers/corpus'
 import { runCell, type Cell, type Driver, type Env, type Json } from './env-server-clients'
 
-// BENCH_CLIENTS=8,256 and BENCH_ENVS=stateful narrow the matrix.
 const CLIENTS = (process.env.BENCH_CLIENTS ?? '1,8,64,256').split(',').map(Number)
-const ENVIRONMENTS = (process.env.BENCH_ENVS ?? 'graph-menu,stateful').split(',') as Array<'graph-menu' | 'stateful'>
+const ENVIRONMENTS = (process.env.BENCH_ENVS ?? 'graph-menu,stateful').split(',') as Env[]
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15)
+const CORES = availableParallelism()
+const WORKERS = Number(process.env.BENCH_WORKERS ?? CORES)
+const MEM_ROUNDS = Number(process.env.BENCH_MEM_ROUNDS ?? 3)
+const MEM_EPISODES = Number(process.env.BENCH_MEM_EPISODES ?? 256)
 const EPISODES = (clients: number) => Math.max(32, clients * 2)
-
+const ROUNDS = 3
 
 const pct = (xs: number[], p: number): number => {
   if (xs.length === 0) return NaN
@@ -32,34 +42,34 @@ const pct = (xs: number[], p: number): number => {
 
 const demo = await openDemoWorkspace(5, 1)
 const questions = demo.questions.length
-const server = await startEnvServer({ raw: demo.db.raw, appVersion: 'bench', port: 0, maxEpisodes: 10_000 })
-const sessions = new EpisodeSessions({ raw: demo.db.raw, appVersion: 'bench', maxEpisodes: 10_000 })
+demo.db.raw.pragma('wal_checkpoint(TRUNCATE)')
+const single = await startEnvServer({ raw: demo.db.raw, appVersion: 'bench', port: 0, maxEpisodes: 10_000, workers: 0 })
+const pooled = await startEnvServer({ raw: demo.db.raw, appVersion: 'bench', port: 0, maxEpisodes: 10_000, workers: WORKERS })
+const sessions = new EpisodeSessions(demo.db.raw)
 
-// The same request bodies through the same JSON round trips, validation and sessions, minus HTTP over a socket.
-// HTTP clients run in a worker thread, as a trainer runs in its own process (own heap and event loop).
-// tsx's loader is registered inside the thread, then the TypeScript worker is imported.
-const worker = new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./env-server-worker.ts', import.meta.url).href)}) })`, { eval: true })
-const viaHttp = (env: Env, clients: number, target: number, seconds: number): Promise<Cell> =>
+// HTTP clients run in a worker thread (own heap and event loop); tsx is registered inside the thread.
+const clientThread = new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./env-server-worker.ts', import.meta.url).href)}) })`, { eval: true })
+const viaHttp = (server: { url: string; token: string }, env: Env, clients: number, target: number, seconds: number): Promise<Cell> =>
   new Promise((resolve, reject) => {
     const done = (cell: Cell) => {
-      worker.off('error', failed)
+      clientThread.off('error', failed)
       resolve(cell)
     }
     const failed = (err: Error) => {
-      worker.off('message', done)
+      clientThread.off('message', done)
       reject(err)
     }
-    worker.once('message', done)
-    worker.once('error', failed)
-    worker.postMessage({ url: server.url, token: server.token, env, clients, questions, target, seconds })
+    clientThread.once('message', done)
+    clientThread.once('error', failed)
+    clientThread.postMessage({ url: server.url, token: server.token, env, clients, questions, target, seconds })
   })
+// The same request bodies through the same JSON round trips, validation and sessions, minus HTTP and threads.
 const inProcess: Driver = {
   create: async (b) => JSON.parse(JSON.stringify(await sessions.create(CreateEpisodeBody.parse(JSON.parse(JSON.stringify(b)))))),
   step: async (id, b) => JSON.parse(JSON.stringify(await sessions.step(id, StepBody.parse(JSON.parse(JSON.stringify(b)))))),
-  finish: async (id) => JSON.parse(JSON.stringify(await sessions.finish(id, FinishBody.parse({})))),
+  finish: async (id) => JSON.parse(JSON.stringify((await sessions.finish(id, FinishBody.parse({}))).result)),
 }
 
-const ROUNDS = 3
 const merge = (cells: Cell[]): Cell => ({
   episodes: cells.reduce((n, c) => n + c.episodes, 0),
   lost: cells.reduce((n, c) => n + c.lost, 0),
@@ -67,59 +77,118 @@ const merge = (cells: Cell[]): Cell => ({
   seconds: cells.reduce((n, c) => n + c.seconds, 0),
   steps: cells.flatMap((c) => c.steps),
 })
-const msPerStep = (c: Cell): number => (c.seconds * 1000) / c.steps.length
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+const rate = (c: Cell) => c.episodes / c.seconds
 
-console.log(`env-server bench: demo world (${questions} questions), per cell ${ROUNDS} alternating rounds of in-process then HTTP, each at most ${(SECONDS / (2 * ROUNDS)).toFixed(1)} s and max(32, 2 x clients) / ${ROUNDS} episodes per transport; loopback HTTP/1.1 keep-alive, HTTP clients in a worker thread`)
+type Peer = 'in-process' | 'http x1' | `http x${number}`
+const POOL: Peer = `http x${WORKERS}`
+const peers: Array<[Peer, (env: Env, clients: number, target: number, seconds: number) => Promise<Cell>]> = [
+  ['in-process', (env, clients, target, seconds) => runCell(inProcess, env, clients, questions, target, seconds)],
+  ['http x1', (env, clients, target, seconds) => viaHttp(single, env, clients, target, seconds)],
+  [POOL, (env, clients, target, seconds) => viaHttp(pooled, env, clients, target, seconds)],
+]
+
+console.log(`env-server bench: demo world (${questions} questions), ${CORES} cores, pool of ${WORKERS} worker threads; per cell ${ROUNDS} alternating rounds of in-process, single-thread HTTP and pooled HTTP, each at most ${(SECONDS / (3 * ROUNDS)).toFixed(1)} s and max(32, 2 x clients) / ${ROUNDS} episodes; loopback HTTP/1.1 keep-alive, HTTP clients in a worker thread`)
 const rows: Json[] = []
+const cells = new Map<string, Cell>()
 for (const env of ENVIRONMENTS) {
-  // Warm both paths (JIT, statement caches) before measuring.
-  await runCell(inProcess, env, 4, questions, 8, SECONDS)
-  await viaHttp(env, 4, 8, SECONDS)
+  // Warm every path (JIT, statement caches, the workers' too) before measuring.
+  for (const [, run] of peers) await run(env, 4, 8, SECONDS)
   for (const clients of CLIENTS) {
-    // Alternating rounds share the machine's load (other processes) between the two transports.
-    const locals: Cell[] = []
-    const remotes: Cell[] = []
+    const rounds = new Map<Peer, Cell[]>(peers.map(([p]) => [p, []]))
+    const cpu = new Map<Peer, number>(peers.map(([p]) => [p, 0]))
     for (let r = 0; r < ROUNDS; r++) {
-      const target = Math.ceil(EPISODES(clients) / ROUNDS)
-      const seconds = SECONDS / (2 * ROUNDS)
-      locals.push(await runCell(inProcess, env, clients, questions, target, seconds))
-      remotes.push(await viaHttp(env, clients, target, seconds))
+      for (const [peer, run] of peers) {
+        const c0 = process.cpuUsage()
+        rounds.get(peer)!.push(await run(env, clients, Math.ceil(EPISODES(clients) / ROUNDS), SECONDS / (3 * ROUNDS)))
+        const c = process.cpuUsage(c0)
+        cpu.set(peer, cpu.get(peer)! + (c.user + c.system) / 1000)
+      }
     }
-    const local = merge(locals)
-    const remote = merge(remotes)
-    const ratio = median(remotes.map((c, i) => msPerStep(c) / msPerStep(locals[i]!)))
-    for (const [transport, cell] of [['in-process', local], ['http', remote]] as const) {
+    for (const [peer] of peers) {
+      const cell = merge(rounds.get(peer)!)
+      cells.set(`${env}/${clients}/${peer}`, cell)
       rows.push({
         env,
         clients,
-        transport,
+        peer,
         episodes: cell.episodes,
-        'episodes/s': (cell.episodes / cell.seconds).toFixed(1),
-        'step p50 ms': pct(cell.steps, 50).toFixed(2),
-        'p95 ms': pct(cell.steps, 95).toFixed(2),
-        'p99 ms': pct(cell.steps, 99).toFixed(2),
+        'episodes/s': rate(cell).toFixed(1),
+        'step p50 ms': pct(cell.steps, 50).toFixed(1),
+        'p95 ms': pct(cell.steps, 95).toFixed(1),
+        'p99 ms': pct(cell.steps, 99).toFixed(1),
         errors: cell.errors,
         lost: cell.lost,
-        // Wall time per step with all clients busy: the server's cost of a step, queueing excluded.
-        'ms/step': msPerStep(cell).toFixed(3),
-        'http/in-process ms/step': transport === 'http' ? ratio.toFixed(2) : '',
-        'http/in-process p50': transport === 'http' ? (pct(remote.steps, 50) / pct(local.steps, 50)).toFixed(2) : '',
+        // CPU of the whole process (server threads and the client thread) per episode: what a loaded machine does not change.
+        'cpu ms/episode': (cpu.get(peer)! / Math.max(1, cell.episodes)).toFixed(0),
       })
     }
-    const last = rows.at(-1)!
-    console.log(`  ${env} x${clients}: http ${last['episodes/s']} ep/s, ${last['ms/step']} ms/step (in-process ${rows.at(-2)!['ms/step']}), median round ratio ${last['http/in-process ms/step']}; p50 ${last['step p50 ms']} ms (in-process ${rows.at(-2)!['step p50 ms']}); errors ${remote.errors + local.errors}, lost ${remote.lost + local.lost}`)
+    const [l, s, p] = peers.map(([peer]) => cells.get(`${env}/${clients}/${peer}`)!)
+    console.log(`  ${env} x${clients}: episodes/s in-process ${rate(l!).toFixed(1)}, http x1 ${rate(s!).toFixed(1)}, ${POOL} ${rate(p!).toFixed(1)} (${(rate(p!) / rate(l!)).toFixed(2)}x in-process, ${(rate(p!) / rate(s!)).toFixed(2)}x single-thread); pool step p95 ${pct(p!.steps, 95).toFixed(0)} ms; errors ${l!.errors + s!.errors + p!.errors}, lost ${l!.lost + s!.lost + p!.lost}`)
   }
 }
 console.table(rows)
 for (const env of ENVIRONMENTS) {
-  const at256 = rows.filter((r) => r.env === env && r.clients === 256)
-  const at8 = rows.find((r) => r.env === env && r.clients === 8 && r.transport === 'http')
-  if (!at8 || at256.length === 0) continue
-  const clean = at256.every((r) => r.errors === 0 && r.lost === 0)
-  console.log(`${env}: 256 clients ${clean ? 'no errors, no lost episodes' : 'HAD ERRORS OR LOST EPISODES'} (target 0); HTTP overhead at 8 clients ${at8['http/in-process ms/step']}x per step (target <= 1.5x), ${at8['http/in-process p50']}x at the step-latency median`)
+  const at = (clients: number, peer: Peer) => cells.get(`${env}/${clients}/${peer}`)
+  const one = [at(1, POOL), at(1, 'in-process')]
+  const many = [at(64, POOL), at(64, 'http x1')]
+  const parts: string[] = []
+  if (one[0] && one[1]) parts.push(`1 client: pool ${(rate(one[0]) / rate(one[1])).toFixed(2)}x in-process (goal >= 0.8)`)
+  if (many[0] && many[1]) parts.push(`64 clients: pool ${(rate(many[0]) / rate(many[1])).toFixed(2)}x the single-thread server (goal >= 1.6), step p95 ${pct(many[0].steps, 95).toFixed(0)} ms (goal < 250)`)
+  const at256 = [...cells.entries()].filter(([k]) => k.startsWith(`${env}/256/`)).map(([, c]) => c)
+  if (at256.length) parts.push(`256 clients: ${at256.every((c) => c.errors === 0 && c.lost === 0) ? 'no errors, no lost episodes' : 'HAD ERRORS OR LOST EPISODES'}`)
+  console.log(`${env} on ${CORES} cores, ${WORKERS} workers: ${parts.join('; ')}`)
 }
-await worker.terminate()
-await server.close()
+await single.close()
+await pooled.close()
 sessions.close()
+
+/** A server in its own process over the demo file (what a trainer talks to), for its RSS. */
+async function serveFile(workers: number): Promise<{ url: string; token: string; stats: () => Promise<Json>; stop: () => Promise<void> }> {
+  const root = join(import.meta.dirname, '..')
+  const child = spawn(join(root, 'node_modules/.bin/tsx'), ['scripts/env-server.ts', '--db', demo.db.raw.name, '--port', '0', '--workers', String(workers)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] })
+  const { url, token } = await new Promise<{ url: string; token: string }>((resolve, reject) => {
+    let out = ''
+    child.stdout!.on('data', (c) => {
+      out += String(c)
+      const url = /URL\s+(\S+)/.exec(out)?.[1]
+      const token = /token\s+(\S+)/.exec(out)?.[1]
+      if (url && token && /workers/.test(out)) resolve({ url, token })
+    })
+    child.once('exit', (code) => reject(new Error(`env-server exited ${code}: ${out}`)))
+  })
+  return {
+    url,
+    token,
+    stats: async () => (await fetch(`${url}/v1/stats`, { headers: { authorization: `Bearer ${token}` } })).json() as Promise<Json>,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve())
+        child.kill('SIGTERM')
+      }),
+  }
+}
+
+if (MEM_ROUNDS > 0) {
+  console.log(`\nmemory: ${MEM_ROUNDS} rounds of ${MEM_EPISODES} concurrent graph-menu episodes against a server in its own process; RSS after each round (the workers' heaps included)`)
+  const memRows: Json[] = []
+  for (const workers of [0, WORKERS]) {
+    const server = await serveFile(workers)
+    try {
+      const start = (await server.stats()).memory.rssMb as number
+      const row: Json = { server: workers ? `pool x${workers}` : 'single thread', 'idle MB': start }
+      for (let r = 0; r < MEM_ROUNDS; r++) {
+        const cell = await viaHttp(server, 'graph-menu', MEM_EPISODES, MEM_EPISODES, 600)
+        const stats = await server.stats()
+        row[`round ${r + 1} MB`] = stats.memory.rssMb
+        row['lost'] = (row['lost'] ?? 0) + cell.lost
+        row['open after'] = stats.open
+      }
+      memRows.push(row)
+    } finally {
+      await server.stop()
+    }
+  }
+  console.table(memRows)
+}
+await clientThread.terminate()
 await demo.close()

@@ -1,9 +1,17 @@
 /**
- * `npm run env-server -- --workspace W --port P [--host 127.0.0.1] [--token T]`: serves the registered
- * environments of one workspace to an external trainer (main/env-server). Runs from source under tsx,
- * over the same services as the CLI; stops on Ctrl-C (open episodes are dropped, stored runs are closed).
+ * `npm run env-server -- --workspace W --port P [--host 127.0.0.1] [--token T] [--workers N]`: serves the
+ * registered environments of one workspace to an external trainer (main/env-server). Runs from source
+ * under tsx; stops on Ctrl-C (open episodes are dropped, stored runs are closed). `--db FILE` serves a
+ * workspace database file directly (a copy on a cluster node): it is opened read-only unless `--store`
+ * keeps episodes, so any number of servers can share one file.
  */
+import { existsSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
+import type SQLite from 'better-sqlite3'
 import { Command, InvalidArgumentError } from 'commander'
+import { APP_VERSION } from '../main/config/version'
+import { openDatabase, openSqlite } from '../main/db/open'
+import { workspaceMigrations } from '../main/db/migrations'
 import { createServices } from '../main/app/services'
 import { DATA_DIR_ENV, resolveDataDir } from '../main/config/paths'
 import { startEnvServer, type StoreMode } from '../main/env-server'
@@ -20,7 +28,9 @@ const int = (name: string, min: number, max: number) => (v: string) => {
 const program = new Command()
   .name('env-server')
   .description('Serve Harness Lab environments over HTTP/JSON to an external RL trainer')
-  .requiredOption('-w, --workspace <id-or-name>', 'the workspace whose corpus and questions the episodes use')
+  .option('-w, --workspace <id-or-name>', 'the workspace whose corpus and questions the episodes use')
+  .option('--db <file>', 'serve this workspace database file directly (read-only unless --store)')
+  .option('--workers <n>', 'worker threads running episodes (0 = all in the HTTP thread)', int('workers', 0, 256), availableParallelism())
   .option('-p, --port <port>', 'port (0 = any free port)', int('port', 0, 65535), 8765)
   .option('--host <host>', 'listen address; anything but loopback needs --token', '127.0.0.1')
   .option('--token <token>', 'bearer token every request must send (made at random when absent, loopback only)')
@@ -30,23 +40,36 @@ const program = new Command()
   .option('--answerer <gguf>', 'GGUF model as the frozen answerer (SNC scores, answers); default: the lexical stand-in')
   .option('--store <mode>', 'keep trainer episodes as runs: off, sampled, all', 'off')
   .option('--store-rate <share>', "share kept with --store sampled (0..1)", parseFloat, 0.1)
-  .option('--idle-timeout <seconds>', 'drop an episode idle this long', int('idle timeout', 1, 86_400), 600)
+  .option('--idle-timeout <seconds>', 'drop an episode with no request from its client this long', int('idle timeout', 1, 86_400), 600)
+  .option('--worker-heap-mb <mb>', "old-space limit of each worker thread's heap; a worker that would pass it restarts", int('worker heap', 64, 65_536), 1024)
   .parse()
 
-const o = program.opts<{ workspace: string; port: number; host: string; token?: string; dataDir?: string; reward?: string; credit?: string; answerer?: string; store: string; storeRate: number; idleTimeout: number }>()
+const o = program.opts<{ workspace?: string; db?: string; workers: number; port: number; host: string; token?: string; dataDir?: string; reward?: string; credit?: string; answerer?: string; store: string; storeRate: number; idleTimeout: number; workerHeapMb: number }>()
 if (!['off', 'sampled', 'all'].includes(o.store)) program.error(`--store must be off, sampled or all, not ${o.store}`)
+if (!o.workspace === !o.db) program.error('give --workspace <id-or-name> or --db <file>, one of them')
 
-const services = await createServices({ dataDir: resolveDataDir(o.dataDir), worker: { sourceEntry: new URL('../main/job-kinds/worker.ts', import.meta.url) } })
+// --db: the file alone, no app database; read-only unless episodes are stored (each server then to its own run).
+const services = o.db ? null : await createServices({ dataDir: resolveDataDir(o.dataDir), worker: { sourceEntry: new URL('../main/job-kinds/worker.ts', import.meta.url) } })
+let direct: SQLite.Database | null = null
 try {
-  const all = await services.workspaces.list()
-  const ws = all.find((w) => w.id === o.workspace) ?? all.find((w) => w.name === o.workspace)
-  if (!ws) throw new Error(`No workspace "${o.workspace}"; known: ${all.map((w) => `${w.id} (${w.name})`).join(', ') || 'none (create one with npm run cli -- corpus demo "Demo")'}`)
-  const handle = await services.workspaces.handle(ws.id)
+  let label: string
+  let raw: SQLite.Database
+  if (o.db) {
+    if (!existsSync(o.db)) throw new Error(`No workspace database at ${o.db}`)
+    raw = direct = o.store === 'off' ? openSqlite(o.db, { readonly: true }) : (await openDatabase(o.db, workspaceMigrations)).raw
+    label = `database ${o.db}${o.store === 'off' ? ' (read-only)' : ''}`
+  } else {
+    const all = await services!.workspaces.list()
+    const ws = all.find((w) => w.id === o.workspace) ?? all.find((w) => w.name === o.workspace)
+    if (!ws) throw new Error(`No workspace "${o.workspace}"; known: ${all.map((w) => `${w.id} (${w.name})`).join(', ') || 'none (create one with npm run cli -- corpus demo "Demo")'}`)
+    raw = (await services!.workspaces.handle(ws.id)).raw
+    label = `workspace "${ws.name}" (${ws.id})`
+  }
   registerBuiltinEnvironments()
   const answerer = o.answerer ? await createAnswerer({ kind: 'gguf', modelPath: o.answerer }) : undefined
   const server = await startEnvServer({
-    raw: handle.raw,
-    appVersion: services.version,
+    raw,
+    appVersion: services?.version ?? APP_VERSION,
     port: o.port,
     host: o.host,
     token: o.token,
@@ -55,21 +78,26 @@ try {
     credit: o.credit,
     store: { mode: o.store as StoreMode, rate: o.storeRate },
     idleTimeoutMs: o.idleTimeout * 1000,
+    workers: o.workers,
+    workerHeapMb: o.workerHeapMb,
   })
-  console.log(`Harness Lab environment server for workspace "${ws.name}" (${ws.id})`)
-  console.log(`  URL    ${server.url}`)
-  console.log(`  token  ${server.token}`)
-  console.log(`  try    curl -H "Authorization: Bearer ${server.token}" ${server.url}/v1/environments`)
+  console.log(`Harness Lab environment server for ${label}`)
+  console.log(`  URL      ${server.url}`)
+  console.log(`  token    ${server.token}`)
+  console.log(`  workers  ${server.sessions.workers || 'none (episodes run in the HTTP thread)'}`)
+  console.log(`  try      curl -H "Authorization: Bearer ${server.token}" ${server.url}/v1/environments`)
   const stop = async () => {
     await server.close()
     await answerer?.dispose()
-    await services.close()
+    direct?.close()
+    await services?.close()
     process.exit(0)
   }
   process.once('SIGINT', () => void stop())
   process.once('SIGTERM', () => void stop())
 } catch (err) {
   console.error(`env-server: ${(err as Error).message}`)
-  await services.close()
+  direct?.close()
+  await services?.close()
   process.exit(1)
 }

@@ -5,16 +5,23 @@
  *   POST   /v1/episodes/:id/finish   reward, components, per-step credit, metrics
  *   DELETE /v1/episodes/:id          drop without scoring
  *   GET    /v1/health, /v1/environments, /v1/stats
+ * beside OpenEnv-style /reset, /step, /state, /schema (compat.ts) and Search-R1's POST /retrieve.
+ * Episodes run on worker threads (router.ts); this thread parses, checks and routes.
  * Loopback by default; every request carries the token (`Authorization: Bearer T`), and a host that is not
- * loopback is refused unless a token was given explicitly. Errors are `{error: {status, message, field, issues}}`.
+ * loopback is refused unless a token was given explicitly. Errors are `{error: {status, message, field, issues}}`;
+ * every 4xx names a field (`(body)` for the body as a whole, `id` for the episode in the path).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto'
+import { STATUS_CODES } from 'node:http'
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify'
 import type { z } from 'zod'
-import { EnvServerError, EpisodeSessions, type SessionOptions } from './sessions'
+import { registerCompatRoutes } from './compat'
+import { RetrieveBody } from './retrieve'
+import { EpisodeRouter, type RouterOptions } from './router'
+import { EnvServerError } from './sessions'
 import { CreateEpisodeBody, EpisodeId, FinishBody, issuesOf, StepBody } from './wire'
 
-export interface EnvServerOptions extends SessionOptions {
+export interface EnvServerOptions extends RouterOptions {
   port: number
   /** Default 127.0.0.1. Any other host needs an explicit token. */
   host?: string
@@ -27,12 +34,15 @@ export interface EnvServer {
   host: string
   port: number
   token: string
-  sessions: EpisodeSessions
+  /** Routes episodes to the worker threads; counters, idle sweep. */
+  sessions: EpisodeRouter
   close(): Promise<void>
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1'])
-export const isLoopback = (host: string): boolean => LOOPBACK.has(host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, ''))
+/** The address as listen() takes it: no brackets around IPv6, no trailing dot of a fully qualified name. */
+export const bindAddress = (host: string): string => host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '')
+export const isLoopback = (host: string): boolean => LOOPBACK.has(bindAddress(host))
 export const MIN_TOKEN_LENGTH = 16
 
 function sameSecret(given: string | undefined, token: string): boolean {
@@ -49,15 +59,48 @@ const hostName = (header: string | undefined): string => {
 }
 
 export async function startEnvServer(options: EnvServerOptions): Promise<EnvServer> {
-  const host = options.host ?? '127.0.0.1'
+  // What passes the loopback check is what is bound: "[::1]" binds ::1, "localhost." binds localhost.
+  const host = bindAddress(options.host ?? '127.0.0.1')
+  if (host === '') throw new Error('The host is empty: give an address or name to listen on, such as 127.0.0.1')
   const loopback = isLoopback(host)
   if (!loopback && !options.token) throw new Error(`A token is required when the server listens on ${host} (not loopback): pass --token with at least ${MIN_TOKEN_LENGTH} characters`)
   if (options.token !== undefined && options.token.length < MIN_TOKEN_LENGTH) throw new Error(`The token must have at least ${MIN_TOKEN_LENGTH} characters`)
   const token = options.token ?? randomBytes(24).toString('base64url')
-  const sessions = new EpisodeSessions(options)
-  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, forceCloseConnections: true, keepAliveTimeout: 120_000 })
+  const sessions = await EpisodeRouter.start(options)
+  const app = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT,
+    forceCloseConnections: true,
+    keepAliveTimeout: 120_000,
+    // An over-long path segment (414) or a malformed URL (400), refused in the server's error shape.
+    frameworkErrors: (err: Error & { statusCode?: number; code?: string }, _req, reply) =>
+      refuse(reply, err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : (err.statusCode ?? 400), err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'URI too long: a path segment passes 100 characters (episode ids are UUIDs)' : `Malformed URL: ${err.message.slice(0, 200)}`, { field: 'path' }),
+    // Errors Node's HTTP parser raises before any route (headers over 16 KiB, a broken request line).
+    clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
+      if (err.code === 'ECONNRESET' || socket.destroyed) return
+      const [status, field, message] = err.code === 'HPE_HEADER_OVERFLOW' ? [431, '(headers)', 'Request headers (or the URL) are too large: the limit is 16 KiB'] : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, '(request)', 'The request took too long to arrive'] : [400, '(request)', `Malformed HTTP request (${err.code ?? err.message})`]
+      sessions.countError()
+      const body = JSON.stringify({ error: { status, message, field } })
+      socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+    },
+  })
+  // JSON bodies: a key that could reach a prototype (__proto__, constructor.prototype) is refused by name.
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, text, done) => {
+    const body = String(text)
+    if (body.trim() === '') return done(Object.assign(new Error('empty JSON body'), { statusCode: 400, code: 'FST_ERR_CTP_EMPTY_JSON_BODY' }), undefined)
+    let value: unknown
+    try {
+      value = JSON.parse(body)
+    } catch (err) {
+      return done(Object.assign(new Error(`Request body is not valid JSON: ${(err as Error).message}`), { statusCode: 400, field: '(body)' }), undefined)
+    }
+    const bad = prototypeKey(value)
+    if (bad) return done(Object.assign(new Error(`Request body refused: the key ${bad} could reach an object prototype (__proto__ and constructor.prototype are not accepted)`), { statusCode: 400, field: bad }), undefined)
+    done(null, value)
+  })
 
-  const refuse = (reply: FastifyReply, status: number, message: string, extra: { field?: string; issues?: { field: string; message: string }[] } = {}) => {
+  /** Every refusal names a field: the body part at fault, `(body)` for the body as a whole. */
+  const refuse = (reply: FastifyReply, status: number, message: string, extra: { field: string; issues?: { field: string; message: string }[] }) => {
     sessions.countError()
     return reply.code(status).send({ error: { status, message, ...extra } })
   }
@@ -65,22 +108,35 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
   app.addHook('onRequest', async (req, reply) => {
     reply.header('Cache-Control', 'no-store')
     // On loopback, a Host that is not loopback is a DNS-rebinding attempt from a web page.
-    if (loopback && !isLoopback(hostName(req.headers.host))) return refuse(reply, 403, 'Requests must address the loopback host')
+    if (loopback && !isLoopback(hostName(req.headers.host))) return refuse(reply, 403, 'Requests must address the loopback host', { field: 'host' })
     const header = req.headers.authorization
-    if (!sameSecret(header?.startsWith('Bearer ') ? header.slice(7) : undefined, token)) return refuse(reply, 401, 'Missing or wrong token: send Authorization: Bearer <token> (printed when the server started)')
+    if (!sameSecret(header?.startsWith('Bearer ') ? header.slice(7) : undefined, token)) return refuse(reply, 401, 'Missing or wrong token: send Authorization: Bearer <token> (printed when the server started)', { field: 'authorization' })
+    // The episode's idle clock stops as soon as its request is seen, however long it then waits.
+    const id = EPISODE_PATH.exec(req.url)?.[1]
+    if (id) {
+      sessions.hold(id)
+      held.set(req, id)
+    }
+  })
+  app.addHook('onResponse', async (req) => {
+    const id = held.get(req)
+    if (id) sessions.release(id)
   })
 
-  app.setErrorHandler((err: Error & { statusCode?: number }, _req, reply) => {
+  app.setErrorHandler((err: Error & { statusCode?: number; code?: string; field?: string }, _req, reply) => {
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500
-    if (status === 500) console.error('env-server error:', err)
-    return refuse(reply, status, status === 400 && /JSON/i.test(err.message) ? `Request body is not valid JSON: ${err.message}` : err.message)
+    if (status === 500) {
+      console.error('env-server error:', err)
+      return reply.code(500).send({ error: { status, message: err.message } })
+    }
+    return refuse(reply, status, requestErrorMessage(err, status), { field: err.field ?? (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 'content-type' : '(body)') })
   })
 
   const parse = <S extends z.ZodType>(schema: S, body: unknown, reply: FastifyReply): z.output<S> | null => {
     const result = schema.safeParse(body ?? {})
     if (result.success) return result.data
     const issues = issuesOf(result.error)
-    void refuse(reply, 400, `Invalid request: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`, { field: issues[0]?.field, issues })
+    void refuse(reply, 400, `Invalid request: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`, { field: issues[0]?.field ?? '(body)', issues })
     return null
   }
 
@@ -94,12 +150,12 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
     try {
       return reply.send(await work())
     } catch (err) {
-      if (err instanceof EnvServerError) return refuse(reply, err.status, err.message, err.field ? { field: err.field } : {})
+      if (err instanceof EnvServerError) return refuse(reply, err.status, err.message, { field: err.field ?? '(body)' })
       throw err
     }
   }
 
-  app.get('/v1/health', async () => ({ ok: true, open_episodes: sessions.counters().open, answerer: sessions.answererName }))
+  app.get('/v1/health', async () => ({ ok: true, open_episodes: sessions.counters().open, answerer: sessions.answererName, workers: sessions.workers }))
   app.get('/v1/environments', async () => ({ environments: sessions.environments() }))
   app.get('/v1/stats', async () => sessions.counters())
 
@@ -119,15 +175,28 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
   })
   app.delete<{ Params: { id: string } }>('/v1/episodes/:id', async (req, reply) => {
     const id = episodeId(req, reply)
-    if (id) return answer(reply, () => (sessions.remove(id), { deleted: true }))
+    if (id) return answer(reply, async () => (await sessions.remove(id), { deleted: true }))
   })
-  app.setNotFoundHandler((req, reply) => refuse(reply, 404, `No endpoint ${req.method} ${req.url.split('?')[0]}; see GET /v1/health, /v1/environments, POST /v1/episodes`))
+  app.post('/retrieve', async (req, reply) => {
+    const body = parse(RetrieveBody, req.body, reply)
+    if (body) return answer(reply, () => sessions.retrieve(body))
+  })
+  registerCompatRoutes(app, sessions, { parse, answer, refuse })
+  app.setNotFoundHandler((req, reply) => refuse(reply, 404, `No endpoint ${req.method} ${(req.url.split('?')[0] ?? '').slice(0, 200)}; see GET /v1/health, /v1/environments, POST /v1/episodes`, { field: 'path' }))
 
   const sweepEvery = Math.max(1000, Math.min(30_000, (options.idleTimeoutMs ?? 600_000) / 4))
   const sweeper = setInterval(() => sessions.sweep(), sweepEvery)
   sweeper.unref()
 
-  await app.listen({ port: options.port, host })
+  try {
+    await app.listen({ port: options.port, host })
+  } catch (err) {
+    clearInterval(sweeper)
+    await sessions.close()
+    const e = err as NodeJS.ErrnoException
+    if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN' || e.code === 'EADDRNOTAVAIL') throw Object.assign(new Error(`Cannot listen on ${host}: ${e.code === 'EADDRNOTAVAIL' ? 'no such address on this machine' : 'the name does not resolve'} (try 127.0.0.1)`), { code: e.code })
+    throw err
+  }
   const address = app.server.address()
   const port = address && typeof address === 'object' ? address.port : options.port
   const urlHost = host.includes(':') ? `[${host}]` : host
@@ -140,7 +209,38 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
     close: async () => {
       clearInterval(sweeper)
       await app.close()
-      sessions.close()
+      await sessions.close()
     },
   }
+}
+
+/** Episode requests by path: /v1/episodes/<id>[/step|/finish]. */
+const EPISODE_PATH = /^\/v1\/episodes\/([^/?]+)/
+/** Requests that hold an episode's idle clock, until answered. */
+const held = new WeakMap<FastifyRequest, string>()
+
+const BODY_LIMIT = 1024 * 1024
+
+/** Fastify's own request errors in the server's words. */
+function requestErrorMessage(err: Error & { code?: string }, status: number): string {
+  if (status === 413) return `Request body too large (${err.message}); the limit is 1 MiB`
+  if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return 'The content type is application/json but the body is empty: send a JSON body, or no content-type header'
+  return err.message
+}
+
+/** The dotted path of the first key that could reach a prototype, or null (iterative: a body may nest deeply). */
+function prototypeKey(root: unknown): string | null {
+  const stack: Array<[unknown, string]> = [[root, '']]
+  while (stack.length > 0) {
+    const [value, path] = stack.pop()!
+    if (value === null || typeof value !== 'object') continue
+    for (const key of Object.keys(value)) {
+      const here = path ? `${path}.${key}` : key
+      const child = (value as Record<string, unknown>)[key]
+      if (key === '__proto__') return here
+      if (key === 'constructor' && child !== null && typeof child === 'object' && Object.hasOwn(child, 'prototype')) return `${here}.prototype`
+      stack.push([child, here])
+    }
+  }
+  return null
 }

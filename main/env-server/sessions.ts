@@ -1,21 +1,24 @@
 /**
- * Open episodes of the environment server: each one an EpisodeRun (the one episode loop's pieces,
- * main/harness/run-episode.ts) over its own environment instance, created from the registry by name and
- * config delta. Trainers keep tokenisation: the server takes actions and returns text. Idle episodes
- * time out and are dropped; a step on an episode already stepping is refused rather than interleaved.
+ * Open episodes of one thread of the environment server: each one an EpisodeRun (the one episode loop's
+ * pieces, main/harness/run-episode.ts) over its own environment instance, created from the registry by
+ * name and config delta. Trainers keep tokenisation: the server takes actions and returns text. A step
+ * on an episode already stepping is refused rather than interleaved. Idle timeouts, storing and counters
+ * live in the router (router.ts), which owns the HTTP thread; these sessions run in a worker thread over a
+ * read-only connection, or in the HTTP thread itself with --workers 0.
  */
 import { randomUUID } from 'node:crypto'
 import type SQLite from 'better-sqlite3'
-import { createEnvironment, environmentCatalog, environmentFactory, environmentNames, EpisodeRun, resolvedConfig, environmentContext, type Action, type ActionSpace, type Answerer, type EnvContext } from '../harness'
+import { createEnvironment, environmentCatalog, environmentFactory, environmentNames, EpisodeRun, resolvedConfig, environmentContext, type Action, type ActionSpace, type Answerer, type EnvContext, type Trajectory } from '../harness'
 import { EvidenceResolver } from '../experiments/evidence'
 import type { StoredQuestion } from '../experiments/questions'
-import { LexicalAnswerer } from '../policy/answerer'
+import { LexicalAnswerer } from '../policy/answerer/lexical-answerer'
 import { FREE_QUERY_SYSTEM_PROMPT, MENU_SYSTEM_PROMPT, TOOLS_SYSTEM_PROMPT } from '../policy/prompt'
 import { checkRewardConfig, type RewardConfig } from '../rl/reward-schemes'
 import { creditNames } from '../rl/credit'
 import { defaultCredit, defaultReward, finishHook, rewardAndCredit, type FinishContext } from './finish'
 import { QuestionLookup, QuestionLookupError } from './questions'
-import { EpisodeKeeper, type EpisodeStorePolicy } from './store'
+import type { StoredRunConfig } from './store'
+import { retrieveDocuments, type RetrieveBody } from './retrieve'
 import type { CreateEpisodeBody, FinishBody, StepBody, WireToolCall } from './wire'
 
 /** A refusal with its HTTP status and the request field it is about. */
@@ -27,24 +30,22 @@ export class EnvServerError extends Error {
 }
 
 export interface SessionOptions {
-  raw: SQLite.Database
-  appVersion: string
   /** Scores evidence for SNC and answers when neither the environment nor the trainer did; the lexical stand-in by default. */
   answerer?: Answerer
   /** The server's reward; by default the environment family's (sp-f1 for Harness-G, the published Harness-1 reward). */
   reward?: RewardConfig
   /** The server's credit scheme; by default snc for the menu, outcome otherwise. */
   credit?: string
-  /** An episode untouched this long is dropped (default 10 minutes). */
-  idleTimeoutMs?: number
-  /** Most open episodes (default 4096); creating one more is a 503. */
-  maxEpisodes?: number
   /** Step cap per episode beyond the environment's own limit (default 200). */
   maxSteps?: number
-  store?: EpisodeStorePolicy
-  /** Clock for idle timeouts (tests pass their own). */
-  now?: () => number
 }
+
+/** What a finished episode gives the router: the wire answer, and the trajectory when the episode is to be stored. */
+export interface Finished {
+  result: FinishAnswer
+  keep: { config: StoredRunConfig; questionRowId: number; trajectory: Trajectory } | null
+}
+export type FinishAnswer = Awaited<ReturnType<EpisodeSessions['finishAnswer']>>
 
 interface Session {
   id: string
@@ -57,7 +58,6 @@ interface Session {
   credit: string
   groupId: string | undefined
   keep: boolean
-  lastUsed: number
   busy: boolean
   /** The trainer's final answer, set by finish before the episode is scored. */
   answer: { text: string | undefined }
@@ -88,29 +88,16 @@ const SYSTEM_PROMPTS: Record<string, string> = {
   'harness1-tools': TOOLS_SYSTEM_PROMPT,
 }
 
-const RATE_WINDOW_S = 10
-
 export class EpisodeSessions {
   private readonly sessions = new Map<string, Session>()
   private readonly ctx: EnvContext
   private readonly questions: QuestionLookup
   private readonly finishCtx: FinishContext
-  private readonly keeper: EpisodeKeeper
-  private readonly now: () => number
-  private readonly idleTimeoutMs: number
-  private readonly maxEpisodes: number
-  private readonly counts = { created: 0, finished: 0, deleted: 0, expired: 0, steps: 0, errors: 0, stored: 0, storeRepeats: 0 }
-  /** Steps completed per whole second, for the steps/s counter. */
-  private readonly stepBuckets = new Map<number, number>()
 
-  constructor(private readonly options: SessionOptions) {
-    this.ctx = environmentContext(options.raw)
-    this.questions = new QuestionLookup(options.raw)
-    this.finishCtx = { raw: options.raw, evidence: new EvidenceResolver(options.raw), answerer: options.answerer ?? new LexicalAnswerer() }
-    this.keeper = new EpisodeKeeper(options.raw, options.store ?? { mode: 'off' }, options.appVersion)
-    this.now = options.now ?? Date.now
-    this.idleTimeoutMs = options.idleTimeoutMs ?? 10 * 60_000
-    this.maxEpisodes = options.maxEpisodes ?? 4096
+  constructor(private readonly raw: SQLite.Database, private readonly options: SessionOptions = {}) {
+    this.ctx = environmentContext(raw)
+    this.questions = new QuestionLookup(raw)
+    this.finishCtx = { raw, evidence: new EvidenceResolver(raw), answerer: options.answerer ?? new LexicalAnswerer() }
     if (options.reward) checkRewardConfig(options.reward)
     if (options.credit && !creditNames().includes(options.credit)) throw new Error(`Unknown credit scheme "${options.credit}"; known: ${creditNames().join(', ')}`)
   }
@@ -119,19 +106,18 @@ export class EpisodeSessions {
     return this.finishCtx.answerer.name
   }
 
-  /** Names, declarations and defaults of every registered environment, with the reward and credit this server gives each. */
-  environments() {
-    return environmentCatalog().map((e) => ({
-      ...e,
-      reward: this.options.reward ?? defaultReward(e.family),
-      credit: this.options.credit ?? defaultCredit(e.protocol),
-      systemPrompt: SYSTEM_PROMPTS[e.protocol] ?? null,
-    }))
+  get open(): number {
+    return this.sessions.size
   }
 
-  async create(body: CreateEpisodeBody) {
-    this.sweep()
-    if (this.sessions.size >= this.maxEpisodes) throw new EnvServerError(503, `${this.sessions.size} episodes are open, the most this server keeps: finish or delete some first`)
+  /** Names, declarations and defaults of every registered environment, with the reward and credit this server gives each. */
+  environments() {
+    return environmentsOf(this.options)
+  }
+
+  /** Opens an episode under the id the router made; `keep` takes the snapshots a stored episode needs. */
+  async create(body: CreateEpisodeBody, id: string = randomUUID(), keep = false) {
+    if (this.sessions.has(id)) throw new EnvServerError(409, `Episode ${id} exists already`, 'id')
     if (!environmentNames().includes(body.environment)) throw new EnvServerError(400, `Unknown environment "${body.environment}"; known: ${environmentNames().join(', ')}`, 'environment')
     const factory = environmentFactory(body.environment)
     const reward = body.reward ?? this.options.reward ?? defaultReward(factory.family)
@@ -159,8 +145,6 @@ export class EpisodeSessions {
       const key = /has no option "([^"]+)"/.exec((err as Error).message)?.[1]
       throw new EnvServerError(400, (err as Error).message, key ? `config.${key}` : 'config')
     }
-    const id = randomUUID()
-    const keep = this.keeper.keeps(id)
     const needsCredit = credit !== 'outcome'
     // The finish hook reads the trainer's answer, which arrives with the finish request.
     const answer: { text: string | undefined } = { text: undefined }
@@ -182,12 +166,10 @@ export class EpisodeSessions {
       credit,
       groupId: body.group_id,
       keep,
-      lastUsed: this.now(),
       busy: false,
       answer,
     }
     this.sessions.set(id, session)
-    this.counts.created++
     const actions = env.actions()
     return {
       episode_id: id,
@@ -212,11 +194,7 @@ export class EpisodeSessions {
       const actions = session.run.env.actions()
       const previews = await session.run.previews(actions)
       const tp = performance.now()
-      const step = await session.run.step(toAction(body), {}, { actions, previews }, { started, previews: tp - started, policy: 0 })
-      this.counts.steps++
-      const second = Math.floor(this.now() / 1000)
-      this.stepBuckets.set(second, (this.stepBuckets.get(second) ?? 0) + 1)
-      if (this.stepBuckets.size > 4 * RATE_WINDOW_S) for (const k of this.stepBuckets.keys()) if (k <= second - RATE_WINDOW_S) this.stepBuckets.delete(k)
+      const step = await session.run.step(toAction(body, actions), {}, { actions, previews }, { started, previews: tp - started, policy: 0 })
       const done = session.run.done
       return {
         observation: session.run.observation.text,
@@ -235,105 +213,76 @@ export class EpisodeSessions {
         ...(done ? {} : wireActions(session.run.env.actions(), false)),
       }
     } finally {
-      this.release(session)
+      session.busy = false
     }
   }
 
-  async finish(id: string, body: FinishBody) {
+  async finish(id: string, body: FinishBody): Promise<Finished> {
     const session = this.take(id)
     try {
       session.answer.text = body.answer
       // An episode the environment did not end was stopped by the trainer, or by the step cap.
       const trajectory = await session.run.finish(session.run.done ? 'step-cap' : 'stopped-by-trainer')
-      const { reward, credit } = await rewardAndCredit(this.finishCtx, trajectory, session.reward, session.credit)
-      let runId: number | null = null
-      if (session.keep) {
-        runId = this.keeper.save({ environment: session.environment, envConfig: session.config, reward: session.reward, credit: session.credit, answerer: { name: this.finishCtx.answerer.name, lexical: this.finishCtx.answerer.lexical } }, session.question.rowId, trajectory)
-        if (runId === null) this.counts.storeRepeats++
-        else this.counts.stored++
-      }
-      this.sessions.delete(id)
-      this.counts.finished++
-      return {
-        episode_id: id,
-        group_id: session.groupId ?? null,
-        reward: reward.total,
-        components: reward.components,
-        missing_terms: reward.missing,
-        credit_scheme: session.credit,
-        per_step_credit: credit.map((c) => ({ total: c.total, frontier: c.frontier, enablement: c.enablement, gain: c.gain })),
-        metrics: trajectory.metrics,
-        answer: trajectory.answer,
-        outcome: { turns: trajectory.outcome.turns, format_errors: trajectory.outcome.formatErrors, end_reason: trajectory.outcome.endReason, tools_used: trajectory.outcome.toolsUsed },
-        stored_run_id: runId,
-      }
-    } catch (err) {
+      const result = await this.finishAnswer(session, trajectory)
+      const config: StoredRunConfig = { environment: session.environment, envConfig: session.config, reward: session.reward, credit: session.credit, answerer: { name: this.finishCtx.answerer.name, lexical: this.finishCtx.answerer.lexical } }
+      return { result, keep: session.keep ? { config, questionRowId: session.question.rowId, trajectory } : null }
+    } finally {
       // A failed finish leaves nothing half-open: the episode is gone either way.
       this.sessions.delete(id)
-      throw err
-    } finally {
       session.busy = false
     }
   }
 
+  /** Drops an episode without scoring it. */
   remove(id: string): void {
-    const session = this.sessions.get(id)
-    if (!session) throw new EnvServerError(404, `No open episode ${id} (finished, deleted or timed out)`)
-    this.sessions.delete(id)
-    this.counts.deleted++
+    if (!this.sessions.delete(id)) throw new EnvServerError(404, `No open episode ${id} (finished, deleted or timed out)`, 'id')
   }
 
-  /** Drops episodes idle longer than the timeout; returns how many. */
-  sweep(): number {
-    const cutoff = this.now() - this.idleTimeoutMs
-    let n = 0
-    for (const [id, s] of this.sessions) {
-      if (!s.busy && s.lastUsed < cutoff) {
-        this.sessions.delete(id)
-        n++
-      }
-    }
-    this.counts.expired += n
-    return n
+  /** Search-R1's retrieval call over this workspace's retriever (retrieve.ts). */
+  retrieve(body: RetrieveBody) {
+    return retrieveDocuments(this.ctx, body)
   }
 
-  countError(): void {
-    this.counts.errors++
-  }
-
-  counters(): EnvServerCounters {
-    const second = Math.floor(this.now() / 1000)
-    let recent = 0
-    for (const [s, n] of this.stepBuckets) {
-      if (s <= second - RATE_WINDOW_S) this.stepBuckets.delete(s)
-      else recent += n
-    }
-    return { open: this.sessions.size, ...this.counts, stepsPerSecond: recent / RATE_WINDOW_S }
-  }
-
-  /** Ends the store's runs; open episodes are dropped. */
+  /** Open episodes are dropped. */
   close(): void {
     this.sessions.clear()
-    this.keeper.close()
+  }
+
+  private async finishAnswer(session: Session, trajectory: Trajectory) {
+    const { reward, credit } = await rewardAndCredit(this.finishCtx, trajectory, session.reward, session.credit)
+    return {
+      episode_id: session.id,
+      group_id: session.groupId ?? null,
+      reward: reward.total,
+      components: reward.components,
+      missing_terms: reward.missing,
+      credit_scheme: session.credit,
+      per_step_credit: credit.map((c) => ({ total: c.total, frontier: c.frontier, enablement: c.enablement, gain: c.gain })),
+      metrics: trajectory.metrics,
+      answer: trajectory.answer,
+      outcome: { turns: trajectory.outcome.turns, format_errors: trajectory.outcome.formatErrors, end_reason: trajectory.outcome.endReason, tools_used: trajectory.outcome.toolsUsed },
+      /** Filled by the router, which stores. */
+      stored_run_id: null as number | null,
+    }
   }
 
   private take(id: string): Session {
     const session = this.sessions.get(id)
-    if (!session) throw new EnvServerError(404, `No open episode ${id} (finished, deleted or timed out)`)
-    if (session.busy) throw new EnvServerError(409, `Episode ${id} is busy with another request: send its steps one at a time`)
-    if (this.now() - session.lastUsed > this.idleTimeoutMs) {
-      this.sessions.delete(id)
-      this.counts.expired++
-      throw new EnvServerError(404, `Episode ${id} timed out after ${Math.round(this.idleTimeoutMs / 1000)} s idle`)
-    }
+    if (!session) throw new EnvServerError(404, `No open episode ${id} (finished, deleted or timed out)`, 'id')
+    if (session.busy) throw new EnvServerError(409, `Episode ${id} is busy with another request: send its steps one at a time`, 'id')
     session.busy = true
     return session
   }
+}
 
-  private release(session: Session): void {
-    session.busy = false
-    session.lastUsed = this.now()
-  }
+/** The catalogue GET /v1/environments serves: every registered environment with the reward, credit and system prompt this server gives it. */
+export function environmentsOf(options: Pick<SessionOptions, 'reward' | 'credit'>) {
+  return environmentCatalog().map((e) => ({
+    ...e,
+    reward: options.reward ?? defaultReward(e.family),
+    credit: options.credit ?? defaultCredit(e.protocol),
+    systemPrompt: SYSTEM_PROMPTS[e.protocol] ?? null,
+  }))
 }
 
 function wireActions(actions: ActionSpace, withTools: boolean): { tools?: OpenAiTool[]; menu?: WireMenuItem[] } {
@@ -342,9 +291,16 @@ function wireActions(actions: ActionSpace, withTools: boolean): { tools?: OpenAi
   return { tools: actions.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } })) }
 }
 
-/** The wire action as the environment's Action; arguments that are not valid JSON go to the environment's parser, which records the format error. */
-function toAction(body: StepBody): Action {
-  if (body.menu_id !== undefined) return { kind: 'menu', id: body.menu_id }
+/**
+ * The wire action as the environment's Action. A menu_id that is not exactly on the menu is read as the
+ * model's reply (parseMenuReply: "S2.", a think block, {"menu_id": ...}); arguments that are not valid
+ * JSON go to the environment's parser, which records the format error.
+ */
+function toAction(body: StepBody, actions: ActionSpace): Action {
+  if (body.menu_id !== undefined) {
+    const exact = actions.kind === 'menu' && actions.items.some((i) => i.id === body.menu_id)
+    return exact || actions.kind !== 'menu' ? { kind: 'menu', id: body.menu_id } : { kind: 'text', text: body.menu_id }
+  }
   if (body.text !== undefined) return { kind: 'text', text: body.text }
   const call = body.tool_call as WireToolCall
   const { name, arguments: args } = 'function' in call ? call.function : call

@@ -23,8 +23,8 @@ export const CreateEpisodeBody = z
     environment: z.string().min(1).max(64),
     /** Config delta over the environment's defaults (an ablation is a delta). */
     config: Json.default({}),
-    /** questions.id of the workspace; or `split` (question set id or name) + `index` (0-based, in id order). */
-    question_id: z.number().int().min(1).optional(),
+    /** questions.id of the workspace (a number, or the same as a decimal string); or `split` (question set id or name) + `index` (0-based, in id order). */
+    question_id: z.union([z.number().int().min(1), z.string().regex(/^[1-9][0-9]{0,14}$/, 'a question id is a positive integer, or the same as a decimal string').transform(Number)]).optional(),
     split: z.union([z.number().int().min(1), z.string().min(1).max(200)]).optional(),
     index: z.number().int().min(0).optional(),
     seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
@@ -45,9 +45,9 @@ export const CreateEpisodeBody = z
   })
 export type CreateEpisodeBody = z.infer<typeof CreateEpisodeBody>
 
-/** Exactly one of tool_call, menu_id, text. */
+/** Exactly one of tool_call, menu_id, text. A menu_id that is not exactly an id is read as the model's reply (parseMenuReply). */
 export const StepBody = z
-  .strictObject({ tool_call: ToolCall.optional(), menu_id: z.string().min(1).max(64).optional(), text: z.string().max(100_000).optional() })
+  .strictObject({ tool_call: ToolCall.optional(), menu_id: z.string().min(1).max(10_000).optional(), text: z.string().max(100_000).optional() })
   .superRefine((b, ctx) => {
     const given = ['tool_call', 'menu_id', 'text'].filter((k) => b[k as keyof typeof b] !== undefined)
     if (given.length !== 1) ctx.addIssue({ code: 'custom', path: given.length ? [given[1]!] : ['tool_call'], message: `send exactly one of tool_call, menu_id, text (got ${given.length ? given.join(', ') : 'none'})` })

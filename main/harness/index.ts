@@ -5,4 +5,5 @@ export { EpisodeRun, runEpisode, type EpisodeLoopOptions, type StepTiming } from
 export type { Trajectory, TrajectoryStep } from './trajectory'
 export type { Policy, PolicyDecision } from './policy'
 export type { Answerer } from './answerer'
+export { parseMenuReply, type MenuReply } from './sentence-substrate/menu-reply'
 export * from './types'

@@ -6,7 +6,7 @@
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startEnvServer, type EnvServer } from '../../main/env-server'
-import { EpisodeSessions } from '../../main/env-server/sessions'
+import { EpisodeRouter } from '../../main/env-server/router'
 import { RunStore } from '../../main/experiments/store'
 import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
 
@@ -197,20 +197,20 @@ describe('environment server contract', () => {
 
   it('times idle episodes out and drops them (a clock the test moves)', async () => {
     let clock = 1_000_000
-    const sessions = new EpisodeSessions({ raw: demo.db.raw, appVersion: 'test', idleTimeoutMs: 60_000, now: () => clock })
-    const a = await sessions.create({ environment: 'graph-menu', split: 1, index: 0, seed: 0, config: {} })
-    const b = await sessions.create({ environment: 'graph-menu', split: 1, index: 1, seed: 0, config: {} })
+    const sessions = await EpisodeRouter.start({ raw: demo.db.raw, appVersion: 'test', idleTimeoutMs: 60_000, now: () => clock, workers: 0 })
+    const a = (await sessions.create({ environment: 'graph-menu', split: 1, index: 0, seed: 0, config: {} })) as Json
+    const b = (await sessions.create({ environment: 'graph-menu', split: 1, index: 1, seed: 0, config: {} })) as Json
     clock += 30_000
     await sessions.step(b.episode_id, { menu_id: b.menu![0]!.id })
     clock += 40_000
     // a has been idle 70 s, b 40 s.
     expect(sessions.sweep()).toBe(1)
     expect(sessions.counters()).toMatchObject({ open: 1, expired: 1 })
-    await expect(sessions.step(a.episode_id, { menu_id: 'A' })).rejects.toMatchObject({ status: 404 })
+    await expect(sessions.step(a.episode_id, { menu_id: 'A' })).rejects.toMatchObject({ status: 404, field: 'id' })
     clock += 61_000
     await expect(sessions.step(b.episode_id, { menu_id: 'A' })).rejects.toThrow(/timed out/)
     expect(sessions.counters()).toMatchObject({ open: 0, expired: 2 })
-    sessions.close()
+    await sessions.close()
   })
 
   it('keeps 64 concurrent episodes independent: each equals the same episode played alone', async () => {

@@ -5,6 +5,7 @@ import { CorpusView } from './corpus'
 import { Episode, type HistoryEntry, type KnownEntity, type ProvenanceEdge, type VisibleSentence } from './episode'
 import { clip, sentenceItems, type BuiltItems } from './sentence-items'
 import { Surfacer } from './surfacing'
+import { parseMenuReply } from './menu-reply'
 
 /** A sentence as the policy sees it. */
 export type SentenceView = Pick<VisibleSentence, 'id' | 'handle' | 'documentId' | 'title' | 'ord' | 'text' | 'step' | 'via'>
@@ -169,13 +170,10 @@ export abstract class SentenceEnvironment<Config extends SubstrateConfig> implem
     return this.previewOther(ep, resolved)
   }
 
-  /** Accepts exactly one id of the current menu, surrounding whitespace allowed. */
+  /** One id of the current menu, read tolerantly (menu-reply.ts: a think block, "S2.", {"menu_id": "S2"}); ambiguous replies are format errors. */
   parse(text: string): Action | { formatError: string } {
-    const t = text.trim()
-    if (t === '') return { formatError: 'empty output: reply with exactly one id from the menu' }
-    if (this.menu.some((i) => i.id === t)) return { kind: 'menu', id: t }
-    const ids = this.menu.map((i) => i.id)
-    return { formatError: `expected exactly one available id (${ids.join(', ') || 'none: the episode is over'}), got ${JSON.stringify(clip(t, 80))}` }
+    const reply = parseMenuReply(text, this.menu.map((i) => i.id))
+    return 'id' in reply ? { kind: 'menu', id: reply.id } : reply
   }
 
   snapshot(): SentenceEnvSnapshot {

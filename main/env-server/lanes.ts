@@ -1,0 +1,161 @@
+/**
+ * Where episodes run: a lane is the HTTP thread itself (--workers 0) or one worker thread holding its
+ * own EpisodeSessions over its own read-only connection (worker.ts). Every episode is pinned to one lane;
+ * the router (router.ts) only routes. Calls and answers cross as structured clones; a refusal keeps its
+ * status and field.
+ */
+import { Worker } from 'node:worker_threads'
+import type SQLite from 'better-sqlite3'
+import type { Answerer } from '../harness'
+import type { CreateEpisodeBody, FinishBody, StepBody } from './wire'
+import type { RetrieveBody } from './retrieve'
+import { EnvServerError, EpisodeSessions, type Finished, type SessionOptions } from './sessions'
+
+export interface LaneCalls {
+  create(body: CreateEpisodeBody, id: string, keep: boolean): Promise<unknown>
+  step(id: string, body: StepBody): Promise<unknown>
+  finish(id: string, body: FinishBody): Promise<Finished>
+  remove(id: string): Promise<void>
+  retrieve(body: RetrieveBody): Promise<unknown>
+}
+export type LaneOp = keyof LaneCalls
+
+export interface Lane extends LaneCalls {
+  readonly name: string
+  /** Open episodes pinned here (kept by the router). */
+  open: number
+  close(): Promise<void>
+}
+
+/** How a worker thread is started: a built file, or a TypeScript source run through tsx (CLI, tests). */
+export type EnvWorkerEntry = { url: URL } | { sourceEntry: URL }
+
+/** The options a worker thread gets (structured-clone safe): the answerer is proxied when it is a model. */
+export interface WorkerInit {
+  file: string
+  sessions: Omit<SessionOptions, 'answerer'>
+  answerer: { name: string } | null
+  sourceEntry?: string
+}
+
+export type WorkerRequest = { seq: number; op: LaneOp; args: unknown[] } | { answered: number; ok: boolean; value?: unknown; message?: string }
+export type WorkerReply =
+  | { seq: number; ok: true; value: unknown }
+  | { seq: number; ok: false; error: { status?: number; message: string; field?: string } }
+  | { ask: number; op: 'answer' | 'score'; args: [string, string[], string?] }
+  | { ready: true }
+  | { fatal: string }
+
+/** The sessions in the HTTP thread: what --workers 0 runs (and the bench's in-process peer). */
+export class ThreadLane implements Lane {
+  readonly name = 'main'
+  open = 0
+  readonly sessions: EpisodeSessions
+  constructor(raw: SQLite.Database, options: SessionOptions) {
+    this.sessions = new EpisodeSessions(raw, options)
+  }
+  create(body: CreateEpisodeBody, id: string, keep: boolean) {
+    return this.sessions.create(body, id, keep)
+  }
+  step(id: string, body: StepBody) {
+    return this.sessions.step(id, body)
+  }
+  finish(id: string, body: FinishBody) {
+    return this.sessions.finish(id, body)
+  }
+  async remove(id: string) {
+    this.sessions.remove(id)
+  }
+  retrieve(body: RetrieveBody) {
+    return this.sessions.retrieve(body)
+  }
+  async close() {
+    this.sessions.close()
+  }
+}
+
+/** One worker thread; `onExit` tells the router when it stopped unasked (its episodes are gone). */
+export class WorkerLane implements Lane {
+  open = 0
+  private readonly worker: Worker
+  private readonly pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>()
+  private seq = 0
+  private closing = false
+  readonly ready: Promise<void>
+
+  constructor(readonly name: string, entry: EnvWorkerEntry, init: WorkerInit, answerer: Answerer | undefined, heapMb: number | undefined, onExit: (lane: WorkerLane, why: string) => void) {
+    const spec = 'url' in entry ? { url: entry.url, data: init } : { url: new URL('../job-kinds/source-worker.mjs', import.meta.url), data: { ...init, sourceEntry: entry.sourceEntry.href } }
+    this.worker = new Worker(spec.url, { workerData: spec.data, ...(heapMb ? { resourceLimits: { maxOldGenerationSizeMb: heapMb } } : {}) })
+    this.ready = new Promise((resolve, reject) => {
+      const early = (err: Error) => reject(err)
+      this.worker.once('error', early)
+      this.worker.on('message', (m: WorkerReply) => {
+        if ('ready' in m) {
+          this.worker.off('error', early)
+          resolve()
+        } else if ('fatal' in m) reject(new Error(`environment-server worker ${name}: ${m.fatal}`))
+        else if ('ask' in m) void this.answer(m, answerer)
+        else this.settle(m)
+      })
+    })
+    this.worker.on('error', (err) => this.failAll(`worker ${name} failed: ${err.message}`))
+    this.worker.on('exit', (code) => {
+      this.failAll(`worker ${name} stopped (exit ${code})`)
+      if (!this.closing) onExit(this, `exit ${code}`)
+    })
+  }
+
+  create(body: CreateEpisodeBody, id: string, keep: boolean) {
+    return this.call('create', [body, id, keep])
+  }
+  step(id: string, body: StepBody) {
+    return this.call('step', [id, body])
+  }
+  finish(id: string, body: FinishBody) {
+    return this.call('finish', [id, body]) as Promise<Finished>
+  }
+  async remove(id: string) {
+    await this.call('remove', [id])
+  }
+  retrieve(body: RetrieveBody) {
+    return this.call('retrieve', [body])
+  }
+
+  async close(): Promise<void> {
+    this.closing = true
+    await this.worker.terminate()
+  }
+
+  private call(op: LaneOp, args: unknown[]): Promise<unknown> {
+    const seq = ++this.seq
+    return new Promise((resolve, reject) => {
+      this.pending.set(seq, { resolve, reject })
+      this.worker.postMessage({ seq, op, args } satisfies WorkerRequest)
+    })
+  }
+
+  private settle(m: Extract<WorkerReply, { seq: number }>): void {
+    const p = this.pending.get(m.seq)
+    if (!p) return
+    this.pending.delete(m.seq)
+    if (m.ok) p.resolve(m.value)
+    else p.reject(m.error.status ? new EnvServerError(m.error.status, m.error.message, m.error.field) : new Error(m.error.message))
+  }
+
+  /** A model answerer stays in the HTTP thread (one copy of the model); workers ask it. */
+  private async answer(m: Extract<WorkerReply, { ask: number }>, answerer: Answerer | undefined): Promise<void> {
+    try {
+      if (!answerer) throw new Error('no answerer in the HTTP thread')
+      const [question, evidence, gold] = m.args
+      const value = m.op === 'answer' ? await answerer.answer(question, evidence) : await answerer.score(question, evidence, gold ?? '')
+      this.worker.postMessage({ answered: m.ask, ok: true, value } satisfies WorkerRequest)
+    } catch (err) {
+      this.worker.postMessage({ answered: m.ask, ok: false, message: (err as Error).message } satisfies WorkerRequest)
+    }
+  }
+
+  private failAll(message: string): void {
+    for (const p of this.pending.values()) p.reject(new EnvServerError(503, `${message}: its open episodes are lost, create them again`, 'id'))
+    this.pending.clear()
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * `POST /retrieve` in the shape of Search-R1's retrieval server, which verl's search tool and Search-R1's
+ * rollouts call: `{queries: string[], topk?, return_scores?}` -> `{result: [[{document: {id, contents},
+ * score}]]}` (without scores each item is the document itself). `contents` is `"<title>"\n<chunk text>`,
+ * the first line the title as in Search-R1's wiki corpus. Runs over the workspace's retriever (BM25).
+ */
+import { z } from 'zod'
+import { envCorpus, type EnvContext } from '../harness'
+
+export const RetrieveBody = z.strictObject({
+  queries: z.array(z.string().max(10_000)).min(1).max(512),
+  topk: z.number().int().min(1).max(100).default(3),
+  return_scores: z.boolean().default(false),
+})
+export type RetrieveBody = z.infer<typeof RetrieveBody>
+
+export interface RetrievedDocument {
+  id: string
+  contents: string
+}
+export type RetrieveAnswer = { result: Array<Array<{ document: RetrievedDocument; score: number }>> } | { result: RetrievedDocument[][] }
+
+export async function retrieveDocuments(ctx: EnvContext, body: RetrieveBody): Promise<RetrieveAnswer> {
+  const corpus = envCorpus(ctx)
+  const perQuery = []
+  for (const query of body.queries) {
+    const { hits } = await ctx.retriever.search(query, body.topk, 'bm25')
+    perQuery.push(
+      hits.map((h) => {
+        const text = corpus.chunkSentences(h.chunkId).map((s) => s.text).join(' ')
+        return { document: { id: String(h.chunkId), contents: `"${h.title}"\n${text}` }, score: h.score }
+      }),
+    )
+  }
+  return body.return_scores ? { result: perQuery } : { result: perQuery.map((hits) => hits.map((h) => h.document)) }
+}

@@ -8,6 +8,7 @@
 import type { GenMention, QuestionGenerationRepository } from '../../corpus/repository'
 import { shuffle, wholeWord } from './bridge'
 import type { GeneratedQuestion, GoldSentenceRef } from './types'
+import { contentWords } from './quality'
 import { amountOf, yearOf, type AmountUnit } from './values'
 
 interface Cue {
@@ -26,6 +27,16 @@ const EVENT_CUES: Cue[] = [
   { re: /\belected\b/i, noun: 'election', first: 'Who was elected first' },
   { re: /\blaunched\b/i, noun: 'launch', first: 'Which was launched first' },
 ]
+
+/** Characters before a date in which its event word must stand. */
+const CUE_REACH = 40
+
+/** The sentence is about the document's subject: it names a word of the title early, or opens with a pronoun. */
+export function aboutSubject(text: string, title: string): boolean {
+  if (/^\s*(he|she|it|they|his|her|its|their)\b/i.test(text)) return true
+  const opening = contentWords(text.slice(0, 80))
+  return [...contentWords(title.replace(/\(.*?\)/g, ' '))].some((w) => opening.has(w))
+}
 
 const METRICS = ['net sales', 'total net sales', 'revenue', 'revenues', 'net income', 'net loss', 'operating income', 'gross margin', 'total assets', 'cash and cash equivalents', 'employees', 'population', 'attendance', 'capacity', 'seats', 'votes', 'dividends', 'share repurchases', 'research and development', 'box office', 'budget', 'area']
 
@@ -79,9 +90,12 @@ export function comparisonQuestions(repo: QuestionGenerationRepository, options:
   const out: GeneratedQuestion[] = []
   const perKey = Math.max(1, options.cap)
   // Dated facts: a year and an event word in one of the document's first sentences.
+  // The event word just before the date ("born on 17 April 1979", not a birth three clauses away),
+  // in a sentence about the document's subject: otherwise the question states a fact the text does not.
   const dated = firstFacts(repo.valueMentions(['DATE'], 8), (m) => {
     const year = yearOf(m.surface)
-    const cue = year === null ? undefined : EVENT_CUES.find((c) => c.re.test(m.text))
+    const before = m.text.slice(Math.max(0, m.start - CUE_REACH), m.start)
+    const cue = year === null || !aboutSubject(m.text, m.title) ? undefined : EVENT_CUES.find((c) => c.re.test(before))
     return year === null || !cue ? null : { key: cue.noun, value: year, label: m.surface }
   })
   options.throwIfCancelled()

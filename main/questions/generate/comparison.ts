@@ -8,7 +8,7 @@
 import type { GenMention, QuestionGenerationRepository } from '../../corpus/repository'
 import { shuffle, wholeWord } from './bridge'
 import type { GeneratedQuestion, GoldSentenceRef } from './types'
-import { contentWords } from './quality'
+import { contentWords, goldQuoteShare, QUOTE_SHARE } from './quality'
 import { amountOf, yearOf, type AmountUnit } from './values'
 
 interface Cue {
@@ -88,6 +88,7 @@ export interface ComparisonOptions {
 
 export function comparisonQuestions(repo: QuestionGenerationRepository, options: ComparisonOptions): GeneratedQuestion[] {
   const out: GeneratedQuestion[] = []
+  const texts = new Map<number, string>()
   const perKey = Math.max(1, options.cap)
   // Dated facts: a year and an event word in one of the document's first sentences.
   // The event word just before the date ("born on 17 April 1979", not a birth three clauses away),
@@ -102,6 +103,7 @@ export function comparisonQuestions(repo: QuestionGenerationRepository, options:
   for (const [a, b] of pairs(dated, options.rand, perKey)) {
     if (out.length >= options.cap) break
     const cue = EVENT_CUES.find((c) => c.noun === a.key)!
+    for (const f of [a, b]) texts.set(f.mention.sentenceId, f.mention.text)
     const [early, late] = a.value < b.value ? [a, b] : [b, a]
     const goldOf = (f: Fact): GoldSentenceRef => ({ ...gold(f.mention), contains: [f.mention.surface] })
     const detail = `"${a.mention.title}": ${cue.noun} ${a.label} (sentence ${a.mention.ord}); "${b.mention.title}": ${cue.noun} ${b.label} (sentence ${b.mention.ord})`
@@ -140,6 +142,7 @@ export function comparisonQuestions(repo: QuestionGenerationRepository, options:
     const [metric, unit] = a.key.split('\u0000') as [string, AmountUnit]
     if (Math.max(a.value, b.value) / Math.min(a.value, b.value) < 1.01) continue
     const larger = a.value > b.value ? a : b
+    for (const f of [a, b]) texts.set(f.mention.sentenceId, f.mention.text)
     const gold2 = [
       { ...gold(a.mention), contains: [a.mention.surface, metric] },
       { ...gold(b.mention), contains: [b.mention.surface, metric] },
@@ -165,5 +168,7 @@ export function comparisonQuestions(repo: QuestionGenerationRepository, options:
       detail,
     })
   }
-  return out
+  // A short gold sentence ("X died in 1871.") is mostly the subject's name and the event word: a
+  // question naming both quotes it, and is dropped like any question that contains its evidence.
+  return out.filter((q) => goldQuoteShare(q.question, q.gold.map((g) => texts.get(g.sentenceId) ?? '')) < QUOTE_SHARE)
 }

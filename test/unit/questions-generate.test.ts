@@ -164,6 +164,8 @@ describe('values', () => {
     expect(yearOf('17 April 1979')).toBe(1979)
     expect(yearOf('the 1980s')).toBeNull()
     expect(yearOf('2015.3')).toBeNull()
+    expect(yearOf('1800 BC')).toBeNull()
+    expect(yearOf('c. 300 BCE')).toBeNull()
     expect(yearOf('1990 to 1995')).toBeNull()
     expect(amountOf('$391.0 billion', 'MONEY')).toEqual({ value: 391e9, unit: 'money' })
     expect(amountOf('12.5%', 'PERCENT')).toEqual({ value: 12.5, unit: 'percent' })

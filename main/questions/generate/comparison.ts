@@ -94,7 +94,8 @@ export function comparisonQuestions(repo: QuestionGenerationRepository, options:
   // The event word just before the date ("born on 17 April 1979", not a birth three clauses away),
   // in a sentence about the document's subject: otherwise the question states a fact the text does not.
   const dated = firstFacts(repo.valueMentions(['DATE'], 8), (m) => {
-    const year = yearOf(m.surface)
+    // A year whose era follows the mention ("1800 BC") is no year to subtract.
+    const year = /^\s*(BC|BCE|B\.C\.)/.test(m.text.slice(m.end)) ? null : yearOf(m.surface)
     const before = m.text.slice(Math.max(0, m.start - CUE_REACH), m.start)
     const cue = year === null || !aboutSubject(m.text, m.title) ? undefined : EVENT_CUES.find((c) => c.re.test(before))
     return year === null || !cue ? null : { key: cue.noun, value: year, label: m.surface }

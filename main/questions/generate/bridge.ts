@@ -89,12 +89,13 @@ function build(repo: QuestionGenerationRepository, a: GenMention, b: GenMention)
     const answerWord = ANSWER_WORD[ans.type] ?? 'entity'
     const hop1 = relation(a.text, a)
     const hop2 = relation(b.text, ans)
-    // One hop may go without a cue; both without one leave nothing to search for.
-    if (!hop1 && !hop2) continue
+    // The bridge is described by its relation to the first document: without one, "mentions a place"
+    // names nothing in particular. The answer may go without a cue (the entity's article names it).
+    if (!hop1) return null
     const about = normalisedName(b.title) === normalisedName(a.name)
     const question = about
-      ? `"${a.title}" mentions a ${word}${hop1}. What ${answerWord} does the article on that ${word} give${hop2}?`
-      : `"${a.title}" mentions a ${word}${hop1}. Another article mentions the same ${word}: what ${answerWord} does it give${hop2}?`
+      ? `"${a.title}" mentions ${article(word)} ${word}${hop1}. What ${answerWord} does the article on that ${word} give${hop2}?`
+      : `"${a.title}" mentions ${article(word)} ${word}${hop1}. Another article mentions the same ${word}: what ${answerWord} does it give${hop2}?`
     if (goldQuoteShare(question, [a.text, b.text]) >= QUOTE_SHARE) continue
     return {
       externalId: `bridge:${a.entityId}:${a.sentenceId}:${b.sentenceId}`,
@@ -111,6 +112,8 @@ function build(repo: QuestionGenerationRepository, a: GenMention, b: GenMention)
   }
   return null
 }
+
+const article = (word: string): string => (/^[aeiou]/.test(word) ? 'an' : 'a')
 
 const normalisedName = (s: string): string => s.toLowerCase().replace(/\s*\(.*\)\s*$/, '').replace(/[^\p{L}\p{N}]+/gu, ' ').trim()
 

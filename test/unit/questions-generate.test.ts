@@ -4,7 +4,8 @@ import { workspaceMigrations } from '../../main/db/migrations'
 import { openDatabase, type OpenedDatabase } from '../../main/db/open'
 import { loadQuestions } from '../../main/experiments/questions'
 import { defaultIngestOptions, runIngest } from '../../main/ingest/run'
-import { answerInQuestion, generateCandidates, generateQuestionSet, searchQuestions, selectGenerated, type GeneratedQuestion } from '../../main/questions'
+import { answerInQuestion, confidentType, generateCandidates, generateQuestionSet, goldQuoteShare, isStopPhrase, questionFigures, QUOTE_SHARE, searchQuestions, selectGenerated, type GeneratedQuestion } from '../../main/questions'
+import { relation } from '../../main/questions/generate/bridge'
 import { amountOf, yearOf } from '../../main/questions/generate/values'
 import { openDemoWorkspace, quiet, type DemoWorkspace } from '../helpers/corpus'
 import { tempDir } from '../helpers/services'
@@ -109,11 +110,62 @@ describe('question generation', () => {
   })
 })
 
+describe('questions that need search', () => {
+  const goldTexts = (raw: OpenedDatabase<unknown>['raw'], q: GeneratedQuestion): string[] => q.gold.map((g) => raw.prepare('select text from sentences where id = ?').pluck().get(g.sentenceId) as string)
+
+  it('never quotes a gold sentence, never answers with a stop phrase, and words only confidently typed bridges', () => {
+    for (const raw of [db.raw, demo.db.raw]) {
+      const qs = generateCandidates(raw, all)
+      const bridges = qs.filter((q) => q.form === 'bridge')
+      expect(bridges.length).toBeGreaterThan(0)
+      for (const q of qs) {
+        expect(goldQuoteShare(q.question, goldTexts(raw, q)), q.question).toBeLessThan(QUOTE_SHARE)
+        expect(isStopPhrase(q.answers[0]!), q.answers[0]).toBe(false)
+      }
+      for (const q of bridges) {
+        const [, name, type] = /^bridge entity "(.*?)" \((\w+)\)/.exec(q.detail)!
+        expect(confidentType(name!, type!), q.detail).toBe(true)
+        // The bridge entity is described, never named; the answer is not given away.
+        expect(q.question.toLowerCase()).not.toContain(name!.toLowerCase())
+        expect(answerInQuestion(q.question, q.answers)).toBe(false)
+      }
+      const figures = questionFigures(raw, selectGenerated(qs, { maxPerKind: 1000, answerNotInQuestion: true }).kept.map((q) => ({ question: q.question, answers: q.answers, goldSentenceIds: q.gold.map((g) => g.sentenceId), goldDocumentIds: q.gold.map((g) => g.documentId) })))
+      expect(figures.quoting).toBe(0)
+      expect(figures.stopPhraseAnswers).toBe(0)
+    }
+  })
+
+  it('describes a span by the words next to it, never by a name or a number', () => {
+    const text = 'Ada Lovelace was born in London in 1815, and worked with Charles Babbage.'
+    const span = (s: string) => ({ start: text.indexOf(s), end: text.indexOf(s) + s.length })
+    expect(relation(text, span('London'))).toBe(' right after the words "was born in"')
+    expect(relation(text, span('Charles Babbage'))).toBe(' right after the words "and worked with"')
+    // Only function words before and a number after: nothing locates it.
+    expect(relation('It was in Paris 1900.', { start: 10, end: 15 })).toBe('')
+  })
+
+  it('scores quoting, stop phrases and confident types as documented', () => {
+    expect(goldQuoteShare('Where was Ada Lovelace born?', ['Ada Lovelace was born in London.'])).toBeGreaterThanOrEqual(QUOTE_SHARE)
+    expect(goldQuoteShare('"Analytical Engine" mentions a person right after the words "designed by".', ['Ada Lovelace was born in London in 1815.'])).toBe(0)
+    for (const a of ['that year', 'the following season', 'later', 'several']) expect(isStopPhrase(a), a).toBe(true)
+    for (const a of ['1851', 'River Suel', 'the 1980s', 'Charles Babbage']) expect(isStopPhrase(a), a).toBe(false)
+    expect(confidentType('Bible', 'PERSON')).toBe(false)
+    expect(confidentType('Charles Babbage', 'PERSON')).toBe(true)
+    expect(confidentType('University of Oxford', 'ORG')).toBe(true)
+    expect(confidentType('Climate', 'ORG')).toBe(false)
+    expect(confidentType('Argentina', 'GPE')).toBe(true)
+    expect(confidentType('Cognitive', 'GPE')).toBe(false)
+    expect(confidentType('Anything', 'NAME')).toBe(false)
+  })
+})
+
 describe('values', () => {
   it('reads years and amounts, and refuses what is not one', () => {
     expect(yearOf('17 April 1979')).toBe(1979)
     expect(yearOf('the 1980s')).toBeNull()
     expect(yearOf('2015.3')).toBeNull()
+    expect(yearOf('1800 BC')).toBeNull()
+    expect(yearOf('c. 300 BCE')).toBeNull()
     expect(yearOf('1990 to 1995')).toBeNull()
     expect(amountOf('$391.0 billion', 'MONEY')).toEqual({ value: 391e9, unit: 'money' })
     expect(amountOf('12.5%', 'PERCENT')).toEqual({ value: 12.5, unit: 'percent' })

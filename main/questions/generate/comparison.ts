@@ -8,6 +8,7 @@
 import type { GenMention, QuestionGenerationRepository } from '../../corpus/repository'
 import { shuffle, wholeWord } from './bridge'
 import type { GeneratedQuestion, GoldSentenceRef } from './types'
+import { contentWords, goldQuoteShare, QUOTE_SHARE } from './quality'
 import { amountOf, yearOf, type AmountUnit } from './values'
 
 interface Cue {
@@ -26,6 +27,16 @@ const EVENT_CUES: Cue[] = [
   { re: /\belected\b/i, noun: 'election', first: 'Who was elected first' },
   { re: /\blaunched\b/i, noun: 'launch', first: 'Which was launched first' },
 ]
+
+/** Characters before a date in which its event word must stand. */
+const CUE_REACH = 40
+
+/** The sentence is about the document's subject: it names a word of the title early, or opens with a pronoun. */
+export function aboutSubject(text: string, title: string): boolean {
+  if (/^\s*(he|she|it|they|his|her|its|their)\b/i.test(text)) return true
+  const opening = contentWords(text.slice(0, 80))
+  return [...contentWords(title.replace(/\(.*?\)/g, ' '))].some((w) => opening.has(w))
+}
 
 const METRICS = ['net sales', 'total net sales', 'revenue', 'revenues', 'net income', 'net loss', 'operating income', 'gross margin', 'total assets', 'cash and cash equivalents', 'employees', 'population', 'attendance', 'capacity', 'seats', 'votes', 'dividends', 'share repurchases', 'research and development', 'box office', 'budget', 'area']
 
@@ -77,17 +88,23 @@ export interface ComparisonOptions {
 
 export function comparisonQuestions(repo: QuestionGenerationRepository, options: ComparisonOptions): GeneratedQuestion[] {
   const out: GeneratedQuestion[] = []
+  const texts = new Map<number, string>()
   const perKey = Math.max(1, options.cap)
   // Dated facts: a year and an event word in one of the document's first sentences.
+  // The event word just before the date ("born on 17 April 1979", not a birth three clauses away),
+  // in a sentence about the document's subject: otherwise the question states a fact the text does not.
   const dated = firstFacts(repo.valueMentions(['DATE'], 8), (m) => {
-    const year = yearOf(m.surface)
-    const cue = year === null ? undefined : EVENT_CUES.find((c) => c.re.test(m.text))
+    // A year whose era follows the mention ("1800 BC") is no year to subtract.
+    const year = /^\s*(BC|BCE|B\.C\.)/.test(m.text.slice(m.end)) ? null : yearOf(m.surface)
+    const before = m.text.slice(Math.max(0, m.start - CUE_REACH), m.start)
+    const cue = year === null || !aboutSubject(m.text, m.title) ? undefined : EVENT_CUES.find((c) => c.re.test(before))
     return year === null || !cue ? null : { key: cue.noun, value: year, label: m.surface }
   })
   options.throwIfCancelled()
   for (const [a, b] of pairs(dated, options.rand, perKey)) {
     if (out.length >= options.cap) break
     const cue = EVENT_CUES.find((c) => c.noun === a.key)!
+    for (const f of [a, b]) texts.set(f.mention.sentenceId, f.mention.text)
     const [early, late] = a.value < b.value ? [a, b] : [b, a]
     const goldOf = (f: Fact): GoldSentenceRef => ({ ...gold(f.mention), contains: [f.mention.surface] })
     const detail = `"${a.mention.title}": ${cue.noun} ${a.label} (sentence ${a.mention.ord}); "${b.mention.title}": ${cue.noun} ${b.label} (sentence ${b.mention.ord})`
@@ -126,6 +143,7 @@ export function comparisonQuestions(repo: QuestionGenerationRepository, options:
     const [metric, unit] = a.key.split('\u0000') as [string, AmountUnit]
     if (Math.max(a.value, b.value) / Math.min(a.value, b.value) < 1.01) continue
     const larger = a.value > b.value ? a : b
+    for (const f of [a, b]) texts.set(f.mention.sentenceId, f.mention.text)
     const gold2 = [
       { ...gold(a.mention), contains: [a.mention.surface, metric] },
       { ...gold(b.mention), contains: [b.mention.surface, metric] },
@@ -151,5 +169,7 @@ export function comparisonQuestions(repo: QuestionGenerationRepository, options:
       detail,
     })
   }
-  return out
+  // A short gold sentence ("X died in 1871.") is mostly the subject's name and the event word: a
+  // question naming both quotes it, and is dropped like any question that contains its evidence.
+  return out.filter((q) => goldQuoteShare(q.question, q.gold.map((g) => texts.get(g.sentenceId) ?? '')) < QUOTE_SHARE)
 }

@@ -4,6 +4,8 @@
 export function yearOf(surface: string): number | null {
   // Decades and decimals ("the 1980s", "2015.3") are no year.
   if (/\d{4}s\b|\d\.\d/.test(surface)) return null
+  // Years before the common era would subtract the wrong way ("1800 BC" and 1066 are not 734 years apart).
+  if (/\b(BC|BCE|B\.C\.?)(?![\p{L}])/u.test(surface)) return null
   const years = [...surface.matchAll(/\b(1\d{3}|20\d{2}|21\d{2})\b/g)].map((m) => Number(m[1]))
   return years.length === 1 ? years[0]! : null
 }

@@ -50,6 +50,9 @@ function sameSecret(given: string | undefined, token: string): boolean {
 }
 
 /** Browser mode: the built renderer and the API on loopback, every API call gated by the launch token. */
+/** Body limit of questions.import: 64 MiB of file text, each character escaped at most once, plus the envelope. */
+const QUESTION_IMPORT_BODY_LIMIT = 2 * 64 * 1024 * 1024 + 1024 * 1024
+
 export async function startBrowserServer(options: BrowserServerOptions): Promise<BrowserServer> {
   const host = options.host ?? '127.0.0.1'
   if (!isLoopbackHost(host)) throw new Error(`Browser mode listens on loopback only (127.0.0.1, ::1, localhost), not ${host}`)
@@ -106,11 +109,15 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     return sameSecret(bearer ?? query, token)
   }
 
-  app.post<{ Params: { route: string } }>(`${channels.httpCall}:route`, async (req, reply: FastifyReply) => {
+  const call = async (route: string, req: FastifyRequest, reply: FastifyReply) => {
     if (!authorised(req)) return reply.code(401).send(fail('UNAUTHORIZED', 'Missing or wrong token: open the URL printed by `npm run serve`'))
-    const envelope = await dispatch(options.handlers, req.params.route, req.body)
+    const envelope = await dispatch(options.handlers, route, req.body)
     return reply.code(envelope.ok ? 200 : STATUS[envelope.error.code]).send(envelope)
-  })
+  }
+  app.post<{ Params: { route: string } }>(`${channels.httpCall}:route`, (req, reply) => call(req.params.route, req, reply))
+  // A question file may hold up to the contract's 64 MiB; as a JSON string its quotes and line breaks
+  // are escaped, so the body of this one route may be up to twice that (and a little more).
+  app.post(`${channels.httpCall}questions.import`, { bodyLimit: QUESTION_IMPORT_BODY_LIMIT }, (req, reply) => call('questions.import', req, reply))
 
   // Finished exports, downloaded by the browser (an <a download> or location change cannot send a
   // header, so the token may come as ?token=). The id is the job's; the file must be a regular file

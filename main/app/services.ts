@@ -9,6 +9,7 @@ import { WorkspaceService } from '../workspaces/service'
 import { EventBus } from '../events/bus'
 import { APP_VERSION } from '../config/version'
 import { jobPreflight } from './job-preflight'
+import { sweepStaleExports } from './stale-exports'
 
 export interface Services {
   version: string
@@ -49,6 +50,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   // The registry reports where each model is loaded, jobs' worker threads included.
   const models = new ModelRegistry(app.db, { jobHolders: (path) => jobs.modelHolders(path) })
   const retrievers = new WorkspaceRetrievers(models)
+  // Before any job can start an export here.
+  await sweepStaleExports(options.dataDir, workspaces)
   await jobs.init()
   const closing: Array<() => Promise<void>> = []
   return {

@@ -2,6 +2,7 @@ import { dirname, join, resolve } from 'node:path'
 import { mkdirSync } from 'node:fs'
 import { ExportFormat, QUESTION_EXPORT_FORMATS, RUN_EXPORT_FORMATS, type ExportParams } from '../../preload/contract'
 import { exportFileName, exportFormats, writeExport } from '../exports'
+import { checkOutputFile } from '../jobs/output-paths'
 import type { Cli } from './context'
 import { aggregateTable } from './table'
 
@@ -50,6 +51,8 @@ export function registerRunCommands(cli: Cli): void {
         const file = o.out !== undefined ? resolve(o.out) : join(folder, exportFileName(params))
         // The exports folder is made on first use; a folder named with --out must exist already.
         if (o.out === undefined) mkdirSync(folder, { recursive: true })
+        // As the API does: never through a symlink at the file or at its `.partial`.
+        checkOutputFile(file)
         const r = await writeExport(raw, params, file, {
           progress: (done, total) => {
             if (!json()) process.stderr.write(`\r${exportFormats[format].label}: ${done}/${total}`)

@@ -12,6 +12,7 @@ import { exportFormats } from './registry'
 
 export { exportFormatCatalog, exportFormats } from './registry'
 export { csvField, csvRecord, type CsvValue } from './csv'
+export { sweepPartials } from './file-sink'
 
 export interface ExportHooks {
   progress?(done: number, total: number): void

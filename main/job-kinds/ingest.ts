@@ -6,6 +6,9 @@ import { createGgufEmbedder } from '../llm/embedder'
 
 const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err))
 
+/** Up to five names, then how many more (the result lists up to 200 with where each link points). */
+const named = (labels: string[]): string => `${labels.slice(0, 5).join(', ')}${labels.length > 5 ? ` and ${labels.length - 5} more` : ''}`
+
 /** Corpus ingest in a worker thread, on the thread's own connection to the workspace database. */
 export const ingestJob = defineJobKind({
   kind: 'corpus.ingest',
@@ -41,12 +44,13 @@ export const ingestJob = defineJobKind({
       { progress: (p, stage, message) => ctx.progress(p, stage, message), throwIfCancelled: () => ctx.throwIfCancelled() },
     )
     const skippedBefore = summary.outcomes.filter((o) => o.status === 'skipped' && o.reason !== 'symlink' && o.reason !== 'special-file').length
-    const links = summary.outcomes.filter((o) => o.reason === 'symlink').length
+    const linkLabels = summary.outcomes.filter((o) => o.reason === 'symlink').map((o) => o.label)
+    const links = linkLabels.length
     const special = summary.outcomes.filter((o) => o.reason === 'special-file').length
     const noted = summary.outcomes.filter((o) => o.notes && o.notes.length > 0).length
     const skipped = [
       skippedBefore > 0 ? `${skippedBefore} skipped: failed before with the same content` : '',
-      links > 0 ? `${links} symbolic link${links === 1 ? '' : 's'} skipped (links are never followed)` : '',
+      links > 0 ? `${links} symbolic link${links === 1 ? '' : 's'} skipped (links are never followed): ${named(linkLabels)}` : '',
       special > 0 ? `${special} special file${special === 1 ? '' : 's'} skipped` : '',
       noted > 0 ? `${noted} ingested with notes (see the file list)` : '',
       summary.isolation.note ?? '',
@@ -63,9 +67,14 @@ export const ingestJob = defineJobKind({
       .filter((o) => o.status === 'failed' || (o.status === 'skipped' && o.reason !== 'symlink' && o.reason !== 'special-file'))
       .slice(0, 200)
       .map((o) => ({ label: o.label, status: 'failed' as const, ...(o.reason ? { reason: o.reason } : {}), ...(o.error ? { error: o.error } : {}) }))
+    const left = outcomes
+      .filter((o) => o.reason === 'symlink' || o.reason === 'special-file')
+      .slice(0, 200)
+      .map((o) => ({ label: o.label, reason: o.reason as 'symlink' | 'special-file', error: o.error ?? '' }))
     const result: JobResult<'corpus.ingest'> = {
       ...counts,
       failures,
+      ...(left.length > 0 ? { skipped: left } : {}),
       ...(embedderError ? { embedderError } : {}),
     }
     return { result, message: embedderError ? `${message}; ${embedderError}` : message }

@@ -16,12 +16,22 @@ export interface CsvResult {
 }
 
 export function parseCsv(text: string, delimiter = ','): CsvResult {
-  const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
   const records: CsvRecord[] = []
   const errors: { line: number; reason: string }[] = []
+  for (const r of csvRecords(text, delimiter)) {
+    for (const reason of r.errors) errors.push({ line: r.line, reason })
+    records.push({ line: r.line, fields: r.fields })
+  }
+  return { records, errors }
+}
+
+/** The records one at a time (one pass, nothing kept), each with the problems found in it. */
+export function* csvRecords(text: string, delimiter = ','): Generator<CsvRecord & { errors: string[] }> {
+  const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
   let line = 1
   let recordLine = 1
   let fields: string[] = []
+  let errors: string[] = []
   let field = ''
   let i = 0
   let quoted = false
@@ -31,12 +41,8 @@ export function parseCsv(text: string, delimiter = ','): CsvResult {
     field = ''
     afterQuote = false
   }
-  const endRecord = (): void => {
-    endField()
-    // A blank line is no record.
-    if (!(fields.length === 1 && fields[0] === '')) records.push({ line: recordLine, fields })
-    fields = []
-  }
+  // A blank line is no record.
+  const blank = (): boolean => fields.length === 1 && fields[0] === ''
   while (i < src.length) {
     const c = src[i]!
     if (quoted) {
@@ -63,20 +69,25 @@ export function parseCsv(text: string, delimiter = ','): CsvResult {
       endField()
       i++
     } else if (c === '\r' || c === '\n') {
-      endRecord()
+      endField()
+      if (!blank()) yield { line: recordLine, fields, errors }
+      fields = []
+      errors = []
       i += c === '\r' && src[i + 1] === '\n' ? 2 : 1
       line++
       recordLine = line
     } else {
       if (afterQuote) {
-        errors.push({ line: recordLine, reason: 'text after a closing quote' })
+        errors.push('text after a closing quote')
         afterQuote = false
       }
       field += c
       i++
     }
   }
-  if (quoted) errors.push({ line: recordLine, reason: 'unterminated quoted field' })
-  if (field !== '' || fields.length > 0 || afterQuote) endRecord()
-  return { records, errors }
+  if (quoted) errors.push('unterminated quoted field')
+  if (field !== '' || fields.length > 0 || afterQuote) {
+    endField()
+    if (!blank()) yield { line: recordLine, fields, errors }
+  }
 }

@@ -1,6 +1,6 @@
 /** Question sets for any corpus: import, hand-written questions, generation from the graph, splits. */
 export { QuestionSetError } from './errors'
-export { importQuestionSet, type ImportInput, type ImportOutcome } from './import'
+export { importQuestionSet, importQuestionSetAsync, type ImportInput, type ImportOutcome } from './import'
 export { createQuestionSet, deleteQuestion, saveQuestion } from './edit'
 export { assertSplitsNotUsed, assignSplits, checkSplit, splitQuestionSet, splitSizes, SPLIT_NAMES } from './splits'
 export { answerInQuestion, questionEpisodes, questionSetDetail, searchQuestions } from './view'
@@ -8,4 +8,4 @@ export { generateCandidates, generateQuestionSet, selectGenerated, silentReporte
 export { questionFigures, type MeasuredQuestion, type QuestionFigures } from './generate/measure'
 export { confidentType } from './generate/entity-types'
 export { contentWords, goldQuoteShare, isStopPhrase, QUOTE_SHARE } from './generate/quality'
-export { formatOf, readRows, type RowFormat } from './read-rows'
+export { formatOf, readRows, rowsOf, type RowFormat } from './read-rows'

@@ -2,8 +2,12 @@
  * A question file as rows, each with the line it starts on: JSONL (one object per line), JSON (an
  * array, or an object holding one under data / questions / items / examples), or CSV with a header.
  * A row that cannot be read is kept as an error with its line, never dropped.
+ *
+ * Every format is read in one pass, a row at a time (rowsOf is a generator): a JSON array's elements
+ * are found by a scanner and parsed one by one, and lines are counted as the scan moves on, so 100k
+ * rows cost what 1k rows cost a hundred times over, and an importer can pause between rows.
  */
-import { parseCsv } from './csv'
+import { csvRecords } from './csv'
 
 export type RowFormat = 'jsonl' | 'json' | 'csv'
 
@@ -23,11 +27,13 @@ export function formatOf(fileName: string | undefined, text: string): RowFormat 
   if (ext === 'jsonl' || ext === 'ndjson') return 'jsonl'
   if (ext === 'json') return 'json'
   if (ext === 'csv' || ext === 'tsv') return 'csv'
-  const start = text.replace(/^\uFEFF/, '').trimStart()
-  if (start.startsWith('[')) return 'json'
-  if (start.startsWith('{')) {
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0
+  while (i < text.length && isSpace(text.charCodeAt(i))) i++
+  if (text[i] === '[') return 'json'
+  if (text[i] === '{') {
     // One object over several lines is JSON; one per line is JSONL.
-    const first = start.split('\n', 1)[0]!.trim()
+    const nl = text.indexOf('\n', i)
+    const first = text.slice(i, nl === -1 ? text.length : nl).trim()
     try {
       JSON.parse(first)
       return 'jsonl'
@@ -38,151 +44,188 @@ export function formatOf(fileName: string | undefined, text: string): RowFormat 
   return 'csv'
 }
 
+/** All rows at once (small inputs and tests); importers iterate rowsOf. */
 export function readRows(text: string, format: RowFormat): ReadRows {
+  const out: ReadRows = { format, rows: [] }
+  for (const row of rowsOf(text, format, out)) out.rows.push(row)
+  return out
+}
+
+/** The rows of `text` in order; for CSV the header's columns are set on `into` before the first row. */
+export function* rowsOf(text: string, format: RowFormat, into: { columns?: string[] } = {}): Generator<RawRow> {
   const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
-  if (format === 'jsonl') return { format, rows: jsonlRows(src) }
-  if (format === 'json') return { format, rows: jsonRows(src) }
-  return csvRows(src)
+  if (format === 'jsonl') yield* jsonlRows(src)
+  else if (format === 'json') yield* jsonRows(src)
+  else yield* csvRows(src, into)
 }
 
-function jsonlRows(text: string): RawRow[] {
-  const rows: RawRow[] = []
-  text.split('\n').forEach((raw, i) => {
-    const line = raw.replace(/\r$/, '').trim()
-    if (line === '') return
+function* jsonlRows(text: string): Generator<RawRow> {
+  let lineNo = 0
+  for (let from = 0; from <= text.length; ) {
+    const nl = text.indexOf('\n', from)
+    const end = nl === -1 ? text.length : nl
+    lineNo++
+    const line = text.slice(from, end).replace(/\r$/, '').trim()
+    from = end + 1
+    if (line === '') continue
     try {
-      rows.push({ line: i + 1, value: JSON.parse(line) })
+      yield { line: lineNo, value: JSON.parse(line) }
     } catch (err) {
-      rows.push({ line: i + 1, error: `invalid JSON: ${err instanceof Error ? err.message : String(err)}` })
+      yield { line: lineNo, error: `invalid JSON: ${errorText(err)}` }
     }
-  })
-  return rows
-}
-
-const lineAt = (text: string, offset: number): number => {
-  let n = 1
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) n++
-  return n
-}
-
-function jsonRows(text: string): RawRow[] {
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(text)
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err)
-    // Keep the good elements: read each element of the array on its own, so one bad element is one bad row.
-    const salvaged = salvage(text)
-    if (salvaged) return salvaged
-    const at = /position (\d+)/.exec(message)
-    const line = /line (\d+)/.exec(message)
-    return [{ line: at ? lineAt(text, Number(at[1])) : line ? Number(line[1]) : 1, error: `invalid JSON: ${message}` }]
   }
-  let items: unknown[] | undefined
+}
+
+const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err))
+
+/** Counts lines up to increasing offsets: one pass over the text however many rows ask. */
+class LineCounter {
+  private at = 0
+  private line = 1
+  constructor(private readonly text: string) {}
+  lineOf(offset: number): number {
+    const stop = Math.min(offset, this.text.length)
+    for (let i = this.text.indexOf('\n', this.at); i !== -1 && i < stop; i = this.text.indexOf('\n', i + 1)) this.line++
+    this.at = Math.max(this.at, stop)
+    return this.line
+  }
+}
+
+const QUOTE = 34
+const BACKSLASH = 92
+
+/** The index of the quote closing the string that opens at `open`, or text.length when it never closes. */
+function stringEnd(text: string, open: number): number {
+  for (let j = open + 1; ; j++) {
+    j = text.indexOf('"', j)
+    if (j === -1) return text.length
+    let slashes = 0
+    for (let b = j - 1; text.charCodeAt(b) === BACKSLASH; b--) slashes++
+    if (slashes % 2 === 0) return j
+  }
+}
+
+const isSpace = (c: number): boolean => c === 32 || c === 10 || c === 13 || c === 9
+
+/**
+ * Where the rows' array opens: the top-level array, or the array under the first of WRAPPERS that holds
+ * one in a top-level object (as JSON.parse would read it); -1 when there is none.
+ */
+function arrayOpen(text: string): { open: number; key: string | null } | null {
+  let i = 0
+  while (i < text.length && isSpace(text.charCodeAt(i))) i++
+  if (text[i] === '[') return { open: i, key: null }
+  if (text[i] !== '{') return null
+  const found = new Map<string, number>()
+  let depth = 0
   let key: string | null = null
-  if (Array.isArray(parsed)) items = parsed
-  else if (parsed !== null && typeof parsed === 'object') {
-    for (const k of WRAPPERS) {
-      const v = (parsed as Record<string, unknown>)[k]
-      if (Array.isArray(v)) {
-        items = v
-        key = k
-        break
-      }
+  let expectKey = false
+  let afterColon = false
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (isSpace(c)) continue
+    if (c === QUOTE) {
+      const end = stringEnd(text, i)
+      if (depth === 1 && expectKey) key = text.slice(i + 1, end)
+      expectKey = false
+      afterColon = false
+      i = end
+      continue
     }
+    if (depth === 1 && afterColon && c === 91 /* [ */ && key !== null && WRAPPERS.includes(key)) found.set(key, i)
+    afterColon = false
+    if (c === 123 /* { */ || c === 91 /* [ */) {
+      depth++
+      if (depth === 1) expectKey = true
+    } else if (c === 125 /* } */ || c === 93 /* ] */) {
+      depth--
+      if (depth === 0) break
+    } else if (depth === 1 && c === 44 /* , */) expectKey = true
+    else if (depth === 1 && c === 58 /* : */) afterColon = true
   }
-  if (!items) return [{ line: 1, error: `expected an array of questions, or an object with one under ${WRAPPERS.join(' / ')}` }]
-  const starts = elementStarts(text, key)
-  return items.map((value, i) => ({ line: starts[i] !== undefined ? lineAt(text, starts[i]!) : 1, value }))
-}
-
-/** The elements of a top-level array (or of one under a wrapper key) parsed one by one, or null when no array is found. */
-function salvage(text: string): RawRow[] | null {
-  for (const key of [null, ...WRAPPERS]) {
-    const { starts, end } = elementSpans(text, key)
-    if (starts.length === 0) continue
-    return starts.map((start, i) => {
-      const stop = i + 1 < starts.length ? starts[i + 1]! : end
-      const chunk = text.slice(start, stop).replace(/[\s,]*$/, '')
-      try {
-        return { line: lineAt(text, start), value: JSON.parse(chunk) as unknown }
-      } catch (err) {
-        return { line: lineAt(text, start), error: `invalid JSON: ${err instanceof Error ? err.message : String(err)}` }
-      }
-    })
-  }
+  for (const k of WRAPPERS) if (found.has(k)) return { open: found.get(k)!, key: k }
   return null
 }
 
-const elementStarts = (text: string, key: string | null): number[] => elementSpans(text, key).starts
-
-/** Offsets where the elements of the top-level array (key null) or of the top-level object's array under `key` start. */
-function elementSpans(text: string, key: string | null): { starts: number[]; end: number } {
-  const starts: number[] = []
-  const stack: string[] = []
-  let target = -1
-  let lastKey: string | null = null
-  let expectValue = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!
-    if (c === '"') {
-      let j = i + 1
-      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1
-      if (stack.length === target && expectValue) starts.push(i)
-      expectValue = false
-      if (stack.length === 1 && stack[0] === '{') lastKey = text.slice(i + 1, j)
-      i = j
+/** Spans [start, end) of the elements of the array opening at `open`, found in one pass. */
+function* elementSpans(text: string, open: number): Generator<[number, number]> {
+  let depth = 0
+  let start = -1
+  let last = -1
+  for (let i = open + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (isSpace(c)) continue
+    if (depth === 0 && (c === 44 /* , */ || c === 93 /* ] */)) {
+      if (start !== -1) yield [start, last + 1]
+      start = -1
+      if (c === 93) return
       continue
     }
-    if (c === '{' || c === '[') {
-      if (stack.length === target && expectValue) starts.push(i)
-      expectValue = false
-      stack.push(c)
-      if (c === '[' && target === -1 && (key === null ? stack.length === 1 : stack.length === 2 && lastKey === key)) {
-        target = stack.length
-        expectValue = true
-      }
-      continue
-    }
-    if (c === '}' || c === ']') {
-      if (stack.length === target && c === ']') return { starts, end: i }
-      stack.pop()
-      continue
-    }
-    if (c === ',' && stack.length === target) {
-      expectValue = true
-      continue
-    }
-    if (/\s|:/.test(c)) continue
-    if (stack.length === target && expectValue) {
-      starts.push(i)
-      expectValue = false
-    }
+    if (start === -1) start = i
+    if (c === QUOTE) i = stringEnd(text, i)
+    else if (c === 123 || c === 91) depth++
+    else if (c === 125 || c === 93) depth--
+    last = i
   }
-  return { starts, end: text.length }
+  // No closing bracket: the last element still counts (its parse says what is wrong with it).
+  if (start !== -1) yield [start, Math.min(last + 1, text.length)]
 }
 
-function csvRows(text: string): ReadRows {
-  const delimiter = detectDelimiter(text)
-  const { records, errors } = parseCsv(text, delimiter)
-  const broken = new Map(errors.map((e) => [e.line, e.reason]))
-  if (records.length === 0) return { format: 'csv', rows: [], columns: [] }
-  const columns = records[0]!.fields.map((c) => c.trim())
-  const rows: RawRow[] = records.slice(1).map((r) => {
-    const problem = broken.get(r.line)
-    if (problem) return { line: r.line, error: `malformed CSV: ${problem}` }
-    if (r.fields.length > columns.length) return { line: r.line, error: `malformed CSV: ${r.fields.length} fields, the header has ${columns.length}` }
+function* jsonRows(text: string): Generator<RawRow> {
+  const at = arrayOpen(text)
+  if (!at) {
+    // Nothing to read row by row: the parser says what is wrong, or that no array was found.
+    try {
+      JSON.parse(text)
+    } catch (err) {
+      const message = errorText(err)
+      const position = /position (\d+)/.exec(message)
+      const line = /line (\d+)/.exec(message)
+      yield { line: position ? new LineCounter(text).lineOf(Number(position[1])) : line ? Number(line[1]) : 1, error: `invalid JSON: ${message}` }
+      return
+    }
+    yield { line: 1, error: `expected an array of questions, or an object with one under ${WRAPPERS.join(' / ')}` }
+    return
+  }
+  const lines = new LineCounter(text)
+  for (const [start, end] of elementSpans(text, at.open)) {
+    const line = lines.lineOf(start)
+    try {
+      yield { line, value: JSON.parse(text.slice(start, end)) as unknown }
+    } catch (err) {
+      yield { line, error: `invalid JSON: ${errorText(err)}` }
+    }
+  }
+}
+
+function* csvRows(text: string, into: { columns?: string[] }): Generator<RawRow> {
+  let columns: string[] | null = null
+  for (const r of csvRecords(text, detectDelimiter(text))) {
+    if (columns === null) {
+      columns = r.fields.map((c) => c.trim())
+      into.columns = columns
+      continue
+    }
+    if (r.errors.length > 0) {
+      yield { line: r.line, error: `malformed CSV: ${r.errors[0]}` }
+      continue
+    }
+    if (r.fields.length > columns.length) {
+      yield { line: r.line, error: `malformed CSV: ${r.fields.length} fields, the header has ${columns.length}` }
+      continue
+    }
     const value: Record<string, string> = {}
     columns.forEach((c, i) => {
       if (c !== '' && r.fields[i] !== undefined) value[c] = r.fields[i]!
     })
-    return { line: r.line, value }
-  })
-  return { format: 'csv', rows, columns }
+    yield { line: r.line, value }
+  }
+  if (columns === null) into.columns = []
 }
 
 /** Tab when the header line has tabs and no commas (TSV), else comma. */
 function detectDelimiter(text: string): string {
-  const header = text.split('\n', 1)[0] ?? ''
+  const nl = text.indexOf('\n')
+  const header = nl === -1 ? text : text.slice(0, nl)
   return header.includes('\t') && !header.includes(',') ? '\t' : ','
 }

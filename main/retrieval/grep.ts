@@ -1,36 +1,22 @@
 import type BetterSqlite3 from 'better-sqlite3'
+import { compileLinear } from './linear-regex'
 import { RetrievalError, type GrepHit, type GrepOptions, type GrepResult } from './types'
 
-const ALLOWED_FLAGS = new Set(['i', 'm', 's', 'u', 'v'])
 /** Rows scanned between clock reads: Date.now() per row would dominate on short chunks. */
 const CLOCK_EVERY = 32
 const DEFAULT_CONTEXT = 60
 
-/** Compiles a user pattern with the global flag; a bad pattern or flag is a RetrievalError, not a SyntaxError. */
-export function compilePattern(pattern: string, flags = ''): RegExp {
-  if (pattern.length === 0) throw new RetrievalError('invalid-regex', 'Empty grep pattern')
-  const unique = new Set(flags.replace(/[gy]/g, ''))
-  for (const f of unique) {
-    if (!ALLOWED_FLAGS.has(f)) throw new RetrievalError('invalid-regex', `Unsupported regex flag "${f}" (allowed: i, m, s, u, v)`)
-  }
-  try {
-    return new RegExp(pattern, `g${[...unique].join('')}`)
-  } catch (err) {
-    throw new RetrievalError('invalid-regex', `Invalid regular expression /${pattern}/: ${err instanceof Error ? err.message : String(err)}`)
-  }
-}
-
 /**
  * Regex over chunk text in chunk id order, streaming rows through a statement iterator. Stops at
  * `maxResults` hits or when `timeBudgetMs` is spent (checked every CLOCK_EVERY rows and after each
- * chunk that yielded hits). Empty matches are skipped. The budget cannot interrupt a single
- * catastrophic backtracking match inside one chunk: JavaScript regexes are not preemptible.
+ * chunk that yielded hits). Empty matches are skipped. Patterns run on RE2 (linear-regex.ts), so
+ * no single chunk can take longer than a pass over its text: the budget always gets its turn.
  */
 export function grepChunks(raw: BetterSqlite3.Database, pattern: string, options: GrepOptions): GrepResult {
   const maxResults = Math.floor(options.maxResults)
   if (!(maxResults >= 1)) throw new RetrievalError('bad-argument', `grep maxResults must be >= 1, got ${options.maxResults}`)
   if (!(options.timeBudgetMs > 0)) throw new RetrievalError('bad-argument', `grep timeBudgetMs must be > 0, got ${options.timeBudgetMs}`)
-  const regex = compilePattern(pattern, options.flags)
+  const regex = compileLinear(pattern, options.flags)
   const contextChars = Math.max(0, options.contextChars ?? DEFAULT_CONTEXT)
   const exclude = new Set(options.excludeChunkIds ?? [])
   const deadline = performance.now() + options.timeBudgetMs
@@ -63,12 +49,11 @@ export function grepChunks(raw: BetterSqlite3.Database, pattern: string, options
     scanned++
     if (exclude.has(row.chunkId)) continue
     const before = hits.length
-    regex.lastIndex = 0
-    for (let m = regex.exec(row.text); m; m = regex.exec(row.text)) {
-      if (m[0].length === 0) {
-        regex.lastIndex = m.index + 1
-        continue
-      }
+    if (!regex.test(row.text)) {
+      hadHits = false
+      continue
+    }
+    for (const m of regex.matches(row.text)) {
       if (hits.length === maxResults) {
         truncated = true
         break
@@ -80,8 +65,8 @@ export function grepChunks(raw: BetterSqlite3.Database, pattern: string, options
         line: lineOf(row.text, m.index),
         offset: m.index,
         documentOffset: row.startChar + m.index,
-        match: m[0],
-        context: contextAround(row.text, m.index, m.index + m[0].length, contextChars),
+        match: m.text,
+        context: contextAround(row.text, m.index, m.index + m.text.length, contextChars),
       })
     }
     if (truncated) break

@@ -2,7 +2,7 @@ export { createRetriever, Retriever, MAX_K, type RetrieverOptions } from './retr
 export { buildMatchQuery, MAX_QUERY_TERMS, type MatchQuery } from './fts-query'
 export { reciprocalRankFusion, DEFAULT_RRF_K, type FusedItem } from './fusion'
 export { HIGHLIGHT_OPEN, HIGHLIGHT_CLOSE, renderHighlights, type HighlightMarkers } from './hydrate'
-export { compilePattern } from './grep'
+export { compileLinear } from './linear-regex'
 export { embedMissingChunks, storeChunkVectors, normalized, encodeVector, decodeVector, type EmbedChunksOptions } from './vectors'
 export { STOPWORDS } from './stopwords'
 export * from './types'

@@ -56,7 +56,7 @@ export interface Embedder {
 }
 
 export interface GrepOptions {
-  /** JavaScript RegExp flags among i, m, s, u, v; g is implied. */
+  /** Flags among i, m, s, u, v (JavaScript spelling; g is implied). Patterns run on RE2: no backreferences or lookaround. */
   flags?: string
   maxResults: number
   timeBudgetMs: number

@@ -61,6 +61,8 @@ export const IngestResult = z.object({
   failures: z.array(z.object({ label: z.string(), status: z.enum(['ingested', 'unchanged', 'failed']), reason: z.string().optional(), error: z.string().optional() })),
   /** Why the workspace's embedding model was not used for entity links, when it could not load. */
   embedderError: z.string().optional(),
+  /** Symbolic links and special files left alone, at most 200, each with where it points or what it is. */
+  skipped: z.array(z.object({ label: z.string(), reason: z.enum(['symlink', 'special-file']), error: z.string() })).optional(),
 })
 
 export const EmbedResult = z.object({

@@ -64,6 +64,10 @@ describe('short RL runs', () => {
     expect(b.rollouts).toEqual(a.rollouts)
     expect(b.diagnostics).toEqual(a.diagnostics)
     expect(demo.db.raw.prepare('select status from runs where id = ?').pluck().get(runId)).toBe('done')
+    // Every stored figure, the held-out "before" and "after" CIs included, equals the uninterrupted run's.
+    const stored = (id: number) => JSON.parse(demo.db.raw.prepare('select summary_json from runs where id = ?').pluck().get(id) as string) as Record<string, unknown>
+    expect(stored(runId).before).not.toBeNull()
+    expect(stored(runId)).toEqual(stored(whole.runId))
   })
 
   it('stores every rollout with its reward, credit and advantage, compactly', async () => {

@@ -1,6 +1,6 @@
 import { ApiError, type questionRoutes } from '../../../preload/contract'
 import type { Services } from '../../app/services'
-import { createQuestionSet, deleteQuestion, importQuestionSet, questionEpisodes, questionSetDetail, QuestionSetError, saveQuestion, searchQuestions, splitQuestionSet } from '../../questions'
+import { createQuestionSet, deleteQuestion, importQuestionSetAsync, questionEpisodes, questionSetDetail, QuestionSetError, saveQuestion, searchQuestions, splitQuestionSet } from '../../questions'
 import { workspaceRaw, type HandlerGroup } from './handler-group'
 
 /** Question-set errors are the caller's to fix: they become API errors with their code. */
@@ -8,10 +8,12 @@ function asApi<T>(fn: () => T): T {
   try {
     return fn()
   } catch (err) {
-    if (err instanceof QuestionSetError) throw new ApiError(err.code === 'not-found' ? 'NOT_FOUND' : err.code === 'conflict' ? 'CONFLICT' : 'VALIDATION', err.message)
-    throw err
+    throw apiErrorOf(err)
   }
 }
+
+const apiErrorOf = (err: unknown): unknown =>
+  err instanceof QuestionSetError ? new ApiError(err.code === 'not-found' ? 'NOT_FOUND' : err.code === 'conflict' ? 'CONFLICT' : 'VALIDATION', err.message) : err
 
 export function questionHandlers(services: Services): HandlerGroup<typeof questionRoutes> {
   const raw = workspaceRaw(services)
@@ -26,7 +28,10 @@ export function questionHandlers(services: Services): HandlerGroup<typeof questi
     },
     'questions.import': async ({ workspaceId, name, content, format, fileName }) => {
       const db = await raw(workspaceId)
-      return asApi(() => importQuestionSet(db, { name, text: content, ...(format ? { format } : {}), ...(fileName ? { fileName } : {}) }))
+      // Paced: a large file leaves the server answering other calls while it is read.
+      return importQuestionSetAsync(db, { name, text: content, ...(format ? { format } : {}), ...(fileName ? { fileName } : {}) }).catch((err: unknown) => {
+        throw apiErrorOf(err)
+      })
     },
     'questions.createSet': async ({ workspaceId, name }) => {
       const db = await raw(workspaceId)

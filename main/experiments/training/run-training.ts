@@ -183,7 +183,7 @@ export async function runTraining(raw: SQLite.Database, input: TrainConfigInput,
       deps.onStep?.(step, diagnostics)
     }
     after = await evaluateHead(evalEnv, head, factory.protocol, heldOut, deps.answerer, evidence, config.seed, prior?.provider)
-    before ??= firstHeldOut(store, id)
+    before ??= firstHeldOut(store, id, config.seed)
     runs.finishRun(id, 'done', summary({ aggregates: after.aggregates, before: before?.aggregates ?? null, heldOutAfter: after.perQuestion, heldOutBefore: before?.perQuestion ?? null }))
     deps.progress(1, 'done', `${config.steps} steps`)
     return { runId: id, steps: config.steps, before, after }
@@ -201,12 +201,15 @@ async function loadPrior(modelPath: string): Promise<{ policy: MenuLlmPolicy; pr
   return { policy, provider: menuPrior(policy) }
 }
 
-/** The held-out result stored with step 0 (a resumed run evaluated it before it stopped). */
-function firstHeldOut(store: TrainingStore, runId: number): HeldOutResult | null {
+/**
+ * The held-out result stored with step 0 (a resumed run evaluated it before it stopped), aggregated
+ * with the run seed as evaluateHead does: the bootstrap CIs then equal the uninterrupted run's.
+ */
+function firstHeldOut(store: TrainingStore, runId: number, seed: number): HeldOutResult | null {
   const first = store.diagnostics(runId)[0]?.diagnostics as { heldOutPerQuestion?: Record<string, Record<string, number | null>> | null } | undefined
   if (!first?.heldOutPerQuestion) return null
   const perQuestion = first.heldOutPerQuestion
-  return { aggregates: aggregate(Object.entries(perQuestion).map(([questionId, metrics]) => ({ questionId, variant: null, metrics }))), perQuestion }
+  return { aggregates: aggregate(Object.entries(perQuestion).map(([questionId, metrics]) => ({ questionId, variant: null, metrics })), { seed }), perQuestion }
 }
 
 

@@ -74,6 +74,6 @@ export function importQuestionSet(raw: WorkspaceHandle, input: ImportInput): Imp
       })
     }
     return id
-  })()
+  }).immediate()
   return { setId, report }
 }

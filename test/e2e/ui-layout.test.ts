@@ -69,15 +69,25 @@ describe.runIf(run)('page layout at 1440 x 900 (browser mode)', () => {
     expect(await page.locator('main.content [data-test=running-jobs]').count()).toBe(0)
 
     // The page never scrolls sideways; the results table scrolls inside its own frame if it must.
-    const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, window: window.innerWidth, table: document.querySelector('[data-test=runs-table]')!.closest('.panel')!.getBoundingClientRect().right }))
+    const widths = await page.evaluate(() => {
+      const frame = document.querySelector('[data-test=runs-table]')!.closest('.table-scroll')!
+      return { page: document.documentElement.scrollWidth, window: window.innerWidth, table: frame.getBoundingClientRect().right, hidden: frame.scrollWidth - frame.clientWidth }
+    })
     expect(widths.page).toBeLessThanOrEqual(widths.window)
     expect(widths.table).toBeLessThanOrEqual(widths.window)
+    // With the default columns, every column is in view at 1440 px: nothing hides behind a scroll bar.
+    expect(widths.hidden).toBe(0)
 
     // A run's own page: its episode table stays within the window too.
     await page.locator('[data-test=runs-table] tbody tr').last().locator('a').first().click()
     await page.locator('[data-test=episodes-table] tbody tr').first().waitFor({ timeout: 60_000 })
-    const runWidths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, window: window.innerWidth, table: document.querySelector('[data-test=episodes-table]')!.closest('.panel')!.getBoundingClientRect().right }))
     await page.screenshot({ path: join(OUTPUT_DIR, 'layout-run.png') })
+    const runWidths = await page.evaluate(() => {
+      const table = document.querySelector('[data-test=episodes-table]')!
+      const frame = table.closest('.table-scroll')!
+      return { page: document.documentElement.scrollWidth, window: window.innerWidth, table: frame.getBoundingClientRect().right, hidden: frame.scrollWidth - frame.clientWidth }
+    })
+    expect(runWidths.hidden).toBe(0)
     expect(runWidths.page).toBeLessThanOrEqual(runWidths.window)
     expect(runWidths.table).toBeLessThanOrEqual(runWidths.window)
   })

@@ -410,6 +410,8 @@ export class JobManager {
     } catch (err) {
       this.claiming.delete(row.id)
       await this.finish(row.id, { status: 'failed', error: err instanceof Error ? err.message : String(err) })
+      // Its slot is free again.
+      this.pump()
       return
     }
     const kind = row.kind as JobKind

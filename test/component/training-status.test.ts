@@ -42,7 +42,12 @@ describe('Training panel status and chart', () => {
     const training = useTrainingStore()
     // The list already read "done"; the detail was read a moment before the last step was stored.
     const earlier = { ...done, run: { ...done.run, status: 'running', stepsDone: 1 }, steps: done.steps.slice(0, 1) }
-    training.$patch({ workspaceId, runs: [done.run], selectedId: done.run.id, detail: earlier })
+    training.$patch((state) => {
+      state.workspaceId = workspaceId
+      state.runs = [done.run]
+      state.selectedId = done.run.id
+      state.detail = earlier
+    })
     const wrapper = mount(TrainingRunPanel, { props: { workspaceId }, global: { stubs: { RouterLink: true } } })
     await flushPromises()
     const panel = () => wrapper.get('[data-test=training-run]')
@@ -51,7 +56,9 @@ describe('Training panel status and chart', () => {
     expect(plotted()).toBe(1)
     expect(wrapper.get('[data-test=training-progress]').text()).toBe('1 / 2 steps')
 
-    training.$patch({ detail: done })
+    training.$patch((state) => {
+      state.detail = done
+    })
     await flushPromises()
     expect(panel().attributes('data-status')).toBe('done')
     expect(plotted()).toBe(2)

@@ -3,6 +3,7 @@ import { appMigrations } from '../db/migrations'
 import { openDatabase, type OpenedDatabase } from '../db/open'
 import type { AppDatabase } from '../db/schema'
 import { JobManager, type WorkerEntry } from '../jobs/manager'
+import { jobLimitFromEnv } from '../jobs/queue-plan'
 import { ModelRegistry } from '../models/registry'
 import { WorkspaceRetrievers } from '../models/workspace-retrievers'
 import { WorkspaceService } from '../workspaces/service'
@@ -29,6 +30,7 @@ export interface Services {
 export interface ServiceOptions {
   dataDir: string
   worker: WorkerEntry
+  /** Jobs run at once; default HARNESS_LAB_JOBS, else the cores less one (at least one). */
   jobConcurrency?: number
   cancelGraceMs?: number
 }
@@ -43,7 +45,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     worker: options.worker,
     workspaceDbFile: (id) => workspaces!.databaseFile(id),
     preflight: jobPreflight((id) => workspaces!.handle(id), (workspaceId, kind) => jobs.active(workspaceId, kind)),
-    concurrency: options.jobConcurrency,
+    concurrency: options.jobConcurrency ?? jobLimitFromEnv(process.env.HARNESS_LAB_JOBS),
     cancelGraceMs: options.cancelGraceMs,
   })
   workspaces = new WorkspaceService(app.db, options.dataDir, (id) => jobs.hasActive(id))

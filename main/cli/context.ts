@@ -28,9 +28,16 @@ export function cliContext(program: Command): Cli {
       worker: { sourceEntry: new URL('../job-kinds/worker.ts', import.meta.url) },
     })
     const handlers = createHandlers(services, { mode: 'cli' })
+    // A command that works in a workspace opens it, as the app does: "Last opened" then tells the truth after CLI use.
+    const opened = new Set<string>()
     const call: Call = async (route, input) => {
       const env = await dispatch(handlers, route, input)
       if (!env.ok) throw new Error(`${env.error.message}${env.error.issues ? `\n  ${env.error.issues.join('\n  ')}` : ''}`)
+      const workspaceId = (input as { workspaceId?: unknown } | undefined)?.workspaceId
+      if (typeof workspaceId === 'string' && !opened.has(workspaceId)) {
+        opened.add(workspaceId)
+        await services.workspaces.open(workspaceId)
+      }
       return env.data as RouteOutput<typeof route>
     }
     try {

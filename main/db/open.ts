@@ -14,19 +14,29 @@ export interface OpenedDatabase<DB> {
 }
 
 /** Opens (creating if needed) a SQLite file with WAL and foreign keys on. */
-export function openSqlite(file: string, options: { readonly?: boolean } = {}): SQLite.Database {
+export interface OpenOptions {
+  readonly?: boolean
+  /**
+   * How long a write waits for another connection's write to end. Jobs run in parallel, so a job's
+   * connection waits long (another job may hold the write lock through a large batch); the app's
+   * main thread keeps the short default, since it blocks while it waits.
+   */
+  busyTimeoutMs?: number
+}
+
+export function openSqlite(file: string, options: OpenOptions = {}): SQLite.Database {
   if (!options.readonly) mkdirSync(dirname(file), { recursive: true })
   const nativeBinding = nativeBindingPath()
   const raw = new SQLite(file, { readonly: options.readonly ?? false, ...(nativeBinding ? { nativeBinding } : {}) })
-  raw.pragma('busy_timeout = 5000')
+  raw.pragma(`busy_timeout = ${Math.max(0, Math.round(options.busyTimeoutMs ?? 5000))}`)
   if (!options.readonly) raw.pragma('journal_mode = WAL')
   raw.pragma('foreign_keys = ON')
   raw.pragma('synchronous = NORMAL')
   return raw
 }
 
-export async function openDatabase<DB>(file: string, migrations: Record<string, Migration>): Promise<OpenedDatabase<DB>> {
-  const raw = openSqlite(file)
+export async function openDatabase<DB>(file: string, migrations: Record<string, Migration>, options: Omit<OpenOptions, 'readonly'> = {}): Promise<OpenedDatabase<DB>> {
+  const raw = openSqlite(file, options)
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: raw }) })
   try {
     await migrate(db, migrations)

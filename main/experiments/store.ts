@@ -219,7 +219,7 @@ export class RunStore {
         }
       }
       return id
-    })()
+    }).immediate()
   }
 
   /** Stored bytes of every run's episodes, newest run first. */
@@ -236,7 +236,7 @@ export class RunStore {
     return this.raw.transaction(() => {
       this.s.pruneSteps().run(runId)
       return this.s.pruneEpisodes().run(new Date().toISOString(), runId).changes
-    })()
+    }).immediate()
   }
 
   /** Each episode's metrics in storage order, keyed `questionId:seed`. */

@@ -206,7 +206,7 @@ export class CorpusWriter {
           counts.questions++
         }
       }
-    })()
+    }).immediate()
   }
 
   private writeDocument(fileId: number, d: PreparedDocument, counts: WriteCounts): void {

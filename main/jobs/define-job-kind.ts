@@ -5,6 +5,9 @@ import type { WorkspaceDatabase } from '../db/schema'
 import { parseJobParams } from './job-params'
 import type { JobContext, JobOutcome } from './protocol'
 
+/** Jobs of one workspace may run at once (their write transactions are IMMEDIATE): a write waits this long for another's. */
+export const JOB_BUSY_TIMEOUT_MS = 120_000
+
 /** Anything a run opens: models, policies, databases. */
 export type Resource = { dispose(): Promise<void> | void } | { close(): Promise<void> | void }
 
@@ -62,7 +65,7 @@ export function defineJobKind<K extends JobKind>(def: {
       const scope: JobScope<K> & Partial<WorkspaceScope> = { params, own }
       if (jobKinds[def.kind].workspace) {
         if (!ctx.workspaceDbFile) throw new Error(`${def.kind} needs a workspace`)
-        scope.db = own(await openDatabase<WorkspaceDatabase>(ctx.workspaceDbFile, workspaceMigrations))
+        scope.db = own(await openDatabase<WorkspaceDatabase>(ctx.workspaceDbFile, workspaceMigrations, { busyTimeoutMs: JOB_BUSY_TIMEOUT_MS }))
         scope.workspaceDbFile = ctx.workspaceDbFile
       }
       outcome = await def.run(ctx, scope as JobKindScope<K>)

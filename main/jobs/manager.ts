@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
 import type { Selectable } from 'kysely'
 import { ApiError, jobKinds, type Job, type JobKind, type JobParams } from '../../preload/contract'
@@ -11,6 +12,7 @@ import { parseJobParams } from './job-params'
 import { confineOutputPath, OutputFolders } from './output-paths'
 import { dataDirKey, OwnerLock, ownerStatus, type OwnerStatus } from './owner-lock'
 import type { WorkerInput, WorkerMessage } from './protocol'
+import { defaultJobLimit, planQueue, type PlannedJob, type QueuePlace, type QueuePlan } from './queue-plan'
 
 /** Where the worker script is: the built `job-worker.js`, or `worker.ts` from source (CLI, tests). */
 export type WorkerEntry = { url: URL } | { sourceEntry: URL }
@@ -33,7 +35,10 @@ export interface JobManagerOptions {
   /** Resolves the database file of a workspace (throws NOT_FOUND). */
   workspaceDbFile: (workspaceId: string) => Promise<string>
   preflight?: JobPreflight
-  /** Jobs run at once; the rest wait in the queue. Two cores: one at a time by default. */
+  /**
+   * Jobs run at once in this data folder (every process's running jobs count); the rest wait in the
+   * queue. Default: the cores less one, at least one. Kinds declared exclusive wait for their workspace.
+   */
   concurrency?: number
   /** After a cancel request, a job that has not stopped by itself within this time is terminated. */
   cancelGraceMs?: number
@@ -71,6 +76,8 @@ export class JobManager {
   private readonly progressWriteMs: number
   /** Jobs being claimed right now: claimed in the database, not yet in `running`. */
   private readonly claiming = new Set<string>()
+  /** The queue place last announced for each queued job (position|reason). */
+  private readonly announced = new Map<string, string>()
   private pumping: Promise<void> = Promise.resolve()
   private closed = false
   private ownerLock: OwnerLock | undefined
@@ -83,7 +90,7 @@ export class JobManager {
     private readonly events: EventBus,
     private readonly options: JobManagerOptions,
   ) {
-    this.concurrency = options.concurrency ?? 1
+    this.concurrency = Math.max(1, options.concurrency ?? defaultJobLimit(availableParallelism()))
     this.cancelGraceMs = options.cancelGraceMs ?? 3000
     this.progressWriteMs = options.progressWriteMs ?? 200
     const key = dataDirKey(options.dataDir)
@@ -176,7 +183,7 @@ export class JobManager {
   async get(id: string): Promise<Job> {
     const row = await this.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst()
     if (!row) throw new ApiError('NOT_FOUND', `No job with id ${id}`)
-    return toJobDto(row)
+    return this.withPlace(row)
   }
 
   /**
@@ -193,7 +200,8 @@ export class JobManager {
     await this.recoverOrphans(filter.workspaceId !== undefined ? { workspaceId: filter.workspaceId } : {})
     let q = this.db.selectFrom('jobs').selectAll().orderBy('created_at', 'desc').orderBy('id').limit(filter.limit)
     if (filter.workspaceId) q = q.where('workspace_id', '=', filter.workspaceId)
-    return (await q.execute()).map(toJobDto)
+    const places = this.planNow().places
+    return (await q.execute()).map((row) => this.withPlace(row, places))
   }
 
   async hasActive(workspaceId: string): Promise<boolean> {
@@ -212,7 +220,8 @@ export class JobManager {
   async active(workspaceId: string, kind: JobKind): Promise<Job[]> {
     await this.recoverOrphans({ workspaceId })
     const rows = await this.db.selectFrom('jobs').selectAll().where('workspace_id', '=', workspaceId).where('kind', '=', kind).where('status', 'in', ['queued', 'running']).execute()
-    return rows.map(toJobDto)
+    const places = this.planNow().places
+    return rows.map((row) => this.withPlace(row, places))
   }
 
   /** The running jobs whose workers hold the model file at an absolute path. */
@@ -275,6 +284,8 @@ export class JobManager {
     if (!run) {
       // Still queued: cancelling is a status change, guarded so that a launch claiming the job at the same moment wins or loses cleanly.
       const after = await this.finish(id, { status: 'cancelled', message: 'Cancelled before it started' }, ['queued'])
+      // The jobs behind it move up (or start, when it was holding back its workspace).
+      if (after.status === 'cancelled') this.pump()
       if (after.status !== 'running') return after
       if (this.running.has(id)) return this.cancel(id)
       // Running elsewhere: a dead owner (crashed, killed, a zombie, a pid now used by another program) cannot stop it, so it is recovered here.
@@ -322,26 +333,85 @@ export class JobManager {
     this.pumping = this.pumping.then(() => this.startQueued()).catch((err) => console.error('job queue error:', err))
   }
 
+  /**
+   * Starts every queued job the plan allows (planQueue: the job limit, each kind's exclusivity),
+   * claiming them in one IMMEDIATE transaction so that another process pumping the same queue sees
+   * them running; then tells listeners about queued jobs whose place changed.
+   */
   private async startQueued(): Promise<void> {
-    while (!this.closed && this.running.size < this.concurrency) {
-      const queued = await this.db.selectFrom('jobs').selectAll().where('status', '=', 'queued').orderBy('created_at').orderBy('id').execute()
+    if (this.closed) return
+    // A running job of a dead process must not hold a slot or a workspace.
+    await this.recoverOrphans()
+    if (this.closed) return
+    const claimed = this.app.raw
+      .transaction(() => {
+        const plan = this.planNow()
+        const claim = this.app.raw.prepare(`update jobs set status = 'running', started_at = ?, stage = 'starting', message = 'Starting', owner_pid = ? where id = ? and status = 'queued'`)
+        const rows: Array<Selectable<JobTable>> = []
+        for (const job of plan.start) {
+          if (claim.run(now(), process.pid, job.id).changes !== 1) continue
+          // Claimed but not yet in `running`: recoverOrphans must see it as alive.
+          this.claiming.add(job.id)
+          rows.push(this.app.raw.prepare('select * from jobs where id = ?').get(job.id) as Selectable<JobTable>)
+        }
+        return rows
+      })
+      .immediate()
+    for (const row of claimed) await this.launch(row)
+    await this.announcePlaces()
+  }
+
+  /** The queue plan from the database as it is now (synchronous: used inside the claiming transaction and by readers). */
+  private planNow(): QueuePlan {
+    const rows = this.app.raw
+      .prepare(`select id, kind, workspace_id, status, owner_pid from jobs where status in ('queued', 'running') order by created_at, id`)
+      .all() as Array<{ id: string; kind: JobKind; workspace_id: string | null; status: 'queued' | 'running'; owner_pid: number | null }>
+    const running: PlannedJob[] = []
+    const queued: PlannedJob[] = []
+    for (const r of rows) {
+      const job = { id: r.id, kind: r.kind, workspaceId: r.workspace_id, ours: true }
+      if (r.status === 'running') running.push(job)
       // Our own jobs, and jobs whose creating process is gone (a crash or a finished CLI command).
-      const next = queued.find((j) => j.owner_pid === process.pid || !this.ownerOf(j).alive)
-      if (!next) return
-      await this.launch(next)
+      else queued.push({ ...job, ours: r.owner_pid === process.pid || !this.ownerOf({ ...r, status: 'queued' }).alive })
     }
+    return planQueue(running, queued, this.concurrency)
+  }
+
+  /** Queued jobs whose place or reason changed since the last announcement get a status event. */
+  private async announcePlaces(): Promise<void> {
+    const places = this.planNow().places
+    for (const id of this.announced.keys()) if (!places.has(id)) this.announced.delete(id)
+    for (const [id, place] of places) {
+      const key = `${place.position}|${place.waitingFor}`
+      if (this.announced.get(id) === key) continue
+      this.announced.set(id, key)
+      const job = await this.get(id).catch(() => undefined)
+      if (job?.status === 'queued') this.events.emit('job.status', job)
+    }
+  }
+
+  /** A job as the contract types it, with its place in the queue while it waits. */
+  private withPlace(row: Selectable<JobTable>, places?: Map<string, QueuePlace>): Job {
+    const job = toJobDto(row)
+    if (job.status !== 'queued') return job
+    const place = (places ?? this.planNow().places).get(job.id)
+    return place ? { ...job, queue: place, message: `Waiting for ${place.waitingFor}` } : job
   }
 
   private async ownerRow(id: string): Promise<{ id: string; status: JobTable['status']; owner_pid: number | null } | undefined> {
     return this.db.selectFrom('jobs').select(['id', 'status', 'owner_pid']).where('id', '=', id).executeTakeFirst()
   }
 
+  /** Starts the worker of a job claimed by startQueued (its row is already "running", its id in `claiming`). */
   private async launch(row: Selectable<JobTable>): Promise<void> {
     let workspaceDbFile: string | null = null
     try {
       if (row.workspace_id) workspaceDbFile = await this.options.workspaceDbFile(row.workspace_id)
     } catch (err) {
+      this.claiming.delete(row.id)
       await this.finish(row.id, { status: 'failed', error: err instanceof Error ? err.message : String(err) })
+      // Its slot is free again.
+      this.pump()
       return
     }
     const kind = row.kind as JobKind
@@ -354,22 +424,9 @@ export class JobManager {
       workspaceDbFile,
       cancelFlag: cancelBuffer,
     }
-    // Claim atomically: another process sharing this data folder may be pumping the same queue.
-    this.claiming.add(row.id)
-    let claimed
-    try {
-      claimed = await this.db
-        .updateTable('jobs')
-        .set({ status: 'running', started_at: now(), stage: 'starting', message: 'Starting', owner_pid: process.pid })
-        .where('id', '=', row.id)
-        .where('status', '=', 'queued')
-        .executeTakeFirst()
-    } finally {
-      this.claiming.delete(row.id)
-    }
-    if (Number(claimed.numUpdatedRows) !== 1) return
     if (this.closed) {
       // Shutting down between the claim and the start: leave it queued for the next process.
+      this.claiming.delete(row.id)
       await this.db.updateTable('jobs').set({ status: 'queued', started_at: null, stage: 'queued', message: 'Waiting for a free slot' }).where('id', '=', row.id).execute()
       return
     }
@@ -378,6 +435,7 @@ export class JobManager {
     const worker = new Worker(spec.url, { workerData: { ...input, ...spec.extra } })
     const run: Running = { kind, worker, cancelFlag: new Int32Array(cancelBuffer), settled: false, lastWrite: 0, lastEmit: 0 }
     this.running.set(row.id, run)
+    this.claiming.delete(row.id)
     this.events.emit('job.status', await this.get(row.id))
 
     const settle = async (outcome: Parameters<JobManager['finish']>[1]): Promise<void> => {

@@ -118,6 +118,6 @@ function* importSteps(raw: WorkspaceHandle, input: ImportInput): Generator<void,
       })
     }
     return id
-  })()
+  }).immediate()
   return { setId, report }
 }

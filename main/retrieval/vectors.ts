@@ -32,7 +32,7 @@ export function storeChunkVectors(raw: BetterSqlite3.Database, model: string, it
       if (vector.length === 0) throw new RetrievalError('bad-argument', `Empty vector for chunk ${chunkId}`)
       insert.run(chunkId, model, vector.length, encodeVector(normalized(vector)))
     }
-  })()
+  }).immediate()
 }
 
 export interface EmbedChunksOptions {

@@ -38,6 +38,8 @@ export const GraphStructure = z.object({
   degrees: z.array(z.object({ min: z.number(), max: z.number(), entities: z.number() })),
   maxDegree: z.number(),
   hubs: z.array(z.object({ id: z.string(), name: z.string(), type: z.string(), degree: z.number() })),
+  /** The entity the explorer shows before any search: the highest-degree one that is not a date or number (never a hub); null for an empty graph. */
+  start: z.object({ id: z.string(), name: z.string(), type: z.string(), degree: z.number() }).nullable(),
   components: z.array(z.object({ nodes: z.number(), documents: z.number(), entities: z.number(), example: z.string() })),
   componentCount: z.number(),
   /** Mentions needed for a date or number to count as a hub. */

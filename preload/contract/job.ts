@@ -94,10 +94,18 @@ export const GraphExportResult = z.object({
 
 export const ModelDownloadResult = z.object({ path: z.string(), modelId: z.string() })
 
+/**
+ * Which jobs of the same workspace a job may run beside. Absent: any (jobs run in parallel up to the
+ * job limit). 'workspace': none (it runs alone there: VACUUM rewrites the whole file). `{ lock }`:
+ * none holding the same named lock (two corpus writers would interleave their files and links).
+ */
+export type JobExclusivity = 'workspace' | { lock: string }
+
 interface JobKindDef<P extends z.ZodType, R extends z.ZodType, W extends boolean> {
   summary: string
   /** Whether the job runs against a workspace (job.start then takes a workspaceId). */
   workspace: W
+  exclusive?: JobExclusivity
   params: P
   result: R
 }
@@ -109,9 +117,9 @@ const kind = <P extends z.ZodType, R extends z.ZodType, W extends boolean>(def: 
  * from here. A kind added here without a runner is a type error in main/job-kinds.
  */
 export const jobKinds = {
-  'db.maintenance': kind({ summary: 'Integrity check and VACUUM of a workspace database', workspace: true, params: MaintenanceParams.default({ vacuum: true }), result: MaintenanceResult }),
-  'corpus.ingest': kind({ summary: 'Ingest sources into a workspace corpus', workspace: true, params: IngestParams, result: IngestResult }),
-  'corpus.embed': kind({ summary: 'Embed every chunk with a GGUF model', workspace: true, params: EmbedParams, result: EmbedResult }),
+  'db.maintenance': kind({ summary: 'Integrity check and VACUUM of a workspace database', workspace: true, exclusive: 'workspace', params: MaintenanceParams.default({ vacuum: true }), result: MaintenanceResult }),
+  'corpus.ingest': kind({ summary: 'Ingest sources into a workspace corpus', workspace: true, exclusive: { lock: 'corpus' }, params: IngestParams, result: IngestResult }),
+  'corpus.embed': kind({ summary: 'Embed every chunk with a GGUF model', workspace: true, exclusive: { lock: 'corpus' }, params: EmbedParams, result: EmbedResult }),
   'eval.run': kind({ summary: 'Evaluate a policy over a question split', workspace: true, params: EvalParams, result: EvalResult }),
   'train.run': kind({ summary: 'A short RL run of the policy head (new, or resumed from its last completed step)', workspace: true, params: TrainParams, result: TrainResult }),
   'ablation.run': kind({ summary: 'Run an ablation matrix: every row and seed on the same questions, then its paired results', workspace: true, params: AblationRunParams, result: AblationRunResult }),
@@ -155,6 +163,8 @@ const JobFields = {
   createdAt: z.string(),
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
+  /** A queued job's place: 1 starts next; what it waits for (a free slot, an exclusive job of its workspace). */
+  queue: z.object({ position: z.number().int().min(1), waitingFor: z.string() }).optional(),
 }
 type JobOption = { [K in JobKind]: z.ZodObject<typeof JobFields & { kind: z.ZodLiteral<K>; result: z.ZodNullable<JobKinds[K]['result']> }> }[JobKind]
 

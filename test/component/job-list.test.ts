@@ -25,6 +25,21 @@ describe('JobList', () => {
     expect(wrapper.findAll('button')).toHaveLength(0)
   })
 
+  it("shows a queued job's place in the queue and what it waits for", () => {
+    const wrapper = mount(JobList, { props: { jobs: [job({ id: 'q', status: 'queued', progress: 0, startedAt: null, queue: { position: 2, waitingFor: 'db.maintenance running in this workspace' } })] } })
+    expect(wrapper.get('[data-test=queue-position]').text()).toBe('#2 in queue')
+    expect(wrapper.get('.job-message').text()).toBe('Waiting for db.maintenance running in this workspace')
+    expect(wrapper.find('button').exists()).toBe(true)
+  })
+
+  it('keeps running jobs as cards and lists finished ones as compact lines without progress bars', () => {
+    const wrapper = mount(JobList, { props: { jobs: [job({ id: 'r' }), job({ id: 'd', status: 'done', progress: 1, message: 'Run #4: 3 episodes' }), job({ id: 'f', status: 'failed', error: 'boom' })] } })
+    expect(wrapper.findAll('[data-test=running-jobs] li').map((li) => li.attributes('data-job-id'))).toEqual(['r'])
+    expect(wrapper.findAll('[data-test=finished-jobs] li').map((li) => li.attributes('data-job-id'))).toEqual(['d', 'f'])
+    expect(wrapper.findAll('[data-test=finished-jobs] [role=progressbar]')).toHaveLength(0)
+    expect(wrapper.get('[data-test=finished-jobs] li[data-job-id=f] .job-message').classes()).toContain('error')
+  })
+
   it('says so when there are no jobs', () => {
     expect(mount(JobList, { props: { jobs: [] } }).text()).toContain('No jobs yet')
   })

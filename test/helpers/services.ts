@@ -22,10 +22,10 @@ export interface TestBackend {
 }
 
 /** Real services on a real SQLite folder, called through the same dispatcher every transport uses. */
-export async function startBackend(dataDir?: string, options: { cancelGraceMs?: number } = {}): Promise<TestBackend> {
+export async function startBackend(dataDir?: string, options: { cancelGraceMs?: number; jobConcurrency?: number } = {}): Promise<TestBackend> {
   const tmp = dataDir ? null : tempDir()
   const dir = dataDir ?? tmp!.dir
-  const services = await createServices({ dataDir: dir, worker: sourceWorker, cancelGraceMs: options.cancelGraceMs })
+  const services = await createServices({ dataDir: dir, worker: sourceWorker, cancelGraceMs: options.cancelGraceMs, jobConcurrency: options.jobConcurrency })
   const handlers = createHandlers(services, { mode: 'cli' })
   return {
     dataDir: dir,

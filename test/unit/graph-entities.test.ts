@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { workspaceMigrations } from '../../main/db/migrations'
 import { openDatabase } from '../../main/db/open'
-import { graphStructure, HUB_MIN_DEGREE, neighbourhood } from '../../main/graph/store'
+import { graphStructure, HUB_MIN_DEGREE, neighbourhood, VALUE_ENTITY_TYPES } from '../../main/graph/store'
 import { createEnvironment, runEpisode } from '../../main/harness'
 import { lookupEligible } from '../../main/harness/graph-menu/lookup-items'
 import { environmentContext } from '../../main/harness/types'
@@ -172,5 +172,20 @@ describe('value hubs', () => {
     const around = neighbourhood(raw, hub.id, { depth: 1, limit: 10 })
     expect(around.nodes[0]).toMatchObject({ id: hub.id, hub: true })
     expect(around.nodes.filter((n) => n.kind === 'entity' && !n.hub).every((n) => !['DATE', 'CARDINAL'].includes(n.type!) || n.degree! < HUB_MIN_DEGREE)).toBe(true)
+  })
+
+  it('name where the explorer starts: the best-connected entity that is not a date or number, never a hub', () => {
+    const raw = demo.db.raw
+    const { start, hubs } = graphStructure(raw, 5)
+    expect(start).not.toBeNull()
+    expect(VALUE_ENTITY_TYPES as readonly string[]).not.toContain(start!.type)
+    expect(hubs.map((h) => h.id)).not.toContain(start!.id)
+    // Its degree is the highest among entities that are not values, and its neighbourhood draws.
+    const values = (VALUE_ENTITY_TYPES as readonly string[]).map((t) => `'${t}'`).join(', ')
+    const best = one(
+      `select max((select count(distinct m.sentence_id) from mentions m where m.entity_id = e.id) + (select count(*) from entity_links l where l.source_id = e.id)) from entities e where e.type not in (${values})`,
+    )
+    expect(start!.degree).toBe(best)
+    expect(neighbourhood(raw, start!.id, { depth: 1, limit: 10 }).nodes[0]).toMatchObject({ id: start!.id })
   })
 })

@@ -1,9 +1,16 @@
 import Database from 'better-sqlite3'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Job } from '../../preload/contract'
+import { join } from 'node:path'
 import { appDbFile } from '../../main/config/paths'
+import { appMigrations } from '../../main/db/migrations'
+import { openDatabase } from '../../main/db/open'
+import type { AppDatabase } from '../../main/db/schema'
+import { EventBus } from '../../main/events/bus'
+import { JobManager } from '../../main/jobs/manager'
+import { WorkspaceService } from '../../main/workspaces/service'
 import { fillDatabase } from '../helpers/bulk'
-import { startBackend, tempDir } from '../helpers/services'
+import { sourceWorker, startBackend, tempDir } from '../helpers/services'
 
 describe('jobs', () => {
   const tmp = tempDir()
@@ -129,4 +136,62 @@ describe('jobs shared by several processes on one data folder', () => {
     expect(final.startedAt).toBeNull()
     await a.close()
   })
+})
+
+describe('jobs in parallel', () => {
+  const tmp = tempDir()
+  afterAll(() => tmp.cleanup())
+
+  it('run independent jobs of a workspace at once, keep an exclusive one alone, and report queue positions', async () => {
+    const setup = await startBackend(tmp.dir)
+    const w = await setup.call('workspace.create', { name: 'parallel' })
+    fillDatabase(await setup.services.workspaces.databaseFile(w.id), 3, 200)
+    await setup.close()
+    // Queued while no process runs: the manager below sees them all in its first plan.
+    const raw = new Database(appDbFile(tmp.dir))
+    const insert = raw.prepare(
+      `insert into jobs (id, kind, workspace_id, status, progress, stage, message, params_json, created_at, owner_pid)
+       values (?, ?, ?, 'queued', 0, 'queued', '', ?, ?, null)`,
+    )
+    const queue: Array<[string, string, object]> = [
+      ['vacuum-1', 'db.maintenance', { vacuum: true }],
+      ['export-1', 'graph.export', { path: join(tmp.dir, 'one.graphml') }],
+      ['export-2', 'graph.export', { path: join(tmp.dir, 'two.graphml') }],
+      ['vacuum-2', 'db.maintenance', { vacuum: false }],
+    ]
+    queue.forEach(([id, kind, params], i) => insert.run(id, kind, w.id, JSON.stringify(params), new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString()))
+    raw.close()
+
+    const app = await openDatabase<AppDatabase>(appDbFile(tmp.dir), appMigrations)
+    const workspaces = new WorkspaceService(app.db, tmp.dir, async () => false)
+    const events = new EventBus()
+    const runningNow = (): string[] => (app.raw.prepare(`select id from jobs where status = 'running' order by id`).pluck().all() as string[])
+    // Every status event with the jobs running at that moment, read synchronously from the database.
+    const log: Array<{ id: string; status: string; place?: { position: number; waitingFor: string }; running: string[] }> = []
+    events.subscribe((name, p) => {
+      if (name !== 'job.status') return
+      const job = p as Job
+      log.push({ id: job.id, status: job.status, ...(job.queue ? { place: job.queue } : {}), running: runningNow() })
+    })
+    const jobs = new JobManager(app, events, { dataDir: tmp.dir, worker: sourceWorker, workspaceDbFile: (id) => workspaces.databaseFile(id), concurrency: 2 })
+    await jobs.init()
+    for (const [id] of queue) expect((await jobs.waitFor(id)).status).toBe('done')
+    await jobs.shutdown()
+    await workspaces.closeAll()
+    await app.close()
+
+    const started = (id: string) => log.find((e) => e.id === id && e.status === 'running')!
+    const places = (id: string) => log.filter((e) => e.id === id && e.place).map((e) => e.place)
+    // The first VACUUM ran alone; both exports waited for it, then ran at the same time; the second VACUUM waited for them.
+    expect(started('vacuum-1').running).toEqual(['vacuum-1'])
+    expect(started('export-1').running).toEqual(['export-1', 'export-2'])
+    expect(started('export-2').running).toEqual(['export-1', 'export-2'])
+    expect(started('vacuum-2').running).toEqual(['vacuum-2'])
+    expect(places('export-1')[0]).toEqual({ position: 1, waitingFor: 'db.maintenance running in this workspace' })
+    expect(places('export-2')[0]).toEqual({ position: 2, waitingFor: 'db.maintenance running in this workspace' })
+    expect(places('vacuum-2')).toEqual([
+      { position: 3, waitingFor: 'db.maintenance running in this workspace' },
+      { position: 1, waitingFor: 'graph.export running in this workspace' },
+    ])
+  }, 180_000)
 })

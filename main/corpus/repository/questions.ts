@@ -165,6 +165,6 @@ export class QuestionRepository {
     this.raw.transaction(() => {
       this.s.setSpec().run(specJson, setId)
       for (const [id, split] of assignment) this.s.assign().run(split, id)
-    })()
+    }).immediate()
   }
 }

@@ -46,7 +46,7 @@ export class AblationStore {
       const { id } = this.s.insert().get(name, JSON.stringify(config), JSON.stringify(resolved), rerunOf, new Date().toISOString())!
       for (const c of cells) this.s.insertCell().run(id, c.row, c.seed, c.total)
       return id
-    })()
+    }).immediate()
   }
 
   list(): AblationRecord[] {
@@ -66,7 +66,7 @@ export class AblationStore {
     this.raw.transaction(() => {
       this.s.start().run(jobId, JSON.stringify(ranOn), id)
       this.s.resetUnfinished().run(id)
-    })()
+    }).immediate()
   }
 
   finish(id: number, status: Exclude<AblationStatus, 'saved' | 'running'>, results: unknown | null, error: string | null): void {

@@ -63,7 +63,7 @@ export class TrainingStore {
       this.raw
         .prepare('insert into train_steps (run_id, step, diagnostics_json, checkpoint_json, created_at) values (?, ?, ?, ?, ?)')
         .run(runId, step, JSON.stringify(diagnostics), JSON.stringify(checkpoint), new Date().toISOString())
-    })()
+    }).immediate()
   }
 
   /** The last completed step's checkpoint, or null before the first. */

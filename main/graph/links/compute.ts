@@ -102,7 +102,7 @@ export async function computeEntityLinks(raw: BetterSqlite3.Database, options: E
         links++
       }
     }
-  })()
+  }).immediate()
   const done = performance.now()
   return {
     method,

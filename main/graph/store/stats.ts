@@ -80,6 +80,8 @@ export interface GraphStructure {
   maxDegree: number
   /** Value entities with the most mentioned sentences (the hubs the explorer collapses), most first. */
   hubs: { id: string; name: string; type: string; degree: number }[]
+  /** The highest-degree entity that is not a value (never a hub): where the explorer opens; null without entities. */
+  start: { id: string; name: string; type: string; degree: number } | null
   /**
    * Connected components, largest first (at most `top`), over every edge except those of value
    * entities: a number such as "5" would otherwise join unrelated documents into one component.
@@ -116,7 +118,14 @@ export function graphStructure(raw: BetterSqlite3.Database, top = 10): GraphStru
       .slice(0, top)
       .map((r) => ({ id: `e:${r.id}`, name: r.name, type: r.type, degree: r.sentences + r.links }))
     const { components, componentCount } = componentsOf(raw, top)
-    return { counts, degrees, maxDegree, hubs, components, componentCount }
+    // Where the explorer opens before any search: the best-connected entity that is not a date or number.
+    let start: (typeof degreeRows)[number] | undefined
+    for (const r of degreeRows) {
+      if (valueTypes.has(r.type)) continue
+      if (!start || r.sentences + r.links > start.sentences + start.links || (r.sentences + r.links === start.sentences + start.links && r.id < start.id)) start = r
+    }
+    const startEntity = start ? { id: `e:${start.id}`, name: start.name, type: start.type, degree: start.sentences + start.links } : null
+    return { counts, degrees, maxDegree, hubs, components, componentCount, start: startEntity }
   })()
 }
 

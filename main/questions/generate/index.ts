@@ -86,7 +86,7 @@ export function generateQuestionSet(raw: WorkspaceHandle, params: QuestionGenera
       })
     }
     return id
-  })()
+  }).immediate()
   reporter.progress(1, 'done', `${kept.length} questions`)
   return { setId, ...result, seconds: (performance.now() - t0) / 1000 }
 }

@@ -1,0 +1,75 @@
+import { jobKinds, type JobKind } from '../../preload/contract'
+
+export interface PlannedJob {
+  id: string
+  kind: JobKind
+  workspaceId: string | null
+  /** Whether this process may start it (its own job, or one whose process is gone). */
+  ours: boolean
+}
+
+export interface QueuePlace {
+  position: number
+  waitingFor: string
+}
+
+export interface QueuePlan {
+  /** Queued jobs to start now, in queue order. */
+  start: PlannedJob[]
+  /** Every job left queued, by id: its 1-based place among them and what it waits for. */
+  places: Map<string, QueuePlace>
+}
+
+/** Whether two jobs may not run at the same time, from their kinds' declared exclusivity. */
+export function conflicts(a: Pick<PlannedJob, 'kind' | 'workspaceId'>, b: Pick<PlannedJob, 'kind' | 'workspaceId'>): boolean {
+  if (a.workspaceId === null || a.workspaceId !== b.workspaceId) return false
+  const ea = jobKinds[a.kind]?.exclusive
+  const eb = jobKinds[b.kind]?.exclusive
+  if (ea === 'workspace' || eb === 'workspace') return true
+  return ea !== undefined && eb !== undefined && ea.lock === eb.lock
+}
+
+/**
+ * Which queued jobs start now. First come, first served: a job starts when a slot is free and it
+ * conflicts neither with a running job nor with an earlier job still waiting (so a VACUUM queued
+ * behind running evaluations is not overtaken by later ones). `running` counts every process's
+ * running jobs, so the limit and the exclusivity hold for the whole data folder.
+ */
+export function planQueue(running: PlannedJob[], queued: PlannedJob[], limit: number): QueuePlan {
+  const active = [...running]
+  const waiting: PlannedJob[] = []
+  const start: PlannedJob[] = []
+  const places = new Map<string, QueuePlace>()
+  for (const job of queued) {
+    const busy = active.find((r) => conflicts(job, r))
+    const ahead = waiting.find((w) => conflicts(job, w))
+    if (!busy && !ahead && job.ours && active.length < limit) {
+      active.push(job)
+      start.push(job)
+      continue
+    }
+    waiting.push(job)
+    const waitingFor = busy
+      ? `${busy.kind} running in this workspace`
+      : ahead
+        ? `${ahead.kind} queued before it in this workspace`
+        : !job.ours
+          ? 'the process that queued it'
+          : `a free slot (${active.length} of ${limit} running)`
+    places.set(job.id, { position: waiting.length, waitingFor })
+  }
+  return { start, places }
+}
+
+/** The default number of jobs run at once: one core is left to the app (at least one job). */
+export function defaultJobLimit(cores: number): number {
+  return Math.max(1, Math.floor(cores) - 1)
+}
+
+/** The job limit from HARNESS_LAB_JOBS, when set; a value that is not a whole number >= 1 is an error that says so. */
+export function jobLimitFromEnv(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 1 || n > 256) throw new Error(`HARNESS_LAB_JOBS must be a whole number from 1 to 256 (jobs run at once), not "${value}"`)
+  return n
+}

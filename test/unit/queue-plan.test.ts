@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest'
+import type { JobKind } from '../../preload/contract'
+import { defaultJobLimit, jobLimitFromEnv, planQueue, type PlannedJob } from '../../main/jobs/queue-plan'
+
+const job = (id: string, kind: JobKind, workspaceId: string | null = 'w', ours = true): PlannedJob => ({ id, kind, workspaceId, ours })
+const ids = (jobs: PlannedJob[]): string[] => jobs.map((j) => j.id)
+
+describe('the job queue plan', () => {
+  it('starts independent jobs together up to the limit and numbers the rest', () => {
+    const plan = planQueue([], [job('e', 'eval.run'), job('t', 'train.run'), job('i', 'corpus.ingest'), job('x', 'data.export')], 3)
+    expect(ids(plan.start)).toEqual(['e', 't', 'i'])
+    expect(plan.places.get('x')).toEqual({ position: 1, waitingFor: 'a free slot (3 of 3 running)' })
+  })
+
+  it('counts running jobs against the limit', () => {
+    const plan = planQueue([job('r', 'eval.run', 'other')], [job('a', 'eval.run'), job('b', 'eval.run')], 2)
+    expect(ids(plan.start)).toEqual(['a'])
+    expect(plan.places.get('b')?.position).toBe(1)
+  })
+
+  it('runs a workspace-exclusive kind alone in its workspace, and jobs queued behind it wait for it', () => {
+    const running = [job('e', 'eval.run')]
+    const plan = planQueue(running, [job('m', 'db.maintenance'), job('t', 'train.run'), job('o', 'eval.run', 'other')], 8)
+    // The maintenance waits for the evaluation; the training run queued after it does not overtake it; another workspace is free.
+    expect(ids(plan.start)).toEqual(['o'])
+    expect(plan.places.get('m')).toEqual({ position: 1, waitingFor: 'eval.run running in this workspace' })
+    expect(plan.places.get('t')).toEqual({ position: 2, waitingFor: 'db.maintenance queued before it in this workspace' })
+  })
+
+  it('keeps two corpus writers of one workspace apart, but not of two workspaces', () => {
+    const plan = planQueue([job('i1', 'corpus.ingest')], [job('i2', 'corpus.ingest'), job('emb', 'corpus.embed'), job('i3', 'corpus.ingest', 'other'), job('e', 'eval.run')], 8)
+    expect(ids(plan.start)).toEqual(['i3', 'e'])
+    expect(plan.places.get('i2')).toEqual({ position: 1, waitingFor: 'corpus.ingest running in this workspace' })
+    expect(plan.places.get('emb')).toEqual({ position: 2, waitingFor: 'corpus.ingest running in this workspace' })
+  })
+
+  it("leaves another live process's queued jobs to it, in their place", () => {
+    const plan = planQueue([], [job('theirs', 'eval.run', 'w', false), job('mine', 'eval.run')], 4)
+    expect(ids(plan.start)).toEqual(['mine'])
+    expect(plan.places.get('theirs')).toEqual({ position: 1, waitingFor: 'the process that queued it' })
+  })
+
+  it('defaults to the cores less one, at least one; HARNESS_LAB_JOBS must be a whole number', () => {
+    expect(defaultJobLimit(16)).toBe(15)
+    expect(defaultJobLimit(2)).toBe(1)
+    expect(defaultJobLimit(1)).toBe(1)
+    expect(jobLimitFromEnv(undefined)).toBeUndefined()
+    expect(jobLimitFromEnv('3')).toBe(3)
+    expect(() => jobLimitFromEnv('0')).toThrow(/HARNESS_LAB_JOBS must be a whole number/)
+    expect(() => jobLimitFromEnv('two')).toThrow(/"two"/)
+  })
+})

@@ -2,7 +2,7 @@ import { normaliseAnswer } from './normalise'
 import { fBeta } from './retrieval'
 
 /**
- * Harness-1's recall family (DESIGN.md section 9), the inputs of its published reward:
+ * Harness-1's recall family (README, Evaluation), the inputs of its published reward:
  * - curated recall: share of gold units covered by the curated set;
  * - trajectory recall: the same over everything the agent saw (the curated set counts as seen);
  * - answer recall / trajectory answer recall: the same two with gold restricted to answer-bearing units;

@@ -1,5 +1,5 @@
 /**
- * Import rules (DESIGN.md section 2, "Shape"), checked the way VS Code checks its layers: every
+ * Import rules (docs/architecture.md, "Floors"), checked the way VS Code checks its layers: every
  * import specifier in main/, preload/ and renderer/ is resolved to a repo path and tested against the
  * table below. Imports flow one way, bottom to top. A layer may import itself and any layer on a lower
  * floor of its own stack (main/, preload/, renderer/ are separate bundles and processes; they share
@@ -64,7 +64,7 @@ const LAYERS: Layer[] = [
   L(12, 'main/models/**',                     'registry of GGUF files and the models loaded in this process'),
   L(13, 'main/rl/**',                         'rewards, credit, estimators, losses, rollout groups, the trainer', {
     forbid: ['main/db/**', 'main/jobs/**', 'main/workspaces/**', 'better-sqlite3', 'kysely'],
-    forbidWhy: 'DESIGN section 2: rl/ touches neither the database nor jobs directly',
+    forbidWhy: 'docs/architecture.md: rl/ touches neither the database nor jobs directly',
   }),
   L(14, 'main/experiments/**',                'evaluation and training runs, ablations, stored as runs'),
   L(14, 'main/exports/**',                    'run and question-set exports (CSV, JSONL, Parquet), one file per format', { sideways: ['main/experiments/**'] }),
@@ -314,8 +314,8 @@ describe('import rules', () => {
       "main/harness/graph-menu/h.ts:2 imports '../stateful' (layer main/harness/graph-menu may not import layer main/harness/stateful: sideways on floor 8, not listed in its row)",
       "main/jobs/b.ts:3 imports '../corpus/types' (layer main/jobs may not import layer main/corpus: sideways on floor 2, not listed in its row)",
       'main/newroom/d.ts belongs to no layer: place its folder in LAYERS (test/unit/import-rules.test.ts)',
-      "main/rl/i.ts:1 imports 'better-sqlite3' (layer main/rl may not import better-sqlite3: DESIGN section 2: rl/ touches neither the database nor jobs directly)",
-      "main/rl/i.ts:2 imports '../db/open' (layer main/rl may not import layer main/db: DESIGN section 2: rl/ touches neither the database nor jobs directly)",
+      "main/rl/i.ts:1 imports 'better-sqlite3' (layer main/rl may not import better-sqlite3: docs/architecture.md: rl/ touches neither the database nor jobs directly)",
+      "main/rl/i.ts:2 imports '../db/open' (layer main/rl may not import layer main/db: docs/architecture.md: rl/ touches neither the database nor jobs directly)",
       "preload/contract/g.ts:2 imports 'superjson' (layer preload/contract may import only the packages zod)",
       "preload/contract/g.ts:3 imports '../../main/config/paths' (layer preload/contract may not import layer main/config: preload/ and main/ share only the contract)",
       "renderer/src/views/V.vue:3 imports '../../../main/db/open' (layer renderer/src/views may not import layer main/db: renderer/ and main/ share only the contract)",

@@ -3,7 +3,7 @@ import { extractEntities, isDemonym, isLookupTarget, lookupRejection, VALUE_TYPE
 
 const target = (surface: string, type: EntityType = 'NAME'): boolean => isLookupTarget({ surface, type })
 
-describe('isLookupTarget (DESIGN.md section 4)', () => {
+describe('isLookupTarget (README, "Corpus, index and graph")', () => {
   it('rejects every value type and NORP, whatever the surface', () => {
     for (const type of [...VALUE_TYPES, 'NORP'] as EntityType[]) expect(target('Something Plausible', type)).toBe(false)
     expect(lookupRejection({ surface: '1911', type: 'DATE' })).toBe('type DATE')

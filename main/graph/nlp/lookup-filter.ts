@@ -1,5 +1,5 @@
 /**
- * Which mentions may appear as LOOKUP targets in the Harness-G menu (DESIGN.md section 4).
+ * Which mentions may appear as LOOKUP targets in the Harness-G menu (README, "Corpus, index and graph").
  * Values (dates, numbers, money ...) and group words (NORP, demonyms) are not things to look up;
  * malformed surfaces would only waste a menu slot. Filtered mentions stay in the sentence text.
  */

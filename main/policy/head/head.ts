@@ -1,5 +1,5 @@
 /**
- * Trainable policy head over a variable-size action set (DESIGN.md section 7).
+ * Trainable policy head over a variable-size action set (README, Training).
  *
  *   logits_i = beta * prior_i + score(x_i)        (beta * prior only when a prior is given)
  *   logp_i   = log softmax(logits / T)_i

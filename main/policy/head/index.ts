@@ -1,4 +1,4 @@
-/** Trainable policy head over a variable-size action set, with exact gradients and Adam (DESIGN.md section 7). */
+/** Trainable policy head over a variable-size action set, with exact gradients and Adam (README, Training). */
 export { argmax, entropy, logSoftmax, sampleIndex, softmax } from './softmax'
 export { linearScorer, mlpScorer, type Activation, type HeadConfig, type ParamBlock, type Scorer, type ScorerFactory } from './scorers'
 export {

@@ -1,5 +1,5 @@
 /**
- * Combines per-step credit with the outcome advantage, once per training batch (DESIGN.md section 8):
+ * Combines per-step credit with the outcome advantage, once per training batch (README, "Environments, policies and evaluation", Training):
  *   A[i][t] = A_outcome[i] + lambda * clamp(credit[i][t] / s, -c, c),   s = max(sMin, scale).
  * Raw credits are differences of mean log-probs, whose size depends on the answerer and the
  * dataset; dividing by one batch-global scale puts them on the outcome advantage's footing so that

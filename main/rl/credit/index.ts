@@ -1,6 +1,6 @@
 /**
- * Per-step credit schemes for RL on the Harness-G menu and the free-query baseline (DESIGN.md
- * section 8): outcome-only, Structured Non-myopic Credit, IGPO-style information gain, and their
+ * Per-step credit schemes for RL on the Harness-G menu and the free-query baseline (README,
+ * Training): outcome-only, Structured Non-myopic Credit, IGPO-style information gain, and their
  * batch-global combination with the outcome advantage.
  */
 export { pickAlternatives } from './alternatives'

@@ -1,5 +1,5 @@
 /**
- * IGPO-style information gain, the comparison to SNC (DESIGN.md section 8): credit of turn t is the
+ * IGPO-style information gain, the comparison to SNC (README, "Environments, policies and evaluation", Training): credit of turn t is the
  * answerer's score of everything seen and committed after the turn minus before it. No alternatives
  * and no provenance: it rewards any turn that raised the answer likelihood, however it compares with
  * the other moves on offer.

@@ -1,5 +1,5 @@
 /**
- * Structured Non-myopic Credit (DESIGN.md section 8; Harness-G paper). Two terms per step, both from
+ * Structured Non-myopic Credit (Harness-G paper; README, "Environments, policies and evaluation", Training). Two terms per step, both from
  * the frozen answerer's scores of read-only previews, so no extra rollouts:
  *  - frontier: gain of the chosen information action minus the mean gain of up to 4 type-stratified
  *    same-state alternatives; it asks "was this a better move than the others on offer here?";

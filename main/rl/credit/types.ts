@@ -1,5 +1,5 @@
 /**
- * Per-step credit for one episode (DESIGN.md section 8). The trainer extracts these steps from a
+ * Per-step credit for one episode (README, "Environments, policies and evaluation", Training). The trainer extracts these steps from a
  * trajectory and supplies the frozen answerer as an EvidenceScorer; nothing here touches an
  * environment, a model or the database, so every scheme is a pure function of its input.
  */

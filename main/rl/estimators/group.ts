@@ -1,5 +1,5 @@
 /**
- * Group-relative advantage estimators (DESIGN.md section 8). Input: one array of rewards per question,
+ * Group-relative advantage estimators (README, "Environments, policies and evaluation", Training). Input: one array of rewards per question,
  * holding its G rollouts; output: advantages of the same shape. Every std here is the POPULATION std
  * (divide by G, or by the batch size for REINFORCE++), matching torch.std(unbiased=False) and the
  * zero-variance test, so a group of identical rewards always yields exactly 0.

@@ -1,4 +1,4 @@
-/** Group-relative advantage estimators by name, and zero-variance group handling (DESIGN.md section 8). */
+/** Group-relative advantage estimators by name, and zero-variance group handling (README, "Environments, policies and evaluation", Training). */
 export {
   grpo,
   groupMean,

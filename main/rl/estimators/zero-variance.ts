@@ -1,5 +1,5 @@
 /**
- * Zero-variance groups (DESIGN.md section 8): a group with at least two rollouts and reward std below
+ * Zero-variance groups (README, "Environments, policies and evaluation", Training): a group with at least two rollouts and reward std below
  * 1e-6 gives every rollout zero advantage under any group-relative estimator, so it carries no
  * learning signal. Diagnostics split them into all-correct (too easy) and all-wrong (too hard); DAPO
  * drops them from the batch.

@@ -1,4 +1,4 @@
-/** Policy-gradient losses by name, returning dLoss/dlogpNew for backprop through the head (DESIGN.md section 8). */
+/** Policy-gradient losses by name, returning dLoss/dlogpNew for backprop through the head (README, "Environments, policies and evaluation", Training). */
 export {
   cispoLoss,
   ppoClipLoss,

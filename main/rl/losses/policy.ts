@@ -1,5 +1,5 @@
 /**
- * Policy-gradient losses over sampled actions (DESIGN.md section 8). Each takes per-sample
+ * Policy-gradient losses over sampled actions (README, "Environments, policies and evaluation", Training). Each takes per-sample
  * log-probabilities under the current policy (logpNew) and the behaviour policy (logpOld) with an
  * advantage, and returns the mean loss and dLoss/dlogpNew per sample (already divided by the
  * denominator), ready for PolicyHead.accumulate. ratio = exp(logpNew - logpOld).

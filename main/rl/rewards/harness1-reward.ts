@@ -1,5 +1,5 @@
 /**
- * The Harness-1 reward (DESIGN.md section 6), every term computed and returned separately:
+ * The Harness-1 reward (Harness-1 paper and its code's defaults; README, Training), every term computed and returned separately:
  *
  *   R = max(floor, 0.7·Fβ(curated) + 0.3·traj_recall + 1·1[ans_recall > 0] + 0.8·ans_recall
  *                  + 0.4·traj_ans_recall − 0.35·max(0, traj_ans_recall − ans_recall) − turn_penalty

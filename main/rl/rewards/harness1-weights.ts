@@ -1,5 +1,5 @@
 /**
- * Harness-1 reward weights (DESIGN.md section 6). Every number is editable; PUBLISHED_HARNESS1_WEIGHTS
+ * Harness-1 reward weights (Harness-1 paper and its code's defaults; README, Training). Every number is editable; PUBLISHED_HARNESS1_WEIGHTS
  * holds the published code's defaults, with the two values the paper gives as ranges pinned:
  * w_div = 0.25 (the low end of 0.25-0.5) and a turn penalty of at most 0.1 (inside 0-0.15), rising
  * linearly from turn 8 to turn 16 (the stateful environment's default turn limit).

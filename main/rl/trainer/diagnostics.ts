@@ -1,4 +1,4 @@
-/** Per-step training diagnostics (DESIGN.md section 8), computed from a batch's rollout groups. */
+/** Per-step training diagnostics (README, "Environments, policies and evaluation", Training), computed from a batch's rollout groups. */
 import { zeroAdvantageStats } from '../estimators'
 
 export interface RolloutSummary {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import type SQLite from 'better-sqlite3'
 import { resolveGoldAll, type ResolvedGold } from '../corpus/gold'
 import { corpusRepositories } from '../corpus/repository'
-import type { EnvQuestion } from '../harness/types'
+import type { EnvQuestion } from '../harness'
 import { checkSplit } from '../questions/splits'
 
 export interface StoredQuestion extends EnvQuestion {

@@ -1,4 +1,4 @@
-import type { EnvQuestion, EpisodeOutcome } from '../harness/types'
+import type { EnvQuestion, EpisodeOutcome } from '../harness'
 import { goldFactUnits, sentenceKey } from '../corpus/gold'
 import { scoreAnswer, supportingFactScore } from '../eval'
 import { goldDocumentRecalls } from '../rl/rewards/harness1-gold'

@@ -7,3 +7,20 @@ export type { Policy, PolicyDecision } from './policy'
 export type { Answerer } from './answerer'
 export { parseMenuReply, type MenuReply } from './sentence-substrate/menu-reply'
 export * from './types'
+// What the layers above read of the environments' protocols. Nothing outside main/harness imports
+// past this file (test/unit/import-rules.test.ts checks it).
+export { contentTerms, normalisedText, queryKey, stemSet, type Term, type SentenceEnvData, type SentenceRef, type SentenceView } from './sentence-substrate'
+export { capQuery } from './free-query'
+export {
+  CuratedSet,
+  IMPORTANCE_TAGS,
+  MAX_FAN_OUT_QUERIES,
+  MAX_REVIEW_DOCS,
+  MAX_VERIFY_DOCS,
+  STATEFUL_DEFAULTS,
+  parseDocId,
+  type ImportanceTag,
+  type StatefulObservationData,
+} from './stateful'
+/** Harness-1's own term folding (its search history and verification), distinct from the sentence substrate's. */
+export { contentTerms as harness1ContentTerms } from './stateful/text'

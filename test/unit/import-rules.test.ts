@@ -95,6 +95,11 @@ const ELECTRON_ALLOWED = ['main/adapters/electron-*.ts', 'main/index.ts', 'prelo
 const NO_NODE_BUILTINS = ['renderer/**', 'preload/contract/**']
 /** Repo files outside every layer, and the layers that may read them. */
 const REPO_FILES: Record<string, string[]> = { 'package.json': ['main/config/**'] }
+/**
+ * Rooms with a public face (VS Code's no-deep-import rule): a file outside the room imports only the
+ * face, never a file past it, so the room's internals can change without touching its callers.
+ */
+const FACES: Record<string, string> = { 'main/harness/': 'main/harness/index.ts' }
 
 interface SourceFile {
   path: string
@@ -106,9 +111,10 @@ interface Rules {
   electronAllowed: string[]
   noNodeBuiltins: string[]
   repoFiles: Record<string, string[]>
+  faces: Record<string, string>
 }
 
-const DEFAULT_RULES: Rules = { layers: LAYERS, electronAllowed: ELECTRON_ALLOWED, noNodeBuiltins: NO_NODE_BUILTINS, repoFiles: REPO_FILES }
+const DEFAULT_RULES: Rules = { layers: LAYERS, electronAllowed: ELECTRON_ALLOWED, noNodeBuiltins: NO_NODE_BUILTINS, repoFiles: REPO_FILES, faces: FACES }
 
 // ── the checker ──────────────────────────────────────────────────────────────────────────────────
 
@@ -221,6 +227,11 @@ function checkImports(files: SourceFile[], rules: Rules = DEFAULT_RULES, known =
         if (!matches(file.path, readers)) flag(`layer ${a} may not read ${target}: only ${readers.join(', ')} may`)
         continue
       }
+      const room = Object.keys(rules.faces).find((r) => target.startsWith(r) && !file.path.startsWith(r))
+      if (room && target !== rules.faces[room]) {
+        flag(`${target} is past the face of ${room.replace(/\/$/, '')}: import ${rules.faces[room]} instead`)
+        continue
+      }
       const to = layerOf(target, rules.layers)
       if (!to) {
         flag(`${target} is in no layer, so layer ${a} may not import it`)
@@ -302,6 +313,9 @@ describe('import rules', () => {
       { path: 'preload/contract/g.ts', text: "import { z } from 'zod'\nimport superjson from 'superjson'\nconst r = require('../../main/config/paths')\n" },
       // rl may not touch the database, although db is lower
       { path: 'main/rl/i.ts', text: "import type SQLite from 'better-sqlite3'\nimport { open } from '../db/open'\n" },
+      // past the harness face: a deep import from above, and the face itself (fine)
+      { path: 'main/policy/k.ts', text: "import { CuratedSet } from '../harness/stateful'\nimport { createEnvironment } from '../harness'\n" },
+      { path: 'main/harness/index.ts', text: "export * from './stateful'\n" },
       // package.json is readable from main/config only
       { path: 'main/config/version.ts', text: "import pkg from '../../package.json' with { type: 'json' }\n" },
       { path: 'main/api/j.ts', text: "import pkg from '../../package.json' with { type: 'json' }\n" },
@@ -314,6 +328,7 @@ describe('import rules', () => {
       "main/harness/graph-menu/h.ts:2 imports '../stateful' (layer main/harness/graph-menu may not import layer main/harness/stateful: sideways on floor 8, not listed in its row)",
       "main/jobs/b.ts:3 imports '../corpus/types' (layer main/jobs may not import layer main/corpus: sideways on floor 2, not listed in its row)",
       'main/newroom/d.ts belongs to no layer: place its folder in LAYERS (test/unit/import-rules.test.ts)',
+      "main/policy/k.ts:1 imports '../harness/stateful' (main/harness/stateful/index.ts is past the face of main/harness: import main/harness/index.ts instead)",
       "main/rl/i.ts:1 imports 'better-sqlite3' (layer main/rl may not import better-sqlite3: docs/architecture.md: rl/ touches neither the database nor jobs directly)",
       "main/rl/i.ts:2 imports '../db/open' (layer main/rl may not import layer main/db: docs/architecture.md: rl/ touches neither the database nor jobs directly)",
       "preload/contract/g.ts:2 imports 'superjson' (layer preload/contract may import only the packages zod)",

@@ -13,8 +13,8 @@
  * steps (then `truncated`).
  */
 import type { Action, Environment, EnvContext, EnvQuestion, MenuItem } from '../../harness'
-import type { SentenceEnvData } from '../../harness/sentence-substrate'
-import { normalisedText } from '../../harness/sentence-substrate'
+import type { SentenceEnvData } from '../../harness'
+import { normalisedText } from '../../harness'
 
 /** A gold sentence (sentence-level gold) or a gold document (paragraph-level gold only). */
 export interface GoldUnit {

@@ -4,7 +4,7 @@
  * surfaced the sentence a SELECT commits or the entity a LOOKUP looks up).
  */
 import type { Trajectory } from '../../harness'
-import type { SentenceEnvData } from '../../harness/sentence-substrate'
+import type { SentenceEnvData } from '../../harness'
 import type { CreditStep } from '../../rl/credit'
 
 /** Sentence / entity `step` is the 1-based turn that surfaced it (0 = reset), i.e. trajectory step index + 1. */

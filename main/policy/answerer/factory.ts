@@ -1,4 +1,4 @@
-import type { Answerer } from '../../harness/answerer'
+import type { Answerer } from '../../harness'
 import { PolicyError } from '../../llm/errors'
 import { getSharedRuntime, type LlamaRuntime } from '../../llm/llama-runtime'
 import { modelCacheFor, type PoolOptions } from '../../llm/model-cache'

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { LlamaGrammar, type Token } from 'node-llama-cpp'
-import type { Answerer } from '../../harness/answerer'
+import type { Answerer } from '../../harness'
 import { PolicyError } from '../../llm/errors'
 import { generateWithGrammar } from '../llm-policy/generate'
 import type { PolicyModel } from '../llm-policy/llm-policy-base'

@@ -1,4 +1,4 @@
-import type { Answerer } from '../../harness/answerer'
+import type { Answerer } from '../../harness'
 import { answerTokens } from '../../eval/normalise'
 import { PolicyError } from '../../llm/errors'
 import { candidateSpans, choiceAnswer, choiceOptions, contentWords, expectedType, fold, isYesNoQuestion, questionEntities, yesNoAnswer, type Span } from './lexical-spans'

@@ -1,5 +1,5 @@
 /** What the head chooses among: candidate actions with a type and features, built per protocol. */
-import type { Action, ActionSpace, Observation, Protocol } from '../../harness/types'
+import type { Action, ActionSpace, Observation, Protocol } from '../../harness'
 import type { FeatureLayout, StateFeatures } from './features'
 
 export interface Candidate {

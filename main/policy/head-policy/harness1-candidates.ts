@@ -28,19 +28,9 @@
  * harness's own CuratedSet; a mirror that disagrees with the count the harness reports stops offering
  * removals. The stateful harness's observation is authoritative wherever it has the field.
  */
-import {
-  CuratedSet,
-  IMPORTANCE_TAGS,
-  MAX_FAN_OUT_QUERIES,
-  MAX_REVIEW_DOCS,
-  MAX_VERIFY_DOCS,
-  STATEFUL_DEFAULTS,
-  parseDocId,
-  type ImportanceTag,
-  type StatefulObservationData,
-} from '../../harness/stateful'
-import { contentTerms } from '../../harness/stateful/text'
-import type { Action, ActionSpace, Observation } from '../../harness/types'
+import { CuratedSet, IMPORTANCE_TAGS, MAX_FAN_OUT_QUERIES, MAX_REVIEW_DOCS, MAX_VERIFY_DOCS, STATEFUL_DEFAULTS, parseDocId, type ImportanceTag, type StatefulObservationData } from '../../harness'
+import { harness1ContentTerms as contentTerms } from '../../harness'
+import type { Action, ActionSpace, Observation } from '../../harness'
 import { namesIn, readQuestion, firstHopQueries, type QuestionReading } from '../scripted/harness-1/questions'
 import type { Candidate, CandidateBuilder } from './candidate'
 import { squash, type FeatureLayout, type StateFeatures } from './features'

@@ -6,8 +6,8 @@
  * parameters (PPO/CISPO substeps) without replaying the environment.
  */
 import { seededRandom } from '../../eval'
-import type { Policy, PolicyDecision } from '../../harness/policy'
-import type { ActionSpace, EnvQuestion, Observation, Protocol } from '../../harness/types'
+import type { Policy, PolicyDecision } from '../../harness'
+import type { ActionSpace, EnvQuestion, Observation, Protocol } from '../../harness'
 import { argmax, sampleIndex, type PolicyHead } from '../head'
 import { encode, layoutDimension } from './features'
 import type { Candidate, CandidateBuilder } from './candidate'

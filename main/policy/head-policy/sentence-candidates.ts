@@ -4,8 +4,8 @@
  * from the question, the visible evidence and the known entities. The head stands in for an LLM writing
  * queries there, so several strings can retrieve the same sentences (the many-to-one mapping is real).
  */
-import type { MenuItem, Observation } from '../../harness/types'
-import { stemSet, type SentenceEnvData } from '../../harness/sentence-substrate'
+import type { MenuItem, Observation } from '../../harness'
+import { stemSet, type SentenceEnvData } from '../../harness'
 import { entityQuery, searchKey, sentenceData, unmetTerms, usedQueryKeys } from '../scripted/harness-g/observation'
 import type { Candidate, CandidateBuilder } from './candidate'
 import { squash, type FeatureLayout, type StateFeatures } from './features'

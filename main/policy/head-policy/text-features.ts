@@ -9,7 +9,7 @@
  * a date (what comparisons compare), and how many names the question does not mention it brings in (a
  * bridge to a second document).
  */
-import { contentTerms, stemSet, type SentenceEnvData } from '../../harness/sentence-substrate'
+import { contentTerms, stemSet, type SentenceEnvData } from '../../harness'
 import type { Candidate } from './candidate'
 
 export const SENTENCE_TEXT_FEATURES = ['number', 'relation', 'relationNeed', 'relationGap', 'newNames'] as const

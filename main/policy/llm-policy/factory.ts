@@ -1,4 +1,4 @@
-import type { Protocol } from '../../harness/types'
+import type { Protocol } from '../../harness'
 import { PolicyError } from '../../llm/errors'
 import type { LlamaRuntime } from '../../llm/llama-runtime'
 import type { TemplateChoice } from '../prompt'

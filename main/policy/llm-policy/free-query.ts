@@ -1,4 +1,4 @@
-import type { Action, ToolSchema } from '../../harness/types'
+import type { Action, ToolSchema } from '../../harness'
 import { PolicyError } from '../../llm/errors'
 
 /** The free-query baseline's tool: `search` with a `query` string. */

@@ -1,6 +1,6 @@
 import type { Token } from 'node-llama-cpp'
-import type { EnvQuestion } from '../../harness/types'
-import type { PolicyDecision } from '../../harness/policy'
+import type { EnvQuestion } from '../../harness'
+import type { PolicyDecision } from '../../harness'
 import { PolicyError } from '../../llm/errors'
 import type { SequencePool } from '../../llm/sequence-pool'
 import { tokenizePrompt } from '../../llm/tokens'

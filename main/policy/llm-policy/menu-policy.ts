@@ -1,5 +1,5 @@
-import type { Policy } from '../../harness/policy'
-import type { ActionSpace, MenuItem, Observation } from '../../harness/types'
+import type { Policy } from '../../harness'
+import type { ActionSpace, MenuItem, Observation } from '../../harness'
 import { ConstrainedChooser } from '../../llm/choice'
 import { PolicyError } from '../../llm/errors'
 import { MENU_CUE, MENU_SYSTEM_PROMPT } from '../prompt'

@@ -3,7 +3,7 @@
  * the model's log-probability of its menu id at this state. The model's weights never change; the head
  * (and its beta) train on top of it.
  */
-import type { Observation } from '../../harness/types'
+import type { Observation } from '../../harness'
 import type { Candidate, PriorProvider } from '../head-policy'
 import type { MenuLlmPolicy } from './menu-policy'
 

@@ -1,5 +1,5 @@
 import { LlamaGrammar, type GbnfJsonSchema, type Llama } from 'node-llama-cpp'
-import type { Action, ToolSchema } from '../../harness/types'
+import type { Action, ToolSchema } from '../../harness'
 import { gbnfLiteral } from '../../llm/choice'
 import { PolicyError } from '../../llm/errors'
 import { compileValidator, type ArgumentValidator } from './argument-validator'

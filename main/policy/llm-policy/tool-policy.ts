@@ -1,5 +1,5 @@
-import type { Policy } from '../../harness/policy'
-import type { ActionSpace, Observation, ToolSchema } from '../../harness/types'
+import type { Policy } from '../../harness'
+import type { ActionSpace, Observation, ToolSchema } from '../../harness'
 import { PolicyError } from '../../llm/errors'
 import { LruCache } from '../../llm/lru-cache'
 import { describeTools, FREE_QUERY_SYSTEM_PROMPT, TOOLS_CUE, TOOLS_SYSTEM_PROMPT } from '../prompt'

@@ -2,8 +2,8 @@
  * Scripted policies (no model), registered by name with the protocols they drive: greedy, random and
  * oracle speak the sentence substrate (menu and free query), scripted-tools speaks Harness-1's tools.
  */
-import type { Policy } from '../../harness/policy'
-import type { Protocol } from '../../harness/types'
+import type { Policy } from '../../harness'
+import type { Protocol } from '../../harness'
 import { GreedyPolicy } from './harness-g/greedy'
 import { OraclePolicy } from './harness-g/oracle'
 import { RandomPolicy } from './harness-g/random'

@@ -1,5 +1,5 @@
 /** Scores a finished Harness-1 episode: gold resolution (document or fact level), then the reward. */
-import type { EnvQuestion, EpisodeOutcome } from '../../harness/types'
+import type { EnvQuestion, EpisodeOutcome } from '../../harness'
 import { episodeRecalls, type EpisodeRecallOptions, type EvidenceSource, type RecallLevel } from './harness1-gold'
 import { harness1Reward, type Harness1RewardBreakdown } from './harness1-reward'
 import { PUBLISHED_HARNESS1_WEIGHTS, type Harness1Weights } from './harness1-weights'

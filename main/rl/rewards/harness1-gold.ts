@@ -13,7 +13,7 @@
  */
 import { documentKey, goldDocumentUnits, goldFactUnits, type ChunkSpan, type GoldEvidence, type ResolvedGold } from '../../corpus/gold'
 import { documentRecalls, harness1Recalls, type AnswerBearingPredicate, type Harness1Recalls } from '../../eval'
-import type { EnvQuestion } from '../../harness/types'
+import type { EnvQuestion } from '../../harness'
 
 export type RecallLevel = 'document' | 'fact'
 

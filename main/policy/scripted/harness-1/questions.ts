@@ -3,7 +3,7 @@
  * small connectives names contain) and its relation words (the other content terms). The scripted
  * policy builds its queries and relevance scores from these.
  */
-import { contentTerms } from '../../../harness/stateful/text'
+import { harness1ContentTerms as contentTerms } from '../../../harness'
 
 const CONNECTIVES = new Set(['of', 'for', 'the', 'de', 'del', 'la', 'le', 'von', 'van', 'der', 'and', 'du', 'da', 'di', '&'])
 const LEADING = new Set([

@@ -13,9 +13,9 @@
  * Steps whose tool the harness switched off are skipped. It keeps its own memory of results, so it
  * also runs on the transcript baseline, where the working memory is not rendered.
  */
-import type { Policy, PolicyDecision } from '../../../harness/policy'
-import type { Action, ActionSpace, EnvQuestion, Observation } from '../../../harness/types'
-import { contentTerms } from '../../../harness/stateful/text'
+import type { Policy, PolicyDecision } from '../../../harness'
+import type { Action, ActionSpace, EnvQuestion, Observation } from '../../../harness'
+import { harness1ContentTerms as contentTerms } from '../../../harness'
 import { firstHopQueries, namesIn, readQuestion, type QuestionReading } from './questions'
 
 interface Known {

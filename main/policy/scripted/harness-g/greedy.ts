@@ -1,7 +1,7 @@
-import type { Policy, PolicyDecision } from '../../../harness/policy'
+import type { Policy, PolicyDecision } from '../../../harness'
 import type { SentenceProtocol } from './observation'
-import type { ActionSpace, MenuItem, Observation } from '../../../harness/types'
-import type { SentenceEnvData } from '../../../harness/sentence-substrate'
+import type { ActionSpace, MenuItem, Observation } from '../../../harness'
+import type { SentenceEnvData } from '../../../harness'
 import { best, entityQuery, feature, normalisedText, ofType, searchKey, sentenceData, stemSet, usedQueryKeys } from './observation'
 
 const menu = (id: string): PolicyDecision => ({ action: { kind: 'menu', id } })

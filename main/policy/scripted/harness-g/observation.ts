@@ -1,6 +1,6 @@
-import { capQuery } from '../../../harness/free-query'
-import { contentTerms, normalisedText, queryKey, stemSet, type SentenceEnvData, type SentenceRef, type SentenceView, type Term } from '../../../harness/sentence-substrate'
-import type { MenuItem, Observation, Protocol } from '../../../harness/types'
+import { capQuery } from '../../../harness'
+import { contentTerms, normalisedText, queryKey, stemSet, type SentenceEnvData, type SentenceRef, type SentenceView, type Term } from '../../../harness'
+import type { MenuItem, Observation, Protocol } from '../../../harness'
 
 /** The two protocols of the sentence substrate that the Harness-G scripted policies drive. */
 export type SentenceProtocol = Extract<Protocol, 'sentence-menu' | 'sentence-search'>

@@ -1,7 +1,7 @@
 import { seededRandom } from '../../../eval'
-import type { Policy, PolicyDecision } from '../../../harness/policy'
+import type { Policy, PolicyDecision } from '../../../harness'
 import type { SentenceProtocol } from './observation'
-import type { ActionSpace, Observation } from '../../../harness/types'
+import type { ActionSpace, Observation } from '../../../harness'
 import { entityQuery, searchKey, sentenceData, usedQueryKeys } from './observation'
 
 /** Policy draws are their own stream: the same episode seed must not echo other seeded components. */

@@ -59,6 +59,7 @@ const LAYERS: Layer[] = [
   L(8,  'main/harness/stateful/**',           'Harness-1 stateful environment and its transcript baseline'),
   L(9,  'main/harness/builtin.ts',            'registers the built-in environments'),
   L(10, 'main/harness/index.ts',              "the harness's public face: what the layers above import"),
+  L(10, 'main/llm/**',                       'the LLM runtime home; training/: the native GGUF trainer (build, child process)'),
   L(11, 'main/policy/**',                     'GGUF runtime, scoring, llm-policy/, answerer/, prompt/, scripted/, head/'),
   L(12, 'main/models/**',                     'registry of GGUF files and the models loaded in this process'),
   L(13, 'main/rl/**',                         'rewards, credit, estimators, losses, rollout groups, the trainer', {

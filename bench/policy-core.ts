@@ -7,9 +7,9 @@
  */
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
-import { ConstrainedChooser, type ChoiceRequest } from '../main/policy/choice'
-import { LlamaRuntime, type LoadedModel } from '../main/policy/llama-runtime'
-import { LogprobScorer, type ScoreRequest } from '../main/policy/scoring'
+import { ConstrainedChooser, type ChoiceRequest } from '../main/llm/choice'
+import { LlamaRuntime, type LoadedModel } from '../main/llm/llama-runtime'
+import { LogprobScorer, type ScoreRequest } from '../main/llm/scoring'
 import { fixtureDir, STORIES_260K, storiesAvailable, writeTinyLlama } from '../test/helpers/gguf'
 
 function flag(name: string, fallback: number): number {

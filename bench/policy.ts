@@ -11,7 +11,7 @@ import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import type { ActionSpace, Observation, ToolSchema } from '../main/harness/types'
 import { createAnswerer, type GgufAnswerer } from '../main/policy/answerer'
-import { LlamaRuntime, type LlamaBackend } from '../main/policy/llama-runtime'
+import { LlamaRuntime, type LlamaBackend } from '../main/llm/llama-runtime'
 import { createPolicy, disposeModelCache, modelCacheFor, type LlmPolicy } from '../main/policy/llm-policy'
 import { fixtureDir, STORIES_260K, storiesAvailable, writeTinyLlama } from '../test/helpers/gguf'
 

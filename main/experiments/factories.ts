@@ -1,7 +1,7 @@
 import type { EvalParams } from '../../preload/contract'
 import { environmentFactory, type Answerer, type Policy } from '../harness'
 import { createAnswerer } from '../policy/answerer'
-import { getSharedRuntime } from '../policy/llama-runtime'
+import { getSharedRuntime } from '../llm/llama-runtime'
 import { createPolicy, LLM_KIND_FOR_PROTOCOL } from '../policy/llm-policy'
 import { createScriptedPolicy } from '../policy/scripted'
 

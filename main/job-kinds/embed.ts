@@ -3,8 +3,8 @@ import { computeEntityLinks } from '../graph/links'
 import { defineJobKind } from '../jobs/define-job-kind'
 import type { JobContext, JobOutcome } from '../jobs/protocol'
 import { writeEmbeddingModel } from '../models/embedding-model'
-import { createGgufEmbedder } from '../policy/embedder'
-import type { LlamaRuntime } from '../policy/llama-runtime'
+import { createGgufEmbedder } from '../llm/embedder'
+import type { LlamaRuntime } from '../llm/llama-runtime'
 import { embedMissingChunks } from '../retrieval/vectors'
 
 export { EmbedParams }

@@ -2,7 +2,7 @@ import type { JobResult } from '../../preload/contract'
 import { runIngest } from '../ingest/run'
 import { defineJobKind } from '../jobs/define-job-kind'
 import { readEmbeddingModel } from '../models/embedding-model'
-import { createGgufEmbedder } from '../policy/embedder'
+import { createGgufEmbedder } from '../llm/embedder'
 
 const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err))
 

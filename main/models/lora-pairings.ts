@@ -1,12 +1,12 @@
 /**
  * LoRA adapters registered against base models (app.db `lora_adapters`). Registering checks from the two
- * GGUF headers that the adapter fits the base (main/policy/llm-policy/lora-check.ts), so a mismatch is a
+ * GGUF headers that the adapter fits the base (main/llm/lora-check.ts), so a mismatch is a
  * validation error naming the tensor, long before an evaluation would create a context with it.
  */
 import type { Kysely, Selectable } from 'kysely'
 import { ApiError, type LoraPairing } from '../../preload/contract'
 import type { AppDatabase, ModelTable } from '../db/schema'
-import { PolicyError } from '../policy/errors'
+import { PolicyError } from '../llm/errors'
 import { checkLoraFit } from '../policy/llm-policy'
 
 export class LoraPairings {

@@ -5,10 +5,10 @@ import type { Kysely, Selectable } from 'kysely'
 import { ApiError, type JobKind, type LoraPairing, type ModelHolder, type ModelInfo } from '../../preload/contract'
 import type { AppDatabase, ModelTable } from '../db/schema'
 import { LoraPairings } from './lora-pairings'
-import { PolicyError } from '../policy/errors'
-import { getSharedRuntime, type LoadedModel } from '../policy/llama-runtime'
-import { createGgufEmbedder, type GgufEmbedder } from '../policy/embedder'
-import { inspectModelFile, type ModelFileInfo } from '../policy/model-file'
+import { PolicyError } from '../llm/errors'
+import { getSharedRuntime, type LoadedModel } from '../llm/llama-runtime'
+import { createGgufEmbedder, type GgufEmbedder } from '../llm/embedder'
+import { inspectModelFile, type ModelFileInfo } from '../llm/model-file'
 
 export interface ModelRegistryOptions {
   /** The running jobs whose worker threads hold the model file at an absolute path (the job manager knows). */

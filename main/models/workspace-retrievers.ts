@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3'
 import { createRetriever, type Retriever } from '../retrieval'
-import type { GgufEmbedder } from '../policy/embedder'
+import type { GgufEmbedder } from '../llm/embedder'
 import { readEmbeddingModel } from './embedding-model'
 
 /** Where query embedders come from: the models registry, which loads each model file once. */

@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createGgufEmbedder, type GgufEmbedder } from '../../main/policy/embedder'
-import { ModelFileError, PolicyError } from '../../main/policy/errors'
-import { LlamaRuntime } from '../../main/policy/llama-runtime'
+import { createGgufEmbedder, type GgufEmbedder } from '../../main/llm/embedder'
+import { ModelFileError, PolicyError } from '../../main/llm/errors'
+import { LlamaRuntime } from '../../main/llm/llama-runtime'
 import { STORIES_260K, storiesAvailable, storiesTitle, writeTinyLlama, writeTinyLoraAdapter } from '../helpers/gguf'
 import { tempDir } from '../helpers/services'
 

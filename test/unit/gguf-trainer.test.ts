@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import type { Token } from 'node-llama-cpp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureTrainerBinary, GgufTrainer, GgufTrainerUnavailableError, type TrainerBinary } from '../../main/llm/training'
-import { evaluateTarget } from '../../main/policy/scoring'
+import { evaluateTarget } from '../../main/llm/scoring'
 import { STORIES_260K, STORIES_SKIP_REASON, storiesAvailable, writeTinyLlama } from '../helpers/gguf'
 import { useRuntimeFixture } from '../helpers/gguf/runtime'
 

@@ -49,6 +49,7 @@ const LAYERS: Layer[] = [
   L(2,  'main/retrieval/**',                  'the search index: BM25, dense, hybrid, grep, readers',  { sideways: ['main/corpus/**'] }),
   L(2,  'main/jobs/**',                       'the job queue: worker threads, progress, cancel, status'),
   L(3,  'main/graph/**',                      'paragraph-sentence-entity graph: nlp/, store/, links/'),
+  L(3,  'main/llm/**',                        'the one LLM home: llama runtime, GGUF files and header, model cache, sequence pool, scoring, constrained choice, embedder'),
   L(4,  'main/ingest/**',                     'the ingest pipeline over corpus + graph + retrieval'),
   L(4,  'main/questions/**',                  'question sets for any corpus: import, generation from the graph, splits'),
   L(5,  'main/workspaces/**',                 'workspace catalogue and per-workspace databases'),
@@ -59,8 +60,7 @@ const LAYERS: Layer[] = [
   L(8,  'main/harness/stateful/**',           'Harness-1 stateful environment and its transcript baseline'),
   L(9,  'main/harness/builtin.ts',            'registers the built-in environments'),
   L(10, 'main/harness/index.ts',              "the harness's public face: what the layers above import"),
-  L(10, 'main/llm/**',                       'the LLM runtime home; training/: the native GGUF trainer (build, child process)'),
-  L(11, 'main/policy/**',                     'GGUF runtime, scoring, llm-policy/, answerer/, prompt/, scripted/, head/'),
+  L(11, 'main/policy/**',                     'policies over the LLM home: llm-policy/, answerer/, prompt/, scripted/, head/, head-policy/'),
   L(12, 'main/models/**',                     'registry of GGUF files and the models loaded in this process'),
   L(13, 'main/rl/**',                         'rewards, credit, estimators, losses, rollout groups, the trainer', {
     forbid: ['main/db/**', 'main/jobs/**', 'main/workspaces/**', 'better-sqlite3', 'kysely'],

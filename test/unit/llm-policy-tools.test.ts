@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ActionSpace, EnvQuestion, Observation, ToolSchema } from '../../main/harness/types'
-import { LlamaRuntime } from '../../main/policy/llama-runtime'
+import { LlamaRuntime } from '../../main/llm/llama-runtime'
 import {
   buildToolCallGrammar, capQueryInAction, compileValidator, completedJsonEnd, createPolicy, disposeModelCache, parseToolCall,
   toGrammarSchema, ToolLlmPolicy, type LlmDecision,

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ActionSpace, EnvQuestion, Observation } from '../../main/harness/types'
-import { LlamaRuntime } from '../../main/policy/llama-runtime'
+import { LlamaRuntime } from '../../main/llm/llama-runtime'
 import {
   createPolicy, disposeModelCache, EpisodeSeeds, menuPromptBody, mixSeeds, modelCacheFor, MenuLlmPolicy, resolveSampling,
   type LlmDecision, type LlmPolicy,

@@ -6,7 +6,7 @@ import { resolveTrainConfig, runTraining, TrainingStore } from '../../main/exper
 import { LexicalAnswerer } from '../../main/policy/answerer/lexical-answerer'
 import { createHead, restoreHead } from '../../main/policy/head'
 import { candidateBuilder, headInputDim, HeadPolicy } from '../../main/policy/head-policy'
-import { LlamaRuntime } from '../../main/policy/llama-runtime'
+import { LlamaRuntime } from '../../main/llm/llama-runtime'
 import { createPolicy, disposeModelCache, menuPrior, type MenuLlmPolicy } from '../../main/policy/llm-policy'
 import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
 import { fixtureDir, writeTinyLlama } from '../helpers/gguf'

@@ -1,8 +1,8 @@
 import { join } from 'node:path'
 import { LlamaGrammar, type Token } from 'node-llama-cpp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { choiceGrammar, ConstrainedChooser, gbnfLiteral, type ChoiceResult } from '../../main/policy/choice'
-import { LlamaRuntime, type LoadedModel } from '../../main/policy/llama-runtime'
+import { choiceGrammar, ConstrainedChooser, gbnfLiteral, type ChoiceResult } from '../../main/llm/choice'
+import { LlamaRuntime, type LoadedModel } from '../../main/llm/llama-runtime'
 import { fixtureDir, STORIES_260K, storiesAvailable, storiesTitle, writeTinyLlama } from '../helpers/gguf'
 import { useRuntimeFixture } from '../helpers/gguf/runtime'
 

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { ModelFileError } from '../../main/policy/errors'
-import { inspectModelFile, sha256File } from '../../main/policy/model-file'
+import { ModelFileError } from '../../main/llm/errors'
+import { inspectModelFile, sha256File } from '../../main/llm/model-file'
 import {
   encodeGguf, fixtureDir, seededRng, STORIES_260K, storiesAvailable, storiesTitle, str, u32,
   writeTinyLlama, writeTinyLoraAdapter,

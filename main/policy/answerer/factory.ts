@@ -1,7 +1,7 @@
 import type { Answerer } from '../../harness/answerer'
-import { PolicyError } from '../errors'
-import { getSharedRuntime, type LlamaRuntime } from '../llama-runtime'
-import { modelCacheFor, type PoolOptions } from '../llm-policy/model-cache'
+import { PolicyError } from '../../llm/errors'
+import { getSharedRuntime, type LlamaRuntime } from '../../llm/llama-runtime'
+import { modelCacheFor, type PoolOptions } from '../../llm/model-cache'
 import { GgufAnswerer, type GgufAnswererOptions } from './gguf-answerer'
 import { LexicalAnswerer } from './lexical-answerer'
 

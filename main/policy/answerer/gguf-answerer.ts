@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto'
 import { LlamaGrammar, type Token } from 'node-llama-cpp'
 import type { Answerer } from '../../harness/answerer'
-import { PolicyError } from '../errors'
+import { PolicyError } from '../../llm/errors'
 import { generateWithGrammar } from '../llm-policy/generate'
 import type { PolicyModel } from '../llm-policy/llm-policy-base'
-import { LruCache } from '../lru-cache'
+import { LruCache } from '../../llm/lru-cache'
 import { ANSWER_CUE, ANSWER_SYSTEM_PROMPT, answerUserMessage, PromptRenderer, type RenderedPrompt, type TemplateChoice } from '../prompt'
-import { LogprobScorer } from '../scoring'
-import { tokenizePrompt } from '../tokens'
+import { LogprobScorer } from '../../llm/scoring'
+import { tokenizePrompt } from '../../llm/tokens'
 
 export interface GgufAnswererOptions {
   template?: TemplateChoice

@@ -1,6 +1,6 @@
 import type { Answerer } from '../../harness/answerer'
 import { answerTokens } from '../../eval/normalise'
-import { PolicyError } from '../errors'
+import { PolicyError } from '../../llm/errors'
 import { candidateSpans, choiceAnswer, choiceOptions, contentWords, expectedType, fold, isYesNoQuestion, questionEntities, yesNoAnswer, type Span } from './lexical-spans'
 
 export const LEXICAL_ANSWERER_NAME = 'lexical stand-in'

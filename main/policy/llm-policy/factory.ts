@@ -1,9 +1,9 @@
 import type { Protocol } from '../../harness/types'
-import { PolicyError } from '../errors'
-import type { LlamaRuntime } from '../llama-runtime'
+import { PolicyError } from '../../llm/errors'
+import type { LlamaRuntime } from '../../llm/llama-runtime'
 import type { TemplateChoice } from '../prompt'
 import { MenuLlmPolicy } from './menu-policy'
-import { modelCacheFor, type PoolOptions } from './model-cache'
+import { modelCacheFor, type PoolOptions } from '../../llm/model-cache'
 import type { SamplingSettings } from './sampling'
 import { ToolLlmPolicy } from './tool-policy'
 

@@ -1,5 +1,5 @@
 import type { Action, ToolSchema } from '../../harness/types'
-import { PolicyError } from '../errors'
+import { PolicyError } from '../../llm/errors'
 
 /** The free-query baseline's tool: `search` with a `query` string. */
 export const SEARCH_TOOL = 'search'

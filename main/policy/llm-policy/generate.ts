@@ -1,6 +1,6 @@
 import { LlamaGrammarEvaluationState, type LlamaContextSequence, type LlamaGrammar, type LlamaModel, type Token } from 'node-llama-cpp'
-import { PolicyError } from '../errors'
-import { reusePrefix } from '../sequence-pool'
+import { PolicyError } from '../../llm/errors'
+import { reusePrefix } from '../../llm/sequence-pool'
 
 export interface StepSampling {
   temperature: number

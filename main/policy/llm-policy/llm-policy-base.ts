@@ -1,9 +1,9 @@
 import type { Token } from 'node-llama-cpp'
 import type { EnvQuestion } from '../../harness/types'
 import type { PolicyDecision } from '../../harness/policy'
-import { PolicyError } from '../errors'
-import type { SequencePool } from '../sequence-pool'
-import { tokenizePrompt } from '../tokens'
+import { PolicyError } from '../../llm/errors'
+import type { SequencePool } from '../../llm/sequence-pool'
+import { tokenizePrompt } from '../../llm/tokens'
 import { fitBody, PromptRenderer, type RenderedPrompt, type TemplateChoice } from '../prompt'
 import { EpisodeSeeds, resolveSampling, type ResolvedSampling, type SamplingSettings } from './sampling'
 

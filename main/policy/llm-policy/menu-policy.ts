@@ -1,9 +1,9 @@
 import type { Policy } from '../../harness/policy'
 import type { ActionSpace, MenuItem, Observation } from '../../harness/types'
-import { ConstrainedChooser } from '../choice'
-import { PolicyError } from '../errors'
+import { ConstrainedChooser } from '../../llm/choice'
+import { PolicyError } from '../../llm/errors'
 import { MENU_CUE, MENU_SYSTEM_PROMPT } from '../prompt'
-import { LogprobScorer } from '../scoring'
+import { LogprobScorer } from '../../llm/scoring'
 import { LlmPolicyBase, type LlmDecision, type LlmPolicyOptions, type PolicyModel } from './llm-policy-base'
 
 /**

@@ -1,4 +1,4 @@
-import { PolicyError } from '../errors'
+import { PolicyError } from '../../llm/errors'
 
 /** Sampling settings of a run. The seed is the run's; each episode and step derive their own from it. */
 export interface SamplingSettings {

@@ -1,7 +1,7 @@
 import { LlamaGrammar, type GbnfJsonSchema, type Llama } from 'node-llama-cpp'
 import type { Action, ToolSchema } from '../../harness/types'
-import { gbnfLiteral } from '../choice'
-import { PolicyError } from '../errors'
+import { gbnfLiteral } from '../../llm/choice'
+import { PolicyError } from '../../llm/errors'
 import { compileValidator, type ArgumentValidator } from './argument-validator'
 import { toGrammarSchema, type GrammarSchemaOptions, type PatternRule } from './grammar-schema'
 

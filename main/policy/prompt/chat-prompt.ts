@@ -1,5 +1,5 @@
 import { LlamaText, resolveChatWrapper, SpecialToken, type ChatWrapper, type LlamaModel, type Token } from 'node-llama-cpp'
-import { PolicyError } from '../errors'
+import { PolicyError } from '../../llm/errors'
 
 /** 'auto' uses the model's own chat template when the GGUF carries one; 'plain' always uses the fallback. */
 export type TemplateChoice = 'auto' | 'plain'

@@ -1,4 +1,4 @@
-import { PolicyError } from '../errors'
+import { PolicyError } from '../../llm/errors'
 import type { RenderedPrompt } from './chat-prompt'
 
 export interface FittedPrompt {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest'
-import { LlamaRuntime } from '../../../main/policy/llama-runtime'
+import { LlamaRuntime } from '../../../main/llm/llama-runtime'
 import { fixtureDir } from './fixtures'
 
 /**

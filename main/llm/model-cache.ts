@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { embeddingModelId } from '../embedder'
-import { PolicyError } from '../errors'
-import type { LlamaRuntime, LoadedModel } from '../llama-runtime'
-import { inspectModelFile, type ModelFileInfo } from '../model-file'
-import { SequencePool } from '../sequence-pool'
+import { embeddingModelId } from './embedder'
+import { PolicyError } from './errors'
+import type { LlamaRuntime, LoadedModel } from './llama-runtime'
+import { inspectModelFile, type ModelFileInfo } from './model-file'
+import { SequencePool } from './sequence-pool'
 import { checkLoraFit } from './lora-check'
 
 export interface PoolOptions {

@@ -1,11 +1,11 @@
 /**
- * Does a GGUF LoRA adapter fit a base model? Checked from the two files' headers (main/policy/gguf-header.ts)
+ * Does a GGUF LoRA adapter fit a base model? Checked from the two files' headers (main/llm/gguf-header.ts)
  * without loading either: same architecture, every `<name>.lora_a` / `.lora_b` pair targets a tensor the base
  * has, with lora_a = [input, rank] and lora_b = [rank, output] in ggml order against the base's [input, output].
  * llama.cpp refuses a mismatch only when a context is created, with a terse message; this says which tensor.
  */
-import { PolicyError } from '../errors'
-import { readGgufHeader, type GgufHeader } from '../gguf-header'
+import { PolicyError } from './errors'
+import { readGgufHeader, type GgufHeader } from './gguf-header'
 
 export interface LoraFit {
   architecture: string | null

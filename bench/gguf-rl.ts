@@ -8,8 +8,8 @@
  * text, and what it can learn here is which ids to prefer from the prompt's surface. Report what comes.
  *
  * Env (small defaults that finish in a few minutes on 2 cores): GGUF_RL_STEPS (6), GGUF_RL_GROUP (4),
- * GGUF_RL_QUESTIONS (2 per step), GGUF_RL_SEEDS (1), GGUF_RL_DEMO_SIZE (2), GGUF_RL_HELDOUT (24),
- * GGUF_RL_LR (0.0005), GGUF_RL_OPTIMIZER (sgd), GGUF_RL_CONTEXT (512), GGUF_RL_MODEL (stories260K),
+ * GGUF_RL_QUESTIONS (4 per step), GGUF_RL_SEEDS (1), GGUF_RL_DEMO_SIZE (2), GGUF_RL_HELDOUT (24),
+ * GGUF_RL_LR (0.001), GGUF_RL_OPTIMIZER (sgd), GGUF_RL_CONTEXT (512), GGUF_RL_MODEL (stories260K),
  * GGUF_RL_HEAD (1: also train the head for comparison; 0 skips it).
  * Prints, per metric: learn: gguf graph-menu <metric> before <x> after <y> diff <d> CI [<lo>, <hi>]
  * and update: <s> s/update <t> tokens/s, rollouts: <r> rollouts/s, memory: ... (medians over steps).
@@ -28,11 +28,11 @@ import { tempDir } from '../test/helpers/services'
 const env = (k: string, d: number) => Number(process.env[k] ?? d)
 const STEPS = env('GGUF_RL_STEPS', 6)
 const GROUP = env('GGUF_RL_GROUP', 4)
-const QUESTIONS = env('GGUF_RL_QUESTIONS', 2)
+const QUESTIONS = env('GGUF_RL_QUESTIONS', 4)
 const SEEDS = env('GGUF_RL_SEEDS', 1)
 const SIZE = env('GGUF_RL_DEMO_SIZE', 2)
 const HELDOUT = env('GGUF_RL_HELDOUT', 24)
-const LR = env('GGUF_RL_LR', 0.0005)
+const LR = env('GGUF_RL_LR', 0.001)
 const CONTEXT = env('GGUF_RL_CONTEXT', 512)
 const OPTIMIZER = (process.env.GGUF_RL_OPTIMIZER ?? 'sgd') as 'sgd' | 'adamw'
 const MODEL = process.env.GGUF_RL_MODEL ?? STORIES_260K

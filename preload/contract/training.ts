@@ -241,6 +241,11 @@ export const TrainStepDiagnostics = z.object({
   /** Held-out metric means of the greedy head, at evaluation steps (evaluated before the step's update). */
   heldOut: z.record(z.string(), z.number().nullable()).nullable(),
   rollouts: z.number(),
+  /** GGUF runs (null for the head): KL(policy || base) on held-out prompts, its warning, update cost. */
+  klToBase: z.number().nullable(),
+  klWarning: z.string().nullable(),
+  tokensTrained: z.number().nullable(),
+  secondsPerUpdate: z.number().nullable(),
 })
 export type TrainStepDiagnostics = z.infer<typeof TrainStepDiagnostics>
 

@@ -12,7 +12,8 @@
  * GGUF_RL_LR (0.001), GGUF_RL_OPTIMIZER (sgd), GGUF_RL_CONTEXT (512), GGUF_RL_MODEL (stories260K),
  * GGUF_RL_HEAD (1: also train the head for comparison; 0 skips it).
  * Prints, per metric: learn: gguf graph-menu <metric> before <x> after <y> diff <d> CI [<lo>, <hi>]
- * and update: <s> s/update <t> tokens/s, rollouts: <r> rollouts/s, memory: ... (medians over steps).
+ * and update: <s> s/update <t> tokens/s (tokens through the training graph, sequences padded to the
+ * context), rollouts: <r> rollouts/s, memory: ... (medians over the steps that trained).
  */
 import { existsSync } from 'node:fs'
 
@@ -87,9 +88,12 @@ for (let seed = 1; seed <= SEEDS; seed++) {
   const r = await runTraining(raw, { ...base, seed, gguf: { modelPath: MODEL, optimizer: OPTIMIZER, learningRate: LR, contextSize: CONTEXT } }, {
     answerer, appVersion: 'bench', jobId: null, progress: () => {}, throwIfCancelled: () => {}, ggufDir: out.dir,
     onStep: (step, d) => {
-      updates.push(d.secondsPerUpdate as number)
-      tokensPerSecond.push(d.tokensPerSecond as number)
-      trainedTokensPerSecond.push((d.tokensTrained as number) / (d.secondsPerUpdate as number))
+      // Steps whose groups all agreed train nothing: they are no update to time.
+      if ((d.optimizerSteps as number) > 0) {
+        updates.push(d.secondsPerUpdate as number)
+        tokensPerSecond.push(d.tokensPerSecond as number)
+        trainedTokensPerSecond.push((d.tokensTrained as number) / (d.secondsPerUpdate as number))
+      }
       rolloutsPerSecond.push(d.rolloutsPerSecond as number)
       if (typeof d.klToBase === 'number') kls.push(d.klToBase)
       trainerPeak = Math.max(trainerPeak, d.trainerPeakRssBytes as number)

@@ -98,9 +98,11 @@ async function ensureHeaders(nativeDir: string, nlcDir: string, release: string)
   return dest
 }
 
-function sourceHash(srcDir: string): string {
+/** The trainer's sources and the library folder it links to (its rpath): either changing means a rebuild. */
+function sourceHash(srcDir: string, libDir: string): string {
   const h = createHash('sha256')
   for (const f of ['trainer.cpp', 'json.hpp']) h.update(readFileSync(join(srcDir, f)))
+  h.update(libDir)
   return h.digest('hex').slice(0, 12)
 }
 
@@ -134,7 +136,7 @@ async function build(backend: TrainerBackend, options: BuildOptions): Promise<Tr
   const nativeDir = options.nativeDir ?? join(root, 'native')
   const nlc = nodeLlamaCpp()
   const libDir = libDirFor(backend, nlc.dir)
-  const outDir = join(nativeDir, 'gguf-trainer', `${backend}-${nlc.release}-${sourceHash(srcDir)}`)
+  const outDir = join(nativeDir, 'gguf-trainer', `${backend}-${nlc.release}-${sourceHash(srcDir, libDir)}`)
   const exe = join(outDir, 'gguf-trainer')
   const result: TrainerBinary = { path: exe, libDir, backend, llamaCppRelease: nlc.release }
   if (existsSync(exe) && !options.force) return result

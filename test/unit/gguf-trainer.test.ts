@@ -100,6 +100,17 @@ describe.skipIf(!storiesAvailable)('GGUF trainer on stories260K', () => {
 
 describe('GGUF trainer input checks', () => {
   const fixture = useRuntimeFixture()
+  it('says plainly when it cannot be built (no C++ compiler)', async () => {
+    const saved = process.env['CXX']
+    process.env['CXX'] = 'no-such-compiler-here'
+    try {
+      await expect(ensureTrainerBinary({ nativeDir: join(fixture.tmp.dir, 'native') })).rejects.toThrow(/needs a C\+\+ compiler \(no-such-compiler-here was not found\)/)
+    } finally {
+      if (saved === undefined) delete process.env['CXX']
+      else process.env['CXX'] = saved
+    }
+  })
+
   it('refuses a quantised (here F16) model with a message that names the tensor', async (ctx) => {
     if (!binary) return ctx.skip(`GGUF trainer unavailable: ${unavailable}`)
     const file = writeTinyLlama(join(fixture.tmp.dir, 'f16.gguf'), { weightType: 'F16', seed: 3 }).file

@@ -11,12 +11,12 @@ import { runTraining, TrainingStore } from '../../main/experiments/training'
 import { ensureTrainerBinary, GgufTrainerUnavailableError } from '../../main/llm/training'
 import { LexicalAnswerer } from '../../main/policy/answerer/lexical-answerer'
 import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
-import { STORIES_260K, STORIES_SKIP_REASON, storiesAvailable } from '../helpers/gguf'
+import { STORIES_260K, storiesAvailable, storiesTitle } from '../helpers/gguf'
 import { tempDir } from '../helpers/services'
 
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex')
 
-describe.skipIf(!storiesAvailable)('RL on the GGUF policy weights (stories260K)', () => {
+describe.skipIf(!storiesAvailable)(storiesTitle('RL on the GGUF policy weights (stories260K)'), () => {
   let demo: DemoWorkspace
   let total = 0
   let unavailable = ''
@@ -91,4 +91,3 @@ describe.skipIf(!storiesAvailable)('RL on the GGUF policy weights (stories260K)'
     expect((summary['ggufModel'] as { runId: number }).runId).toBe(runId)
   }, 900_000)
 })
-void STORIES_SKIP_REASON

@@ -11,7 +11,7 @@ import type { Token } from 'node-llama-cpp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureTrainerBinary, GgufTrainer, GgufTrainerUnavailableError, type TrainerBinary } from '../../main/llm/training'
 import { evaluateTarget } from '../../main/llm/scoring'
-import { STORIES_260K, STORIES_SKIP_REASON, storiesAvailable, writeTinyLlama } from '../helpers/gguf'
+import { STORIES_260K, storiesAvailable, storiesTitle, writeTinyLlama } from '../helpers/gguf'
 import { useRuntimeFixture } from '../helpers/gguf/runtime'
 
 let binary: TrainerBinary | null = null
@@ -27,7 +27,7 @@ beforeAll(async () => {
 
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex')
 
-describe.skipIf(!storiesAvailable)('GGUF trainer on stories260K', () => {
+describe.skipIf(!storiesAvailable)(storiesTitle('GGUF trainer on stories260K'), () => {
   const fixture = useRuntimeFixture()
   let trainer: GgufTrainer | null = null
   afterAll(async () => trainer?.close())

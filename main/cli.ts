@@ -3,6 +3,7 @@ import { Command } from 'commander'
 import { registerCorpusCommands } from './cli/corpus'
 import { cliContext } from './cli/context'
 import { registerEvalCommands } from './cli/eval'
+import { registerGraphCommands } from './cli/graph'
 import { registerJobCommands } from './cli/job'
 import { registerModelCommands } from './cli/model'
 import { registerQuestionCommands } from './cli/questions'
@@ -20,6 +21,7 @@ registerModelCommands(cli)
 registerEvalCommands(cli)
 registerRunCommands(cli)
 registerQuestionCommands(cli)
+registerGraphCommands(cli)
 
 program.parseAsync().catch((err: unknown) => {
   console.error(`Error: ${err instanceof Error ? err.message : String(err)}`)

@@ -1,5 +1,6 @@
-import { realpathSync, statSync } from 'node:fs'
-import { basename } from 'node:path'
+import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
+import { basename, join } from 'node:path'
+import JSZip from 'jszip'
 import type { AppInfo, Job } from '../../preload/contract'
 import { dispatch, type Handlers } from '../api/dispatch'
 import type { EventBus } from '../events/bus'
@@ -105,4 +106,33 @@ export function downloadableFile(file: string, roots: readonly string[]): { path
 export function contentDisposition(name: string): string {
   const ascii = name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 200) || 'download'
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`
+}
+
+/**
+ * A folder export (FlashRAG's `<split>.jsonl` per split) as one ZIP to download: the regular files
+ * directly in the folder (no symlinks, no subfolders), stored uncompressed. Null unless the folder's
+ * real path lies inside one of `roots`.
+ */
+export async function zippedFolder(folder: string, roots: readonly string[]): Promise<{ name: string; bytes: Buffer } | null> {
+  let real: string
+  try {
+    real = realpathSync(folder)
+    if (!statSync(real).isDirectory()) return null
+  } catch {
+    return null
+  }
+  const inside = roots.some((root) => {
+    try {
+      return isInside(real, realpathSync(root))
+    } catch {
+      return false
+    }
+  })
+  if (!inside) return null
+  const zip = new JSZip()
+  for (const name of readdirSync(real).sort()) {
+    const path = join(real, name)
+    if (lstatSync(path).isFile()) zip.file(name, readFileSync(path))
+  }
+  return { name: `${basename(real)}.zip`, bytes: await zip.generateAsync({ type: 'nodebuffer', compression: 'STORE' }) }
 }

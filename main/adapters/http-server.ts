@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { channels, type ApiErrorCode, type Envelope } from '../../preload/contract'
 import { dispatch, type Handlers } from '../api/dispatch'
 import type { EventBus } from '../events/bus'
-import { contentDisposition, downloadableFile, DOWNLOAD_PATH, exportDownloads, isDownloadId, type DownloadSource } from './downloads'
+import { contentDisposition, downloadableFile, DOWNLOAD_PATH, exportDownloads, isDownloadId, zippedFolder, type DownloadSource } from './downloads'
 import { CONTENT_SECURITY_POLICY, isLoopbackHost } from './security'
 
 export interface BrowserServerOptions {
@@ -122,6 +122,13 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     const found = await downloads.find(req.params.id)
     if (!found) return reply.code(404).send(fail('NOT_FOUND', `Nothing to download for ${req.params.id}: only a finished export can be downloaded`))
     const file = downloadableFile(found.file, await downloads.roots())
+    // A folder export (one file per split) goes out as a ZIP of its files.
+    const zipped = file ? null : await zippedFolder(found.file, await downloads.roots())
+    if (zipped) {
+      reply.header('Content-Type', 'application/zip')
+      reply.header('Content-Disposition', contentDisposition(zipped.name))
+      return reply.send(zipped.bytes)
+    }
     if (!file) return reply.code(404).send(fail('NOT_FOUND', `The file of ${req.params.id} is gone or outside the data folder`))
     reply.header('Content-Type', found.contentType)
     reply.header('Content-Disposition', contentDisposition(found.name))

@@ -4,7 +4,10 @@ import type { FileSink } from './file-sink'
 
 export interface ExportContext {
   raw: WorkspaceHandle
+  /** The file of a one-file format. */
   out: FileSink
+  /** A folder format's file `<name>` in its folder (opened on first use). */
+  fileIn(name: string): FileSink
   /** Rows written so far of the expected total. */
   progress(done: number, total: number): void
   /** Throws when the job was cancelled. */
@@ -15,6 +18,8 @@ export interface ExportContext {
 export interface ExportFormatDef<F extends ExportFormat = ExportFormat> extends Omit<ExportFormatInfo, 'name'> {
   name: F
   contentType: string
+  /** Written as a folder of files (FlashRAG reads `<split>.jsonl` per split) rather than one file. */
+  folder?: boolean
   write(ctx: ExportContext, params: Extract<ExportParams, { format: F }>): Promise<number> | number
 }
 

@@ -2,6 +2,8 @@
  * Exports of runs and question sets as files, one small file per format (formats/), registered by name
  * (registry.ts). writeExport() writes through a `.partial` file renamed into place when it is complete.
  */
+import { existsSync, lstatSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
 import type { ExportParams, ExportResult } from '../../preload/contract'
 import type { WorkspaceHandle } from '../corpus/repository'
 import { FileSink } from './file-sink'
@@ -20,19 +22,35 @@ export interface ExportHooks {
 export function exportFileName(params: ExportParams, stamp = new Date().toISOString().replace(/[:.]/g, '-')): string {
   const def = exportFormats[params.format]
   const id = params.source === 'run' ? `run-${params.runId}` : `questions-${params.questionSetId}`
-  return `${id}-${params.format.replace(/-(csv|jsonl|parquet)$/, '')}-${stamp}.${def.extension}`
+  const base = `${id}-${params.format.replace(/-(csv|jsonl|parquet)$/, '')}-${stamp}`
+  return def.folder ? base : `${base}.${def.extension}`
 }
 
 export async function writeExport(raw: WorkspaceHandle, params: ExportParams, file: string, hooks: ExportHooks = {}): Promise<ExportResult> {
   const t0 = performance.now()
   const def = exportFormats[params.format] as ExportFormatDef
-  const out = new FileSink(file)
+  // A folder format writes `file` as a folder of files, each whole or not at all; its parent must exist.
+  if (def.folder) {
+    if (existsSync(file) && !lstatSync(file).isDirectory()) throw new Error(`${file} exists and is not a folder: ${def.label} writes a folder of files`)
+    if (!existsSync(file)) mkdirSync(file)
+  }
+  const sinks = new Map<string, FileSink>()
+  const fileIn = (name: string): FileSink => {
+    if (!def.folder) throw new Error(`${def.label} writes one file`)
+    let sink = sinks.get(name)
+    if (!sink) sinks.set(name, (sink = new FileSink(join(file, name))))
+    return sink
+  }
+  const out = def.folder ? null : new FileSink(file)
   try {
-    const rows = await def.write({ raw, out, progress: hooks.progress ?? (() => {}), checkpoint: hooks.checkpoint ?? (() => {}) }, params as never)
-    out.commit()
-    return { file, format: params.format, rows, bytes: out.bytes, ms: performance.now() - t0 }
+    const rows = await def.write({ raw, out: out!, fileIn, progress: hooks.progress ?? (() => {}), checkpoint: hooks.checkpoint ?? (() => {}) }, params as never)
+    out?.commit()
+    for (const sink of sinks.values()) sink.commit()
+    const bytes = (out?.bytes ?? 0) + [...sinks.values()].reduce((sum, s) => sum + s.bytes, 0)
+    return { file, format: params.format, rows, bytes, ms: performance.now() - t0 }
   } catch (err) {
-    out.abort()
+    out?.abort()
+    for (const sink of sinks.values()) sink.abort()
     throw err
   }
 }

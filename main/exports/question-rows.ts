@@ -1,11 +1,21 @@
 /**
  * A question set's rows for the dataset exports, read through the questions repository: gold answers
- * and evidence, and the question's split (null when it is in none).
+ * and evidence, the question's split (null when it is in none), and its key on the environment server.
  */
 import { ApiError } from '../../preload/contract'
 import { corpusRepositories, type WorkspaceHandle } from '../corpus/repository'
 
 const PAGE = 500
+
+/**
+ * `split` + `index` as the environment server resolves them: a split label counts every question so
+ * labelled in the workspace, in id order; a question in no split is addressed by its set's name and
+ * its position in the set (id order). One type per field: split is always a string.
+ */
+export interface ServerKey {
+  split: string
+  index: number
+}
 
 export interface QuestionRow {
   rowId: number
@@ -16,6 +26,7 @@ export interface QuestionRow {
   supportingFacts: { title: string; sentence: number }[]
   supportingDocs: string[]
   split: string | null
+  key: ServerKey
 }
 
 export function questionSetOrThrow(raw: WorkspaceHandle, setId: number): { id: number; name: string; source: string; questions: number } {
@@ -26,9 +37,19 @@ export function questionSetOrThrow(raw: WorkspaceHandle, setId: number): { id: n
 
 export function* questionRows(raw: WorkspaceHandle, setId: number): Generator<QuestionRow> {
   const { questions } = corpusRepositories(raw)
+  const set = questionSetOrThrow(raw, setId)
+  const labelPositions = new Map<string, Map<number, number>>()
+  const positionInLabel = (label: string, id: number): number => {
+    let positions = labelPositions.get(label)
+    if (!positions) labelPositions.set(label, (positions = new Map(questions.labelIds(label).map((qid, i) => [qid, i]))))
+    return positions.get(id)!
+  }
+  let inSet = 0
   for (let offset = 0; ; offset += PAGE) {
     const page = questions.page(setId, offset, PAGE)
     for (const q of page) {
+      // The split column is read through the repository; a workspace from before splits has none.
+      const split = (q as { split?: string | null }).split ?? null
       yield {
         rowId: q.id,
         externalId: q.external_id,
@@ -37,9 +58,10 @@ export function* questionRows(raw: WorkspaceHandle, setId: number): Generator<Qu
         type: q.type,
         supportingFacts: JSON.parse(q.supporting_facts_json) as QuestionRow['supportingFacts'],
         supportingDocs: JSON.parse(q.supporting_docs_json) as string[],
-        // The split column is read through the repository; a workspace from before splits has none.
-        split: (q as { split?: string | null }).split ?? null,
+        split,
+        key: split === null ? { split: set.name, index: inSet } : { split, index: positionInLabel(split, q.id) },
       }
+      inSet++
     }
     if (page.length < PAGE) return
   }

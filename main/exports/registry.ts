@@ -1,7 +1,7 @@
 import type { ExportFormat, ExportFormatInfo } from '../../preload/contract'
 import type { ExportFormatDef } from './format'
 import { questionsFlashragJsonl, questionsVerlJsonl } from './formats/questions-jsonl'
-import { questionsVerlParquet } from './formats/questions-verl-parquet'
+import { questionsSearchR1Parquet, questionsVerlParquet } from './formats/questions-verl-parquet'
 import { runEpisodesJsonl } from './formats/run-episodes-jsonl'
 import { runResultsCsv } from './formats/run-results-csv'
 import { runResultsJsonl } from './formats/run-results-jsonl'
@@ -16,7 +16,8 @@ export const exportFormats: { [F in ExportFormat]: ExportFormatDef<F> } = {
   'questions-flashrag-jsonl': questionsFlashragJsonl,
   'questions-verl-jsonl': questionsVerlJsonl,
   'questions-verl-parquet': questionsVerlParquet,
+  'questions-searchr1-parquet': questionsSearchR1Parquet,
 }
 
 export const exportFormatCatalog = (): ExportFormatInfo[] =>
-  Object.values(exportFormats).map(({ name, source, label, description, extension }) => ({ name, source, label, description, extension }))
+  Object.values(exportFormats).map(({ name, source, label, description, extension, folder }) => ({ name, source, label, description, extension, ...(folder ? { folder } : {}) }))

@@ -21,7 +21,8 @@ export const dataExportJob = defineJobKind({
       file = join(dirname(workspaceDbFile), 'exports', exportFileName(params))
       mkdirSync(dirname(file), { recursive: true })
     }
-    checkOutputFile(file)
+    // A folder format writes files inside `file`; writeExport refuses an existing non-folder there.
+    if (!exportFormats[params.format].folder) checkOutputFile(file)
     const label = exportFormats[params.format].label
     const r = await writeExport(db.raw, params, file, {
       progress: (done, total) => ctx.progress(total > 0 ? Math.min(1, done / total) : 0, 'writing', `${done.toLocaleString()} / ${total.toLocaleString()}`),

@@ -7,7 +7,7 @@ import { route } from './define'
  * from `/api/download/<job id>`.
  */
 export const RUN_EXPORT_FORMATS = ['run-results-csv', 'run-results-jsonl', 'run-episodes-jsonl', 'run-sft-jsonl'] as const
-export const QUESTION_EXPORT_FORMATS = ['questions-flashrag-jsonl', 'questions-verl-jsonl', 'questions-verl-parquet'] as const
+export const QUESTION_EXPORT_FORMATS = ['questions-flashrag-jsonl', 'questions-verl-jsonl', 'questions-verl-parquet', 'questions-searchr1-parquet'] as const
 export const RunExportFormat = z.enum(RUN_EXPORT_FORMATS)
 export const QuestionExportFormat = z.enum(QUESTION_EXPORT_FORMATS)
 export const ExportFormat = z.enum([...RUN_EXPORT_FORMATS, ...QUESTION_EXPORT_FORMATS])
@@ -21,7 +21,7 @@ const ExportPath = z
   .max(4096)
   .refine((p) => /^(\/|[A-Za-z]:[\\/])/.test(p), 'give an absolute path')
   .refine((p) => !/[\u0000-\u001f]/.test(p), 'the path must not contain control characters')
-  .refine((p) => /[^\\/]\.(csv|jsonl|parquet)$/.test(p), 'the file name must end in .csv, .jsonl or .parquet')
+  .refine((p) => /[^\\/]\.(csv|jsonl|parquet)$/.test(p) || !/\.[^\\/]*$/.test(p), 'the file name must end in .csv, .jsonl or .parquet (a folder format takes a folder name without an extension)')
 
 export const ExportParams = z.discriminatedUnion('source', [
   z.object({ source: z.literal('run'), runId: z.number().int().min(1), format: RunExportFormat, path: ExportPath.optional() }).strict(),
@@ -38,6 +38,8 @@ export const ExportFormatInfo = z.object({
   label: z.string(),
   description: z.string(),
   extension: z.string(),
+  /** Written as a folder of files (e.g. FlashRAG's `<split>.jsonl` per split); `path` then names the folder. */
+  folder: z.boolean().optional(),
 })
 export type ExportFormatInfo = z.infer<typeof ExportFormatInfo>
 

@@ -159,17 +159,22 @@ describe('exports', { timeout: 180_000 }, () => {
     }
   })
 
-  it('writes a question set as FlashRAG JSONL, verl JSONL and verl Parquet with every required field', async () => {
+  it('writes a question set as FlashRAG JSONL per split, verl JSONL and verl / Search-R1 Parquet with every required field', async () => {
     const { total, questions } = await backend.call('questions.list', { workspaceId, setId, limit: 500 })
+    const set = (await backend.call('questions.sets', { workspaceId })).find((s) => s.id === setId)!
     // Splits are another feature's: where the workspace stores them, the first question goes into `test` and the export says so.
     const { raw } = await backend.services.workspaces.handle(workspaceId)
     const hasSplits = (raw.prepare("select name from pragma_table_info('questions')").pluck().all() as string[]).includes('split')
     if (hasSplits) raw.prepare("update questions set split = 'test' where id = ?").run(questions[0]!.id)
     const splitOf = (i: number) => (hasSplits && i === 0 ? 'test' : null)
-    const flash = jsonLines((await exportJob({ source: 'questions', questionSetId: setId, format: 'questions-flashrag-jsonl' })).file) as { id: string; question: string; golden_answers: string[]; metadata: { split: unknown } }[]
+    // The server's key: a labelled question counts within its label, the others by position in the set (named).
+    const keyOf = (i: number) => (splitOf(i) === 'test' ? { split: 'test', index: 0 } : { split: set.name, index: i })
+    const folder = (await exportJob({ source: 'questions', questionSetId: setId, format: 'questions-flashrag-jsonl' })).file
+    expect(readdirSync(folder).sort()).toEqual(hasSplits ? ['all.jsonl', 'test.jsonl'] : ['all.jsonl'])
+    const flash = readdirSync(folder).sort().reverse().flatMap((f) => jsonLines(join(folder, f))) as { id: string; question: string; golden_answers: string[]; metadata: Record<string, unknown> }[]
     expect(flash.length).toBe(total)
     expect(flash.map((r) => [r.id, r.question, r.golden_answers])).toEqual(questions.map((q) => [q.externalId, q.question, q.answers]))
-    expect(flash.map((r) => r.metadata.split)).toEqual(questions.map((_, i) => splitOf(i)))
+    flash.forEach((r, i) => expect(r.metadata).toMatchObject({ question_id: questions[i]!.id, ...keyOf(i), data_source: expect.stringMatching(/^harness-lab\//) }))
 
     const verl = jsonLines((await exportJob({ source: 'questions', questionSetId: setId, format: 'questions-verl-jsonl' })).file) as Record<string, any>[]
     expect(verl.length).toBe(total)
@@ -179,15 +184,19 @@ describe('exports', { timeout: 180_000 }, () => {
       expect(r.prompt).toEqual([{ role: 'user', content: expect.stringContaining(questions[i]!.question) }])
       expect(r.ability).toEqual(expect.any(String))
       expect(r.reward_model).toEqual({ style: 'rule', ground_truth: { target: questions[i]!.answers } })
-      expect(r.extra_info).toEqual({ index: i, question_id: questions[i]!.externalId, question_row_id: questions[i]!.id, split: splitOf(i) })
+      expect(r.extra_info).toEqual({ question_id: questions[i]!.id, ...keyOf(i), external_id: questions[i]!.externalId })
     })
 
-    const parquet = await exportJob({ source: 'questions', questionSetId: setId, format: 'questions-verl-parquet' })
-    const bytes = readFileSync(parquet.file)
-    expect(bytes.subarray(0, 4).toString()).toBe('PAR1')
-    const back = await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) })
-    const plain = JSON.parse(JSON.stringify(back, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v))) as unknown
-    expect(plain).toEqual(verl)
+    const readParquet = async (file: string) => {
+      const bytes = readFileSync(file)
+      expect(bytes.subarray(0, 4).toString()).toBe('PAR1')
+      const back = await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) })
+      return JSON.parse(JSON.stringify(back, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v))) as Record<string, any>[]
+    }
+    expect(await readParquet((await exportJob({ source: 'questions', questionSetId: setId, format: 'questions-verl-parquet' })).file)).toEqual(verl)
+    const searchR1 = await readParquet((await exportJob({ source: 'questions', questionSetId: setId, format: 'questions-searchr1-parquet' })).file)
+    expect(searchR1.map((r) => r.extra_info)).toEqual(verl.map((r) => r.extra_info))
+    for (const r of searchR1) expect(r.prompt[0].content).toContain('<answer>')
   })
 
   it('offers the finished export as a download with its content type', async () => {

@@ -2,18 +2,23 @@ import { defineFormat, jsonLine } from '../format'
 import { questionRows, questionSetOrThrow } from '../question-rows'
 import { dataSourceOf, flashragRow, verlRow } from './question-datasets'
 
+/** FlashRAG's file name of a split: its label, or `all` for questions in none (FlashRAG then loads split "all"). */
+const fileOfSplit = (split: string | null): string => `${(split ?? 'all').replace(/[^A-Za-z0-9._-]+/g, '_')}.jsonl`
+
 export const questionsFlashragJsonl = defineFormat({
   name: 'questions-flashrag-jsonl',
   source: 'questions',
-  label: 'FlashRAG / Search-R1 (JSONL)',
-  description: '{id, question, golden_answers, metadata} per question; metadata holds the type, gold evidence and split',
+  label: 'FlashRAG / Search-R1 (JSONL per split)',
+  description: 'A folder with <split>.jsonl per split (all.jsonl for questions in none): {id, question, golden_answers, metadata} with the type, gold evidence, data_source and the server key',
   extension: 'jsonl',
   contentType: 'application/x-ndjson; charset=utf-8',
-  write({ raw, out, progress, checkpoint }, { questionSetId }) {
+  folder: true,
+  write({ raw, fileIn, progress, checkpoint }, { questionSetId }) {
     const set = questionSetOrThrow(raw, questionSetId)
+    const source = dataSourceOf(set, 'search-r1')
     let rows = 0
     for (const q of questionRows(raw, questionSetId)) {
-      out.write(jsonLine(flashragRow(q)))
+      fileIn(fileOfSplit(q.split)).write(jsonLine(flashragRow(q, source)))
       if (++rows % 500 === 0) {
         checkpoint()
         progress(rows, set.questions)
@@ -27,15 +32,15 @@ export const questionsVerlJsonl = defineFormat({
   name: 'questions-verl-jsonl',
   source: 'questions',
   label: 'verl rows (JSONL)',
-  description: 'data_source, prompt (chat messages), ability, reward_model {style: rule, ground_truth}, extra_info {question_id, split}',
+  description: 'data_source, prompt (chat messages), ability, reward_model {style: rule, ground_truth}, extra_info {question_id, split, index}',
   extension: 'jsonl',
   contentType: 'application/x-ndjson; charset=utf-8',
   write({ raw, out, progress, checkpoint }, { questionSetId }) {
     const set = questionSetOrThrow(raw, questionSetId)
-    const source = dataSourceOf(set.name)
+    const source = dataSourceOf(set, 'verl')
     let rows = 0
     for (const q of questionRows(raw, questionSetId)) {
-      out.write(jsonLine(verlRow(q, rows, source)))
+      out.write(jsonLine(verlRow(q, source, 'plain')))
       if (++rows % 500 === 0) {
         checkpoint()
         progress(rows, set.questions)

@@ -42,9 +42,10 @@ export const useExportsStore = defineStore('exports', () => {
     if (options.pickFolder && useAppStore().info?.nativeFolderPicker) {
       const folder = await attempt(async () => (await useApi().call('system.pickFolder', { title: 'Save the export into…' })).path)
       if (!folder) return undefined
-      const ext = formats.value.find((f) => f.name === format)?.extension ?? 'jsonl'
+      const info = formats.value.find((f) => f.name === format)
       const id = target.source === 'run' ? `run-${target.runId}` : `questions-${target.questionSetId}`
-      path = `${folder.replace(/[\\/]+$/, '')}/${id}-${format.replace(/-(csv|jsonl|parquet)$/, '')}.${ext}`
+      // A folder format (FlashRAG: one file per split) writes into a folder of this name.
+      path = `${folder.replace(/[\\/]+$/, '')}/${id}-${format.replace(/-(csv|jsonl|parquet)$/, '')}${info?.folder ? '' : `.${info?.extension ?? 'jsonl'}`}`
     }
     const params = { ...target, format, ...(path ? { path } : {}) } as ExportParams
     const job = await useJobsStore().start({ kind: 'data.export', workspaceId, params })

@@ -1,10 +1,19 @@
-"""OpenRLHF glue: an agent function (``--agent_func_path``) whose ``AgentInstance`` resets and steps a
-Harness Lab episode over the environment server.
+"""OpenRLHF glue: an agent file for ``--train.agent_func_path`` that plays Harness Lab episodes.
 
-Written against OpenRLHF 0.8's multi-turn agent API (``openrlhf.utils.agent``: ``AgentInstanceBase``
-with async ``reset(states)`` and ``step(states)``, exported as ``AgentExecutor`` over it). Not run in
-this repository (no OpenRLHF here). The prompt of each sample is a JSON object
-``{"split": ..., "index": ...}`` (or ``{"question_id": ...}``).
+Targets OpenRLHF 0.11.0 (released 2026-08-13; checked 2026-12-01): ``openrlhf.utils.agent`` with
+``AgentInstanceBase`` (``reset(states)`` / ``step(states)``, both async) and ``MultiTurnAgentExecutor``;
+OpenRLHF loads this file, builds ``AgentExecutor()`` with no arguments and calls
+``execute(prompt, label, sampling_params, max_length, hf_tokenizer, llm_engine, images=None)``; each
+step's ``rewards`` must be a tensor (OpenRLHF calls ``.item()`` on it). Flags are dotted
+(``--train.agent_func_path``, from 0.10.2). Not supported: 0.8.x-0.9.0 (executor built with
+``(max_steps, max_length, llm_engine, hf_tokenizer, result_queue)``) and 0.9.1-0.10.1 flag spellings.
+
+Each row's label (``--data.label_key``) is the question key: ``{"question_id": 42}`` or
+``{"split": "train", "index": 7}`` (a dict, or its JSON text), such as ``extra_info`` of Harness Lab's
+verl JSONL export. The prompt OpenRLHF rendered is replaced by the server's chat (its system prompt,
+the question, the tools) rendered with the model's chat template; observations are rendered as
+template turns too. The episode's configured reward arrives on the last step; an episode that would
+run past ``max_length`` is finished there and scored as it stands.
 """
 
 from __future__ import annotations
@@ -12,50 +21,86 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Any, Dict
+from typing import Any, Dict, Optional
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from harness_lab_client import HarnessLabClient  # noqa: E402
+from harness_lab_async import AsyncHarnessLab  # noqa: E402
 
-from openrlhf.utils.agent import AgentExecutorBase, AgentInstanceBase  # noqa: E402
+import torch  # noqa: E402
+from openrlhf.utils.agent import AgentInstanceBase, MultiTurnAgentExecutor  # noqa: E402
 
-CLIENT = HarnessLabClient()
 ENVIRONMENT = os.environ.get("HARNESS_LAB_ENV", "graph-menu")
+_SERVERS: Optional[AsyncHarnessLab] = None
+_PLACEHOLDER = "\u2063harness-lab\u2063"
+
+
+def servers() -> AsyncHarnessLab:
+    global _SERVERS
+    if _SERVERS is None:
+        _SERVERS = AsyncHarnessLab()
+    return _SERVERS
+
+
+def question_key(label: Any) -> Dict[str, Any]:
+    info = json.loads(label) if isinstance(label, str) else dict(label or {})
+    if info.get("question_id") is not None:
+        return {"question_id": int(info["question_id"])}
+    if info.get("split") is not None and info.get("index") is not None:
+        return {"split": info["split"], "index": int(info["index"])}
+    raise ValueError(f"the label must hold question_id, or split + index (got {label!r})")
+
+
+def observation_text(tokenizer, role: str, content: str) -> str:
+    """The text a chat template puts after a finished assistant turn for one ``role`` message plus the next generation prompt.
+
+    Rendered as the difference of two conversations, so no default system prompt is repeated; the
+    end-of-turn token the model generated itself (eos) is not repeated either.
+    """
+    base = [{"role": "user", "content": "q"}, {"role": "assistant", "content": _PLACEHOLDER}]
+    before = tokenizer.apply_chat_template(base, tokenize=False)
+    after = tokenizer.apply_chat_template(base + [{"role": role, "content": content}], tokenize=False, add_generation_prompt=True)
+    closing = before[before.rindex(_PLACEHOLDER) + len(_PLACEHOLDER):]
+    eos = tokenizer.eos_token or ""
+    if eos and closing.startswith(eos):
+        closing = closing[len(eos):]
+    return closing + after[len(before):]
 
 
 class AgentInstance(AgentInstanceBase):
+    tokenizer = None  # set by AgentExecutor.execute (OpenRLHF builds instances with no arguments)
+
     def __init__(self, *args, **kwargs):
         self.episode = None
-        self.menu = None
 
-    async def reset(self, states: Dict[str, Any], **kwargs) -> Dict[str, Any]:
-        fields = json.loads(states["observation"])
-        created = CLIENT.create(ENVIRONMENT, **fields)
-        self.episode, self.menu = created["episode_id"], created.get("menu")
-        return {"observation": "\n\n".join(m["content"] for m in created["messages"])}
+    async def reset(self, states: dict, **kwargs) -> dict:
+        self.episode = await servers().episode(ENVIRONMENT, **question_key(states.get("label")))
+        self.role = "user" if self.episode.menu is not None else "tool"
+        text = self.tokenizer.apply_chat_template(self.episode.messages, tools=self.episode.tools, tokenize=False, add_generation_prompt=True)
+        return {"observation": text}
 
-    async def step(self, states: Dict[str, Any], **kwargs) -> Dict[str, Any]:
-        text = states["action_text"].strip()
-        if self.menu is not None:
-            ids = {m["id"] for m in self.menu}
-            body = {"menu_id": text.split()[0]} if text and text.split()[0] in ids else {"text": text}
-        else:
-            body = {"text": text}  # the environment parses {"name", "arguments"} JSON and records format errors
-        out = CLIENT.step(self.episode, **body)
-        self.menu = out.get("menu", self.menu)
+    async def step(self, states: dict, **kwargs) -> Dict[str, Any]:
+        out = await self.episode.step(text=states["action_text"])
+        feedback = "" if out["done"] else observation_text(self.tokenizer, self.role, out["observation"])
+        params = states.get("sampling_params")
+        budget = getattr(params, "max_tokens", None)
+        # The executor stops silently when the next turn has no room: finish here so the episode is scored.
+        if not out["done"] and budget is not None:
+            used = len(self.tokenizer(states["action_text"], add_special_tokens=False)["input_ids"]) + 1
+            if budget - used - len(self.tokenizer(feedback, add_special_tokens=False)["input_ids"]) <= 0:
+                out = {**out, "done": True}
+                feedback = ""
         if not out["done"]:
-            return {"rewards": 0.0, "scores": 0.0, "environment_feedback": "\n" + out["observation"] + "\n", "done": False, "sampling_params": states.get("sampling_params"), "extra_logs": {}}
-        finished = CLIENT.finish(self.episode)
-        return {
-            "rewards": finished["reward"],
-            "scores": finished["reward"],
-            "environment_feedback": "",
-            "done": True,
-            "sampling_params": states.get("sampling_params"),
-            "extra_logs": {"turns": finished["outcome"]["turns"], **{f"reward/{k}": v for k, v in finished["components"].items()}},
-        }
+            return {"rewards": torch.tensor(0.0), "scores": torch.tensor(0.0), "environment_feedback": feedback, "done": False, "sampling_params": params, "extra_logs": {}}
+        finished = await self.episode.finish()
+        reward = torch.tensor(float(finished["reward"]))
+        logs = {"turns": torch.tensor(float(finished["outcome"]["turns"])), **{f"reward/{k}": torch.tensor(float(v)) for k, v in finished["components"].items() if v is not None}}
+        return {"rewards": reward, "scores": reward, "environment_feedback": "", "done": True, "sampling_params": params, "extra_logs": logs}
 
 
-class AgentExecutor(AgentExecutorBase):
-    def __init__(self, max_steps, max_length, llm_engine, hf_tokenizer, result_queue):
-        super().__init__(AgentInstance, max_steps, max_length, llm_engine, hf_tokenizer, result_queue)
+class AgentExecutor(MultiTurnAgentExecutor):
+    def __init__(self):
+        super().__init__(AgentInstance)
+
+    async def execute(self, prompt, label, sampling_params, max_length: int, hf_tokenizer, llm_engine, images=None):
+        AgentInstance.tokenizer = hf_tokenizer
+        return await super().execute(prompt, label, sampling_params, max_length, hf_tokenizer, llm_engine, images)

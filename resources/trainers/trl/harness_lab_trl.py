@@ -1,124 +1,168 @@
-"""TRL glue: an ``environment_factory`` class for ``GRPOTrainer`` over the Harness Lab environment server.
+"""TRL glue: environments for ``GRPOTrainer(environment_factory=...)`` over the Harness Lab server.
 
-Written against TRL 1.x's environment API (GRPOTrainer(environment_factory=...)): TRL makes one
-instance per rollout, calls ``reset(**row)`` with the dataset row's fields (its return value is appended
-to the prompt), exposes the public methods below as tools (from their signatures and docstrings), and
-hands the instances to the reward function as ``environments``. The server keeps the episode state;
-tokenisation stays with TRL.
+Targets TRL 1.9.0 (released 2026-07-21; checked 2026-12-01), whose environment API is: a factory (or a
+dict of factories by name, each dataset row choosing one with its ``environment`` column) builds one
+instance per rollout; TRL exposes the instance's public methods as tools (schemas from their signatures
+and Google-style docstrings, via transformers), calls ``reset(**row)`` before generation (a returned
+string is appended to the row's last user message), and, when the instance has ``get_reward()``, takes
+the reward from it. Needs transformers >= 5.2.0 (TRL's own check for ``environment_factory``) and
+``jmespath`` (TRL's tool-call parsing). Not supported: earlier TRL releases' environment APIs.
 
-Dataset rows carry ``split`` and ``index`` (or ``question_id``) and, optionally, ``seed``. Environment
-and config come from $HARNESS_LAB_ENV (default "stateful") and $HARNESS_LAB_CONFIG (JSON).
+The tools are not fixed here: ``environment_class`` asks the server for one episode of the
+environment and builds a class with exactly the tools that episode offers (names, parameters,
+descriptions from the server's JSON schemas), or the single ``choose(menu_id)`` tool for a menu
+environment (graph-menu). Per-token advantages: TRL 1.9.0's GRPOTrainer computes one advantage per
+completion (its loss accepts per-token advantages only from subclasses), so the per-step credit is not
+trained on here; it is kept on each instance (``turn_credit``) for logging or such a subclass.
 """
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import sys
-from typing import List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from harness_lab_client import HarnessLabClient, HarnessLabError  # noqa: E402
+from harness_lab_client import HarnessLabClient  # noqa: E402
+
+_JSON_TYPES = {"string": str, "integer": int, "number": float, "boolean": bool, "object": dict}
+KEY_FIELDS = ("question_id", "split", "index")
 
 
-class HarnessLabEnv:
-    """One Harness-1 episode (tools) or Harness-G episode (the ``choose`` tool) per rollout."""
+def _python_type(schema: dict) -> Any:
+    if schema.get("type") == "array":
+        return List[_python_type(schema.get("items", {}))]  # type: ignore[misc]
+    return _JSON_TYPES.get(schema.get("type"), str)
 
-    environment = os.environ.get("HARNESS_LAB_ENV", "stateful")
-    config = json.loads(os.environ.get("HARNESS_LAB_CONFIG", "{}"))
+
+def _tool_method(name: str, description: str, parameters: dict) -> Callable:
+    """A method named ``name`` whose signature and docstring carry the server's JSON schema (what TRL turns back into a tool schema)."""
+    props: Dict[str, dict] = parameters.get("properties", {})
+    required = set(parameters.get("required", []))
+
+    def tool(self, **arguments):
+        return self._act(name, arguments)
+
+    params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    annotations: Dict[str, Any] = {"return": str}
+    ordered = [p for p in props if p in required] + [p for p in props if p not in required]
+    for p in ordered:
+        hint = _python_type(props[p])
+        if p not in required:
+            hint = Optional[hint]
+        annotations[p] = hint
+        params.append(inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=inspect.Parameter.empty if p in required else None, annotation=hint))
+    args = "\n".join(f"    {p}: {' '.join(str(props[p].get('description') or p).split())}" for p in ordered)
+    tool.__name__ = tool.__qualname__ = name
+    tool.__doc__ = f"{' '.join(description.split()) or name}\n\nArgs:\n{args}\n" if ordered else (description or name)
+    tool.__annotations__ = annotations
+    tool.__signature__ = inspect.Signature(params, return_annotation=str)  # type: ignore[attr-defined]
+    return tool
+
+
+class HarnessLabEnvBase:
+    """What every generated environment class shares: the episode, its reward and credit."""
+
+    environment = "graph-menu"
+    config: dict = {}
 
     def __init__(self) -> None:
-        self.client = HarnessLabClient()
-        self.episode = None
+        self._client = HarnessLabClient()
+        self._episode = None
+        self._system: Optional[str] = None
         self.reward = 0.0
+        self.turn_credit: List[float] = []
         self.result: Optional[dict] = None
 
-    def reset(self, **row) -> str:
-        fields = {k: row[k] for k in ("question_id", "split", "index", "seed", "group_id") if k in row}
-        self.episode = self.client.episode(self.environment, config=self.config, **fields)
-        self.reward, self.result = 0.0, None
-        created = self.episode.reset()
-        menu = created.get("menu")
-        text = created["messages"][-1]["content"]
-        return text if not menu else text + "\n\nMenu ids: " + ", ".join(m["id"] for m in menu)
+    def reset(self, **row) -> Optional[str]:
+        key = {k: row[k] for k in KEY_FIELDS if row.get(k) is not None}
+        if "question_id" in key:
+            key = {"question_id": int(key["question_id"])}
+        elif "index" in key:
+            key["index"] = int(key["index"])
+        if self._episode is not None and self._episode.id is not None:
+            self._episode.close()
+        self._episode = self._client.episode(self.environment, config=self.config or None, seed=int(row.get("seed", 0)), group_id=row.get("group_id"), **key)
+        created = self._episode.reset()
+        self.reward, self.turn_credit, self.result = 0.0, [], None
+        system = next((m["content"] for m in created["messages"] if m["role"] == "system"), None)
+        user = created["messages"][-1]["content"]
+        prompt = row.get("prompt") or []
+        has_system = bool(prompt) and isinstance(prompt[0], dict) and prompt[0].get("role") == "system" and prompt[0].get("content") == system
+        # TRL appends this text to the row's last user message: the server's system prompt travels with it unless the row already has it.
+        return user if has_system or not system else f"{system}\n\n{user}"
+
+    def _finish(self) -> None:
+        if self.result is None and self._episode is not None and self._episode.id is not None:
+            self.result = self._episode.finish()
+            self.reward = float(self.result["reward"])
+            self.turn_credit = [float(c["total"]) for c in self.result["per_step_credit"]]
 
     def _act(self, name: str, arguments: dict) -> str:
-        if self.episode is None or self.episode.done:
-            raise ValueError("The episode is over.")
-        out = self.episode.step({"name": name, "arguments": arguments})
+        if self._episode is None or self._episode.id is None or self._episode.done:
+            raise ValueError("The episode is over: no more tool calls.")
+        out = self._episode.step({"name": name, "arguments": {k: v for k, v in arguments.items() if v is not None}})
         if out["done"]:
-            self.result = self.episode.finish()
-            self.reward = float(self.result["reward"])
+            self._finish()
         return out["observation"] if out["info"]["valid"] else f"Error: {out['info']['format_error']}"
 
-    # Harness-1 tools (environment "stateful" or "transcript"); their schemas are also served by GET /v1/environments.
-    def search_corpus(self, query: str) -> str:
-        """Search the corpus with one query.
-
-        Args:
-            query: One search query.
-        """
-        return self._act("search_corpus", {"query": query})
-
-    def fan_out_search(self, queries: List[str]) -> str:
-        """Run several search queries in parallel.
-
-        Args:
-            queries: Search queries (1 to the server's limit).
-        """
-        return self._act("fan_out_search", {"queries": queries})
-
-    def read_document(self, doc_id: str) -> str:
-        """Read one retrieved document in full.
-
-        Args:
-            doc_id: Document id, e.g. "D12".
-        """
-        return self._act("read_document", {"doc_id": doc_id})
-
-    def curate(self, add_ids: List[str], importance: str = "fair") -> str:
-        """Add documents to the curated evidence set.
-
-        Args:
-            add_ids: Document ids to add.
-            importance: Importance tag of the added documents.
-        """
-        return self._act("curate", {"add_ids": add_ids, "importance": importance})
-
-    def end_search(self, reasoning: str) -> str:
-        """End the search when the curated set is enough.
-
-        Args:
-            reasoning: Why the curated set is enough.
-        """
-        return self._act("end_search", {"reasoning": reasoning})
-
-    # Harness-G menu (environment "graph-menu").
-    def choose(self, menu_id: str) -> str:
-        """Choose one action from the menu by its id (SELECT, LOOKUP, ANSWER_WITH, ANSWER).
-
-        Args:
-            menu_id: The id of a menu item, e.g. "S3".
-        """
-        if self.episode is None or self.episode.done:
-            raise ValueError("The episode is over.")
-        out = self.episode.step(menu_id=menu_id)
-        if out["done"]:
-            self.result = self.episode.finish()
-            self.reward = float(self.result["reward"])
-            return out["observation"]
-        return out["observation"] + "\n\nMenu ids: " + ", ".join(m["id"] for m in out.get("menu", []))
+    def get_reward(self) -> float:
+        """The episode's configured reward; an episode the model did not end is scored as it stands."""
+        self._finish()
+        return self.reward
 
 
-def harness_lab_reward(environments, **kwargs) -> List[float]:
-    """The configured reward of each rollout; unfinished episodes are finished (scored) here."""
-    rewards = []
-    for env in environments:
-        if env.result is None and env.episode is not None and env.episode.id is not None:
-            try:
-                env.result = env.episode.finish()
-                env.reward = float(env.result["reward"])
-            except HarnessLabError:
-                env.reward = 0.0
-        rewards.append(env.reward)
-    return rewards
+def choose(self, menu_id: str) -> str:
+    """Choose one action from the menu by its id.
+
+    Args:
+        menu_id: The id of a menu item, as listed in the last observation (e.g. "S3").
+    """
+    if self._episode is None or self._episode.id is None or self._episode.done:
+        raise ValueError("The episode is over: no more choices.")
+    out = self._episode.step(menu_id=str(menu_id))
+    if out["done"]:
+        self._finish()
+    return out["observation"] if out["info"]["valid"] else f"Error: {out['info']['format_error']}"
+
+
+def environment_class(environment: str, probe: Dict[str, Any], config: Optional[dict] = None, client: Optional[HarnessLabClient] = None) -> type:
+    """A ``HarnessLabEnvBase`` subclass with exactly the tools the server's ``environment`` offers.
+
+    ``probe`` is one question key (e.g. the first dataset row's ``{"question_id": 12}``): one episode is
+    created to read the tools (or the menu), then dropped unscored.
+    """
+    client = client or HarnessLabClient()
+    created = client.create(environment, config=config or None, **probe)
+    client.delete(created["episode_id"])
+    members: Dict[str, Any] = {"environment": environment, "config": dict(config or {})}
+    if created.get("menu") is not None:
+        members["choose"] = choose  # TRL names a tool by its __name__
+    else:
+        for t in created.get("tools") or []:
+            fn = t.get("function", t)
+            members[fn["name"]] = _tool_method(fn["name"], fn.get("description", ""), fn.get("parameters") or {})
+    return type(f"HarnessLab_{environment.replace('-', '_')}", (HarnessLabEnvBase,), members)
+
+
+def environment_factories(environments: List[str], probe: Dict[str, Any], config: Optional[dict] = None) -> Dict[str, type]:
+    """``{name: class}`` for ``GRPOTrainer(environment_factory=...)``; rows pick one with an ``environment`` column."""
+    return {name: environment_class(name, probe, config) for name in environments}
+
+
+def prompt_rows(environment: str, keys: List[Dict[str, Any]], probe_client: Optional[HarnessLabClient] = None) -> List[dict]:
+    """Dataset rows for ``environment``: the server's system prompt as the system message and an empty user turn (``reset`` fills in the question)."""
+    client = probe_client or HarnessLabClient()
+    created = client.create(environment, **keys[0])
+    client.delete(created["episode_id"])
+    system = next((m["content"] for m in created["messages"] if m["role"] == "system"), None)
+    head = [{"role": "system", "content": system}] if system else []
+    return [{"prompt": head + [{"role": "user", "content": ""}], **key} for key in keys]
+
+
+if __name__ == "__main__":
+    # python3 harness_lab_trl.py ENV QUESTION_ID: the tool schemas this adapter would give TRL.
+    cls = environment_class(sys.argv[1], {"question_id": int(sys.argv[2])})
+    print(json.dumps(sorted(n for n, _ in inspect.getmembers(cls(), inspect.ismethod) if not n.startswith("_") and n not in ("reset", "get_reward"))))

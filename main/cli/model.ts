@@ -1,3 +1,4 @@
+import { GgufTrainer } from '../llm/training'
 import type { Cli } from './context'
 
 export function registerModelCommands(cli: Cli): void {
@@ -25,6 +26,28 @@ export function registerModelCommands(cli: Cli): void {
       print({ removed: true }, 'Removed (the file is left alone)')
     }),
   )
+  model
+    .command('trainable <path>')
+    .description('can this GGUF train its own weights here? builds the native trainer if needed, checks F32 and estimates memory')
+    .option('--context <tokens>', 'training sequence length', '512')
+    .option('--last-blocks <n>', 'train output + the last N blocks only')
+    .option('--optimizer <name>', 'sgd | adamw', 'sgd')
+    .action(async (path: string, o: { context: string; lastBlocks?: string; optimizer: string }) => {
+      let trainer: GgufTrainer | null = null
+      try {
+        trainer = await GgufTrainer.start()
+        const e = await trainer.estimate({ model: path, contextSize: Number(o.context), optimizer: o.optimizer === 'adamw' ? 'adamw' : 'sgd', withBase: true, ...(o.lastBlocks ? { lastBlocks: Number(o.lastBlocks) } : {}) })
+        print(e, e.trainable
+          ? `Trainable: ${e.nTrainable.toLocaleString('en')} of ${e.nParams.toLocaleString('en')} parameters, context ${e.contextSize}, about ${Math.ceil(e.estimatedBytes / 2 ** 20)} MiB with the frozen base (trainer ${trainer.binary.backend}, llama.cpp ${trainer.binary.llamaCppRelease})`
+          : `Not trainable: ${e.reason}`)
+        if (!e.trainable) process.exitCode = 1
+      } catch (err) {
+        console.error(err instanceof Error ? err.message : String(err))
+        process.exitCode = 1
+      } finally {
+        await trainer?.close()
+      }
+    })
   model
     .command('download <uri>')
     .description('download by hf: or https:// URI into the data folder and register it (needs internet)')

@@ -1,3 +1,9 @@
+import { join } from 'node:path'
+import { appDbFile } from '../config/paths'
+import { appMigrations } from '../db/migrations'
+import { openDatabase } from '../db/open'
+import type { AppDatabase } from '../db/schema'
+import { ModelRegistry } from '../models/registry'
 import { APP_VERSION } from '../config/version'
 import { answererFor } from '../experiments/factories'
 import { runTraining, storedTrainConfig } from '../experiments/training'
@@ -10,6 +16,7 @@ export const trainJob = defineJobKind({
     const stored = params.mode === 'resume' ? storedTrainConfig(db.raw, params.runId) : null
     const answererSpec = params.mode === 'new' ? params.answerer : stored!.answerer
     const answerer = own(await answererFor(answererSpec), answererSpec.kind === 'gguf' ? answererSpec.modelPath : undefined)
+    const ggufDir = join(ctx.dataDir, 'models', 'trained')
     const result = await runTraining(db.raw, params.mode === 'new' ? params.config : stored!.config, {
       answerer: answerer.value,
       answererSpec,
@@ -17,10 +24,18 @@ export const trainJob = defineJobKind({
       jobId: ctx.jobId,
       progress: (p, stage, message) => ctx.progress(p, stage, message),
       throwIfCancelled: () => ctx.throwIfCancelled(),
+      ggufDir,
     }, params.mode === 'resume' ? params.runId : null)
+    // A GGUF run's final weights become a registered model (provenance: the run's summary and <file>.provenance.json).
+    let registered = ''
+    if (result.model) {
+      const app = own(await openDatabase<AppDatabase>(appDbFile(ctx.dataDir), appMigrations))
+      const model = await new ModelRegistry(app.db).add(result.model.path, 'policy')
+      registered = ` · model ${model.name} registered`
+    }
     const before = result.before?.aggregates['sp.f1']?.mean ?? null
     const after = result.after?.aggregates['sp.f1']?.mean ?? null
     const pct = (v: number | null) => (v === null ? '–' : (v * 100).toFixed(1))
-    return { result: { runId: result.runId, steps: result.steps, before, after }, message: `Run #${result.runId}: ${result.steps} steps · held-out SP F1 ${pct(before)} → ${pct(after)} (greedy head)` }
+    return { result: { runId: result.runId, steps: result.steps, before, after }, message: `Run #${result.runId}: ${result.steps} steps · held-out SP F1 ${pct(before)} → ${pct(after)} (greedy ${result.model ? 'GGUF policy' : 'head'})${registered}` }
   },
 })

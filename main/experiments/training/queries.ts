@@ -137,6 +137,10 @@ function stepRows(raw: SQLite.Database, runId: number): { steps: TrainStepDiagno
       seconds: num(d.seconds),
       heldOut,
       rollouts: rollouts.get(step) ?? 0,
+      klToBase: numOrNull(d.klToBase),
+      klWarning: typeof d.klWarning === 'string' ? d.klWarning : null,
+      tokensTrained: numOrNull(d.tokensTrained),
+      secondsPerUpdate: numOrNull(d.secondsPerUpdate),
     }
   })
   return { steps, perQuestion }

@@ -4,7 +4,7 @@
  * weighted), the configured reward, and the per-step credit.
  */
 import type SQLite from 'better-sqlite3'
-import { runEpisode, type Answerer, type Environment, type EnvQuestion, type Trajectory } from '../../harness'
+import { runEpisode, type Answerer, type Environment, type EnvQuestion, type Policy, type Trajectory } from '../../harness'
 import type { HeadDecisionRecord, HeadPolicy } from '../../policy/head-policy'
 import { creditScheme, memoScorer, type StepCredit } from '../../rl/credit'
 import { computeReward, type RewardConfig, type RewardValue } from '../../rl/reward-schemes'
@@ -33,7 +33,8 @@ export interface PlayedRollout extends TrainingRollout {
 /** Correct for the zero-advantage split: the evidence or the answer is right by the metric the reward is closest to. */
 const correctOf = (m: Record<string, number | null>): boolean => (m['sp.f1'] ?? m['harness1.curatedRecall'] ?? m['paragraph.recall'] ?? m['answer.f1.official'] ?? 0) >= 0.5
 
-export async function playRollout(env: Environment, policy: HeadPolicy, question: EnvQuestion, seed: number, ctx: RolloutContext): Promise<PlayedRollout> {
+/** `policy` is the head's (its decision records feed the head update) or any other, e.g. a GGUF menu policy (no records). */
+export async function playRollout(env: Environment, policy: HeadPolicy | Policy, question: EnvQuestion, seed: number, ctx: RolloutContext): Promise<PlayedRollout> {
   const needsCredit = ctx.credit !== 'outcome'
   const rewarder = ctx.reward.weights.harness1 ? rewarderFor(ctx.rewardScheme, ctx.raw, ctx.reward.harness1Weights) : null
   const trajectory = await runEpisode(env, policy, question, seed, {
@@ -49,7 +50,7 @@ export async function playRollout(env: Environment, policy: HeadPolicy, question
       return { answer, metrics }
     },
   })
-  const records: HeadDecisionRecord[] = [...policy.records]
+  const records: HeadDecisionRecord[] = 'records' in policy ? [...(policy as HeadPolicy).records] : []
   const reward = computeReward(trajectory.metrics, ctx.reward)
   let credit: StepCredit[] = trajectory.steps.map(() => ({ total: 0, frontier: 0, enablement: 0, gain: 0, alternatives: [] }))
   if (needsCredit) {

@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs'
 import type SQLite from 'better-sqlite3'
 import { aggregate, seededRandom } from '../../eval'
-import { createEnvironment, environmentFactory, runEpisode, type Answerer, type Environment, environmentContext } from '../../harness'
+import { createEnvironment, environmentFactory, runEpisode, type Answerer, type Environment, environmentContext, type Policy, type Trajectory } from '../../harness'
 import { Adam, createHead, restoreHead, type PolicyHead } from '../../policy/head'
 import { candidateBuilder, HeadPolicy, headInputDim, type PriorProvider } from '../../policy/head-policy'
 import { getSharedRuntime } from '../../llm/llama-runtime'
@@ -25,6 +25,7 @@ import { scoreEpisode } from '../score'
 import { RunStore } from '../store'
 import { playRollout } from './rollouts'
 import { TrainingStore } from './store'
+import { runGgufTraining, type GgufTrainingDeps, type TrainedGguf } from './gguf-run'
 
 export interface TrainingDeps {
   answerer: Answerer
@@ -54,6 +55,8 @@ export function resolveTrainConfig(raw: SQLite.Database, input: TrainConfigInput
     throw new Error(`Credit "${config.credit.scheme}" reads menu previews; ${config.environment} has none: use credit "outcome"`)
   }
   if (config.prior && factory.protocol !== 'sentence-menu') throw new Error(`An LLM prior scores menu ids; ${config.environment} has no menu: train without a prior`)
+  if (config.gguf && factory.actionKind !== 'menu') throw new Error(`Training the GGUF weights supports menu environments (graph-menu) so far; ${config.environment} is not one`)
+  if (config.gguf && !existsSync(config.gguf.modelPath)) throw new Error(`No GGUF model file at ${config.gguf.modelPath}`)
   if (config.prior && !existsSync(config.prior.modelPath)) throw new Error(`No prior model file at ${config.prior.modelPath}`)
   estimator(config.estimator)
   policyLoss(config.loss.name)
@@ -69,6 +72,11 @@ export function resolveTrainConfig(raw: SQLite.Database, input: TrainConfigInput
 /** The greedy (argmax) head on the held-out split: per-question metrics and aggregates with bootstrap CIs. */
 export async function evaluateHead(env: Environment, head: PolicyHead, protocol: Parameters<typeof candidateBuilder>[0], questions: StoredQuestion[], answerer: Answerer, evidence: EvidenceResolver, seed: number, prior?: PriorProvider): Promise<HeldOutResult> {
   const policy = new HeadPolicy(head, candidateBuilder(protocol), { mode: 'greedy', ...(prior ? { prior } : {}) })
+  return evaluatePolicy(env, policy, questions, answerer, evidence, seed)
+}
+
+/** Any policy (greedy by its own settings) on the held-out split; `onTrajectory` sees each episode. */
+export async function evaluatePolicy(env: Environment, policy: Policy, questions: StoredQuestion[], answerer: Answerer, evidence: EvidenceResolver, seed: number, onTrajectory?: (t: Trajectory) => void): Promise<HeldOutResult> {
   const perQuestion: Record<string, Record<string, number | null>> = {}
   for (const q of questions) {
     const t = await runEpisode(env, policy, q, (seed * 1_000_003 + q.rowId) >>> 0, {
@@ -82,12 +90,13 @@ export async function evaluateHead(env: Environment, head: PolicyHead, protocol:
       },
     })
     perQuestion[String(q.rowId)] = t.metrics
+    onTrajectory?.(t)
   }
   return { aggregates: aggregate(Object.entries(perQuestion).map(([questionId, metrics]) => ({ questionId, variant: null, metrics })), { seed }), perQuestion }
 }
 
 /** Questions of step `step`: consecutive slices of a per-epoch shuffle of the train split, all derived from the seed. */
-function stepQuestions(train: StoredQuestion[], config: TrainConfig, step: number): StoredQuestion[] {
+export function stepQuestions(train: StoredQuestion[], config: TrainConfig, step: number): StoredQuestion[] {
   const out: StoredQuestion[] = []
   const orders = new Map<number, number[]>()
   for (let j = 0; j < config.questionsPerStep; j++) {
@@ -108,14 +117,15 @@ function stepQuestions(train: StoredQuestion[], config: TrainConfig, step: numbe
   return out
 }
 
-const rolloutSeed = (config: TrainConfig, step: number, j: number, g: number): number => (((config.seed * 1_000_003) ^ (step * 92_821 + j * 613 + g * 7)) >>> 0)
+export const rolloutSeed = (config: TrainConfig, step: number, j: number, g: number): number => (((config.seed * 1_000_003) ^ (step * 92_821 + j * 613 + g * 7)) >>> 0)
 
 /**
  * Runs (or resumes) a training run. `runId` null creates the run; otherwise it continues from the run's
  * last checkpoint. Cancelling stops between steps; the completed steps stay.
  */
-export async function runTraining(raw: SQLite.Database, input: TrainConfigInput, deps: TrainingDeps, runId: number | null = null): Promise<{ runId: number; steps: number; before: HeldOutResult | null; after: HeldOutResult | null }> {
+export async function runTraining(raw: SQLite.Database, input: TrainConfigInput, deps: GgufTrainingDeps, runId: number | null = null): Promise<{ runId: number; steps: number; before: HeldOutResult | null; after: HeldOutResult | null; model?: TrainedGguf | null }> {
   const config = resolveTrainConfig(raw, input)
+  if (config.gguf) return runGgufTraining(raw, config, deps, runId)
   const runs = new RunStore(raw)
   const store = new TrainingStore(raw)
   const factory = environmentFactory(config.environment)
@@ -205,7 +215,7 @@ async function loadPrior(modelPath: string): Promise<{ policy: MenuLlmPolicy; pr
  * The held-out result stored with step 0 (a resumed run evaluated it before it stopped), aggregated
  * with the run seed as evaluateHead does: the bootstrap CIs then equal the uninterrupted run's.
  */
-function firstHeldOut(store: TrainingStore, runId: number, seed: number): HeldOutResult | null {
+export function firstHeldOut(store: TrainingStore, runId: number, seed: number): HeldOutResult | null {
   const first = store.diagnostics(runId)[0]?.diagnostics as { heldOutPerQuestion?: Record<string, Record<string, number | null>> | null } | undefined
   if (!first?.heldOutPerQuestion) return null
   const perQuestion = first.heldOutPerQuestion

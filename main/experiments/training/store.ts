@@ -23,6 +23,8 @@ export interface TrainingCheckpoint {
   step: number
   head: unknown
   adam: unknown
+  /** GGUF runs: the weights after this step (the optimiser state lives in the trainer process only). */
+  gguf?: { modelPath: string; sha256: string }
 }
 
 export const encodeSteps = (steps: CompactStep[]): Buffer => deflateSync(Buffer.from(JSON.stringify(steps)))

@@ -29,6 +29,8 @@ export interface LlmPolicySpec extends PoolOptions {
   maxStringLength?: number
   /** Free query: most characters per query (default 96). */
   maxQueryChars?: number
+  /** Keep prompt and chosen token ids in each decision (training the GGUF weights; menu kind). */
+  recordTokens?: boolean
 }
 
 export type LlmPolicy = MenuLlmPolicy | ToolLlmPolicy
@@ -44,7 +46,7 @@ export async function createPolicy(spec: LlmPolicySpec, runtime: LlamaRuntime): 
   }
   const lease = await modelCacheFor(runtime).lease(spec.modelPath, spec)
   try {
-    const common = { sampling: spec.sampling, template: spec.template, systemPrompt: spec.systemPrompt }
+    const common = { sampling: spec.sampling, template: spec.template, systemPrompt: spec.systemPrompt, recordTokens: spec.recordTokens }
     if (spec.kind === 'llm-menu') return new MenuLlmPolicy(lease, common)
     return new ToolLlmPolicy(lease, {
       ...common,

@@ -22,6 +22,8 @@ export interface LlmPolicyOptions {
   template?: TemplateChoice
   /** Replaces the built-in system prompt for this environment kind. */
   systemPrompt?: string
+  /** Keep the prompt and chosen token ids in each decision (for training the model's own weights). */
+  recordTokens?: boolean
 }
 
 /** What an LLM policy records per step, beyond the shared PolicyDecision fields (all of which it fills). */
@@ -44,6 +46,8 @@ export interface LlmDecision extends PolicyDecision {
   formatError?: string
   /** Free-query mode: the query was longer than the cap and was cut (only where the grammar could not cap it). */
   queryCut?: boolean
+  /** With recordTokens: the prompt's token ids and the chosen reply's (the end token excluded). */
+  tokenIds?: { prompt: number[]; chosen: number[] }
 }
 
 /** Sampling, seeding, prompt rendering and model ownership shared by the menu and tool policies. */

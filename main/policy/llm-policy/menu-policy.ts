@@ -78,6 +78,7 @@ export class MenuLlmPolicy extends LlmPolicyBase implements Policy {
       step,
       template: this.template,
       cutChars,
+      ...(this.options.recordTokens ? { tokenIds: { prompt: tokens.map(Number), chosen: choice.tokens.map(Number) } } : {}),
     }
   }
 }

@@ -2,3 +2,4 @@ export { trainConfigSchema, checkSplits, type TrainConfig, type TrainConfigInput
 export { trainOnBatch, type BatchResult, type TrainingRollout } from './batch'
 export { stepDiagnostics, type RolloutSummary, type StepDiagnostics } from './diagnostics'
 export { policyUpdate, type TrainingSample, type UpdateStats } from './update'
+export { tokenBatch, type TokenBatch, type TokenDecision, type TokenRollout, type WeightedSequence } from './token-batch'

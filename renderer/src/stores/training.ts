@@ -19,6 +19,10 @@ export interface LaunchInput {
   heldOut: { offset: number; limit: number; split?: string }
   /** Empty: the lexical stand-in. */
   answererPath: string
+  /** An F32 GGUF whose own weights train (graph-menu); empty: the saved config's policy (the head). */
+  ggufPath?: string
+  /** SGD learning rate of a GGUF run (the contract's default when absent). */
+  ggufLearningRate?: number
 }
 
 /**
@@ -158,6 +162,7 @@ export const useTrainingStore = defineStore('training', () => {
       envConfig: input.environment === input.config.environment ? input.config.envConfig : {},
       train: { questionSetId: input.questionSetId, ...input.train },
       heldOut: { questionSetId: input.questionSetId, ...input.heldOut },
+      ...(input.ggufPath?.trim() ? { gguf: { ...(input.config.gguf ?? {}), modelPath: input.ggufPath.trim(), ...(input.ggufLearningRate ? { learningRate: input.ggufLearningRate } : {}) } } : {}),
     }
     const answerer = input.answererPath.trim() ? { kind: 'gguf' as const, modelPath: input.answererPath.trim() } : { kind: 'lexical' as const }
     pendingJob.value = null

@@ -1,0 +1,565 @@
+// gguf-trainer: trains an F32 GGUF model's own weights through llama.cpp's training API
+// (llama_opt_init / llama_opt_epoch), driven by JSON lines on stdin, one reply line per request
+// on stdout. Run as a child process so a crash or an out-of-memory kill cannot take the app down
+// and all memory goes back to the system when a run ends.
+//
+// The loss. llama_opt_epoch fills the label tensor with one-hot next tokens for every position
+// (no mask, no per-sample weight) and ggml's cross-entropy backward is (softmax - label) / rows.
+// We want sum_t w_t * -log p(x_t | x_<t) with any real w_t (the advantage on the policy's
+// tokens, 0 on the prompt and padding). Its gradient per row is w_t * (softmax - onehot), which
+// equals (softmax - label) for label = (1 - w) * softmax + w * onehot. So before each training
+// step we run a forward pass in a second (inference) context on the same weights, build those
+// soft labels, and put them in the label tensor just before ggml evaluates the graph: this
+// program defines ggml_opt_eval itself, which the dynamic linker binds libllama's call to, writes
+// the labels through the public ggml_opt_labels(), then calls the real ggml_opt_eval. Every
+// training step checks that the interposer ran, so plain cross-entropy is never used silently.
+#include "json.hpp"
+
+#include "ggml-backend.h"
+#include "ggml-opt.h"
+#include "gguf.h"
+#include "llama.h"
+
+#include <dlfcn.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+// ---- label interposer --------------------------------------------------------------------
+
+static const std::vector<float> * g_labels = nullptr;  // [nCtx rows][nVocab], set around one step
+static long g_interposed_calls = 0;
+
+extern "C" void ggml_opt_eval(ggml_opt_context_t opt_ctx, ggml_opt_result_t result) {
+  using eval_fn = void (*)(ggml_opt_context_t, ggml_opt_result_t);
+  static eval_fn real = reinterpret_cast<eval_fn>(dlsym(RTLD_NEXT, "ggml_opt_eval"));
+  if (!real) { fprintf(stderr, "gguf-trainer: cannot find ggml_opt_eval in libggml-base\n"); abort(); }
+  if (g_labels) {
+    ggml_tensor * labels = ggml_opt_labels(opt_ctx);
+    if (ggml_nbytes(labels) != g_labels->size() * sizeof(float)) {
+      fprintf(stderr, "gguf-trainer: label tensor is %zu bytes, expected %zu\n", ggml_nbytes(labels), g_labels->size() * sizeof(float));
+      abort();
+    }
+    ggml_backend_tensor_set(labels, g_labels->data(), 0, ggml_nbytes(labels));
+    g_interposed_calls++;
+  }
+  real(opt_ctx, result);
+}
+
+// ---- state --------------------------------------------------------------------------------
+
+struct Trainer {
+  llama_model * model = nullptr;
+  llama_context * ctx_train = nullptr;
+  llama_context * ctx_eval = nullptr;  // same weights, forward passes for soft labels and log-probs
+  llama_model * base = nullptr;         // frozen base for KL, optional
+  llama_context * ctx_base = nullptr;
+  int n_ctx = 0;
+  int n_vocab = 0;
+  int n_layer = 0;
+  uint32_t ctx_len_in_file = 0;  // the model's own context_length, restored in saved files
+  std::string arch;
+  std::string optimizer = "adamw";
+  float lr = 1e-4f;
+  float weight_decay = 0.0f;
+  int last_blocks = -1;  // -1: all tensors train
+  long steps = 0;
+};
+
+static Trainer T;
+
+static ggml_opt_optimizer_params opt_pars(void *) {
+  ggml_opt_optimizer_params p = ggml_opt_get_default_optimizer_params(nullptr);
+  p.adamw.alpha = T.lr;
+  p.adamw.wd = T.weight_decay;
+  p.sgd.alpha = T.lr;
+  p.sgd.wd = T.weight_decay;
+  return p;
+}
+
+// "blk.<i>." prefix -> i, else -1
+static int block_index(const char * name) {
+  if (strncmp(name, "blk.", 4) != 0) return -1;
+  return atoi(name + 4);
+}
+
+static bool trains(const char * name) {
+  if (strcmp(name, "token_embd.weight") == 0) return false;  // llama.cpp does not train it (upstream FIXME)
+  if (T.last_blocks < 0) return true;
+  if (strncmp(name, "output", 6) == 0) return true;  // output and output_norm
+  int b = block_index(name);
+  return b >= 0 && b >= T.n_layer - T.last_blocks;
+}
+
+static bool param_filter(const ggml_tensor * tensor, void *) { return trains(tensor->name); }
+
+static long peak_rss_bytes() {
+  std::ifstream f("/proc/self/status");
+  std::string line;
+  while (std::getline(f, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) return atol(line.c_str() + 6) * 1024;
+  }
+  return 0;
+}
+
+static void log_cb(ggml_log_level level, const char * text, void *) {
+  if (level == GGML_LOG_LEVEL_ERROR || level == GGML_LOG_LEVEL_WARN) fputs(text, stderr);
+}
+
+// ---- GGUF inspection ------------------------------------------------------------------------
+
+struct Inspection {
+  std::string error;
+  std::string arch;
+  uint32_t n_layer = 0, n_embd = 0, n_ff = 0, n_head = 0, n_head_kv = 0, ctx_len = 0;
+  long long weight_bytes = 0, n_params = 0, n_trainable = 0;
+  long long n_vocab = 0;
+};
+
+static uint32_t u32_key(gguf_context * g, const std::string & key) {
+  int64_t id = gguf_find_key(g, key.c_str());
+  return id < 0 ? 0 : gguf_get_val_u32(g, id);
+}
+
+static Inspection inspect(const std::string & path) {
+  Inspection r;
+  gguf_init_params gp = {/*no_alloc=*/true, /*ctx=*/nullptr};
+  ggml_context * meta = nullptr;
+  gp.ctx = &meta;
+  gguf_context * g = gguf_init_from_file(path.c_str(), gp);
+  if (!g) { r.error = "cannot read GGUF file " + path; return r; }
+  int64_t arch_id = gguf_find_key(g, "general.architecture");
+  r.arch = arch_id < 0 ? "" : gguf_get_val_str(g, arch_id);
+  r.n_layer = u32_key(g, r.arch + ".block_count");
+  r.n_embd = u32_key(g, r.arch + ".embedding_length");
+  r.n_ff = u32_key(g, r.arch + ".feed_forward_length");
+  r.n_head = u32_key(g, r.arch + ".attention.head_count");
+  r.n_head_kv = u32_key(g, r.arch + ".attention.head_count_kv");
+  r.ctx_len = u32_key(g, r.arch + ".context_length");
+  T.n_layer = r.n_layer;
+  for (int64_t i = 0; i < gguf_get_n_tensors(g); i++) {
+    const char * name = gguf_get_tensor_name(g, i);
+    ggml_type type = gguf_get_tensor_type(g, i);
+    ggml_tensor * t = ggml_get_tensor(meta, name);
+    long long n = t ? ggml_nelements(t) : 0;
+    if (strcmp(name, "token_embd.weight") == 0 && t) r.n_vocab = t->ne[1];
+    if (type != GGML_TYPE_F32 && r.error.empty()) {
+      r.error = std::string("tensor ") + name + " is " + ggml_type_name(type) +
+                ": training needs every weight in F32 (quantised and F16 weights have no backward pass here); "
+                "convert the original model to an F32 GGUF (e.g. convert_hf_to_gguf.py --outtype f32)";
+    }
+    r.weight_bytes += gguf_get_tensor_size(g, i);
+    r.n_params += n;
+    if (trains(name)) r.n_trainable += n;
+  }
+  gguf_free(g);
+  if (meta) ggml_free(meta);
+  return r;
+}
+
+// A planning estimate, not a measurement: weights (policy, plus base when KL is on), optimizer
+// state per trainable float (gradient, and AdamW's two moments), activations kept for the
+// backward pass of one n_ctx sequence, and the logits / label rows.
+static long long estimate_bytes(const Inspection & in, int n_ctx, bool adamw, bool with_base) {
+  const long long f = 4;
+  long long weights = in.weight_bytes * (with_base ? 2 : 1);
+  long long opt = in.n_trainable * f * (adamw ? 3 : 1);
+  long long per_layer = (long long) n_ctx * (12LL * in.n_embd + 4LL * in.n_ff + 3LL * in.n_head * n_ctx) * f;
+  long long activations = per_layer * in.n_layer * 2;
+  long long logits = (long long) n_ctx * in.n_vocab * f * 6;
+  long long kv = 2LL * in.n_layer * n_ctx * in.n_embd * f * (with_base ? 3 : 2);
+  return weights + opt + activations + logits + kv;
+}
+
+// llama.cpp pads a context to a multiple of 256 tokens, and training needs the sequence length,
+// the batch and the ubatch all equal to that context, so round the request up the same way.
+static int training_context(int requested, uint32_t model_ctx) {
+  int n = std::max(256, (requested + 255) / 256 * 256);
+  if (model_ctx >= 256 && (uint32_t) n > model_ctx) n = (int) (model_ctx / 256 * 256);
+  return n;
+}
+
+// ---- helpers ----------------------------------------------------------------------------------
+
+static std::vector<int> int_array(const Json & j, const char * what) {
+  if (j.kind != Json::Arr) throw std::runtime_error(std::string(what) + " must be an array");
+  std::vector<int> v;
+  v.reserve(j.a.size());
+  for (const Json & x : j.a) v.push_back((int) x.n);
+  return v;
+}
+
+static std::vector<float> float_array(const Json & j, const char * what) {
+  if (j.kind != Json::Arr) throw std::runtime_error(std::string(what) + " must be an array");
+  std::vector<float> v;
+  for (const Json & x : j.a) v.push_back((float) x.n);
+  return v;
+}
+
+static void check_tokens(const std::vector<int> & tokens) {
+  if (tokens.size() < 2) throw std::runtime_error("a sequence needs at least 2 tokens");
+  if ((int) tokens.size() > T.n_ctx) {
+    throw std::runtime_error("sequence of " + std::to_string(tokens.size()) + " tokens is longer than the training context (" +
+                             std::to_string(T.n_ctx) + "); start the trainer with a larger contextSize");
+  }
+  for (int t : tokens) if (t < 0 || t >= T.n_vocab) throw std::runtime_error("token id " + std::to_string(t) + " out of vocabulary");
+}
+
+// Forward pass over tokens (padded to n_ctx when pad is set); returns log-softmax rows.
+static std::vector<float> forward_log_softmax(llama_context * ctx, const std::vector<int> & tokens, int n_rows) {
+  llama_memory_clear(llama_get_memory(ctx), true);
+  llama_batch batch = llama_batch_init(n_rows, 0, 1);
+  batch.n_tokens = n_rows;
+  for (int i = 0; i < n_rows; i++) {
+    batch.token[i] = tokens[i];
+    batch.pos[i] = i;
+    batch.n_seq_id[i] = 1;
+    batch.seq_id[i][0] = 0;
+    batch.logits[i] = true;
+  }
+  int rc = llama_decode(ctx, batch);
+  llama_batch_free(batch);
+  if (rc != 0) throw std::runtime_error("llama_decode failed with code " + std::to_string(rc));
+  std::vector<float> out((size_t) n_rows * T.n_vocab);
+  for (int i = 0; i < n_rows; i++) {
+    const float * lg = llama_get_logits_ith(ctx, i);
+    float * row = &out[(size_t) i * T.n_vocab];
+    float mx = -INFINITY;
+    for (int v = 0; v < T.n_vocab; v++) mx = std::max(mx, lg[v]);
+    double sum = 0;
+    for (int v = 0; v < T.n_vocab; v++) sum += std::exp((double) lg[v] - mx);
+    float lse = mx + (float) std::log(sum);
+    for (int v = 0; v < T.n_vocab; v++) row[v] = lg[v] - lse;
+  }
+  return out;
+}
+
+static llama_context * new_context(llama_model * m, int threads) {
+  llama_context_params cp = llama_context_default_params();
+  cp.n_ctx = T.n_ctx;
+  cp.n_batch = T.n_ctx;
+  cp.n_ubatch = T.n_ctx;  // one ubatch per sequence: the backward pass sees the whole sequence
+  cp.n_seq_max = 1;
+  cp.n_threads = threads;
+  cp.n_threads_batch = threads;
+  cp.type_k = GGML_TYPE_F32;  // OUT_PROD has no F16 support in the backward pass
+  cp.type_v = GGML_TYPE_F32;
+  cp.flash_attn_type = LLAMA_FLASH_ATTN_TYPE_DISABLED;  // FLASH_ATTN_EXT has no backward pass
+  cp.no_perf = true;
+  return llama_init_from_model(m, cp);
+}
+
+static llama_model * load_model(const std::string & path, int gpu_layers) {
+  llama_model_params mp = llama_model_default_params();
+  mp.load_mode = LLAMA_LOAD_MODE_NONE;  // weights must be writable, not mmapped
+  mp.use_extra_bufts = false;           // repacked weights cannot be trained
+  mp.n_gpu_layers = gpu_layers;
+  return llama_model_load_from_file(path.c_str(), mp);
+}
+
+// GGUF stores "<arch>.context_length"; llama_opt_init overwrote it with the training context,
+// so write the original value back into the saved file in place (same 4-byte slot).
+static void patch_context_length(const std::string & path, uint32_t value) {
+  FILE * f = fopen(path.c_str(), "r+b");
+  if (!f) throw std::runtime_error("cannot reopen " + path);
+  auto rd = [&](void * p, size_t n) { if (fread(p, 1, n, f) != n) throw std::runtime_error("short read in " + path); };
+  auto skip_str = [&]() { uint64_t n; rd(&n, 8); fseek(f, (long) n, SEEK_CUR); };
+  std::function<void(uint32_t)> skip_val = [&](uint32_t type) {
+    static const int sizes[] = {1, 1, 2, 2, 4, 4, 4, 1, 0, 0, 8, 8, 8};
+    if (type == 8) { skip_str(); return; }
+    if (type == 9) {
+      uint32_t et; uint64_t n; rd(&et, 4); rd(&n, 8);
+      if (et == 8) { for (uint64_t i = 0; i < n; i++) skip_str(); }
+      else fseek(f, (long) (n * sizes[et]), SEEK_CUR);
+      return;
+    }
+    fseek(f, sizes[type], SEEK_CUR);
+  };
+  char magic[4]; uint32_t version; uint64_t n_tensors, n_kv;
+  rd(magic, 4); rd(&version, 4); rd(&n_tensors, 8); rd(&n_kv, 8);
+  const std::string want = T.arch + ".context_length";
+  for (uint64_t i = 0; i < n_kv; i++) {
+    uint64_t klen; rd(&klen, 8);
+    std::string key(klen, '\0'); rd(key.data(), klen);
+    uint32_t type; rd(&type, 4);
+    if (key == want && type == 4) {
+      fseek(f, 0, SEEK_CUR);
+      fwrite(&value, 4, 1, f);
+      fclose(f);
+      return;
+    }
+    skip_val(type);
+  }
+  fclose(f);
+}
+
+// ---- commands ---------------------------------------------------------------------------------
+
+static std::string cmd_load(const Json & req) {
+  if (T.model) throw std::runtime_error("a model is already loaded; start a new trainer process");
+  const std::string path = req.str("model", "");
+  if (path.empty()) throw std::runtime_error("load needs \"model\"");
+  T.optimizer = req.str("optimizer", "adamw");
+  if (T.optimizer != "adamw" && T.optimizer != "sgd") throw std::runtime_error("optimizer must be adamw or sgd");
+  T.lr = (float) req.num("lr", 1e-4);
+  if (!(T.lr > 0)) throw std::runtime_error("lr must be > 0");
+  T.weight_decay = (float) req.num("weightDecay", 0.0);
+  T.last_blocks = (int) req.num("lastBlocks", -1);
+  const int threads = (int) req.num("threads", 1);
+  const int gpu_layers = (int) req.num("gpuLayers", 0);
+  const std::string base_path = req.str("baseModel", "");
+
+  Inspection in = inspect(path);
+  if (!in.error.empty()) throw std::runtime_error(in.error);
+  if (in.n_layer == 0 || in.n_vocab == 0) throw std::runtime_error("not a llama-style GGUF model (no block_count or token_embd)");
+  T.arch = in.arch;
+  T.ctx_len_in_file = in.ctx_len;
+  T.n_ctx = training_context((int) req.num("contextSize", 256), in.ctx_len);
+  const long long est = estimate_bytes(in, T.n_ctx, T.optimizer == "adamw", !base_path.empty());
+  const long long limit = (long long) req.num("memoryLimitBytes", 0);
+  if (limit > 0 && est > limit) {
+    throw std::runtime_error("training needs about " + std::to_string(est >> 20) + " MiB but the limit is " + std::to_string(limit >> 20) +
+                             " MiB: train fewer blocks (lastBlocks), a shorter contextSize, or SGD");
+  }
+
+  T.model = load_model(path, gpu_layers);
+  if (!T.model) throw std::runtime_error("llama.cpp could not load " + path);
+  T.n_vocab = llama_vocab_n_tokens(llama_model_get_vocab(T.model));
+  T.ctx_train = new_context(T.model, threads);
+  T.ctx_eval = new_context(T.model, threads);
+  if (T.ctx_train && (int) llama_n_ctx(T.ctx_train) != T.n_ctx) {
+    throw std::runtime_error("llama.cpp made a context of " + std::to_string(llama_n_ctx(T.ctx_train)) + " tokens instead of " + std::to_string(T.n_ctx));
+  }
+  if (!T.ctx_train || !T.ctx_eval) throw std::runtime_error("could not create a context of " + std::to_string(T.n_ctx) + " tokens");
+  if (!base_path.empty()) {
+    T.base = load_model(base_path, gpu_layers);
+    if (!T.base) throw std::runtime_error("llama.cpp could not load base model " + base_path);
+    T.ctx_base = new_context(T.base, threads);
+    if (llama_vocab_n_tokens(llama_model_get_vocab(T.base)) != T.n_vocab) throw std::runtime_error("base model has a different vocabulary");
+  }
+
+  // ggml_opt computes the training graph on the context's CPU backend without passing a thread
+  // count, so that backend keeps ggml's default of 4 threads (which on a 2-core machine spin at
+  // barriers, measured 28 s instead of well under a second per step) until one llama_decode on
+  // this context has set its threads from the context parameters.
+  {
+    std::vector<int> one = {0, 0};
+    forward_log_softmax(T.ctx_train, one, 1);
+    llama_memory_clear(llama_get_memory(T.ctx_train), true);
+  }
+
+  llama_opt_params op{};
+  op.n_ctx_train = 0;
+  op.param_filter = param_filter;
+  op.param_filter_ud = nullptr;
+  op.get_opt_pars = opt_pars;
+  op.get_opt_pars_ud = nullptr;
+  op.optimizer_type = T.optimizer == "sgd" ? GGML_OPT_OPTIMIZER_TYPE_SGD : GGML_OPT_OPTIMIZER_TYPE_ADAMW;
+  llama_opt_init(T.ctx_train, T.model, op);
+
+  std::ostringstream o;
+  o << "{\"ok\":true,\"event\":\"loaded\",\"arch\":" << jsonQuote(in.arch) << ",\"nParams\":" << in.n_params
+    << ",\"nTrainable\":" << in.n_trainable << ",\"nLayer\":" << in.n_layer << ",\"nVocab\":" << T.n_vocab
+    << ",\"contextSize\":" << T.n_ctx << ",\"estimatedBytes\":" << est << ",\"peakRssBytes\":" << peak_rss_bytes()
+    << ",\"systemInfo\":" << jsonQuote(llama_print_system_info()) << "}";
+  return o.str();
+}
+
+static std::string cmd_estimate(const Json & req) {
+  const std::string path = req.str("model", "");
+  T.last_blocks = (int) req.num("lastBlocks", -1);
+  Inspection in = inspect(path);
+  const int n_ctx = training_context((int) req.num("contextSize", 256), in.ctx_len);
+  std::ostringstream o;
+  o << "{\"ok\":true,\"event\":\"estimate\",\"trainable\":" << (in.error.empty() ? "true" : "false")
+    << ",\"reason\":" << jsonQuote(in.error) << ",\"nParams\":" << in.n_params << ",\"nTrainable\":" << in.n_trainable
+    << ",\"contextSize\":" << n_ctx << ",\"estimatedBytes\":"
+    << estimate_bytes(in, n_ctx, req.str("optimizer", "adamw") == "adamw", req.at("withBase").b) << "}";
+  return o.str();
+}
+
+static std::string cmd_train(const Json & req) {
+  if (!T.model) throw std::runtime_error("load a model first");
+  const Json & items = req.at("items");
+  if (items.kind != Json::Arr) throw std::runtime_error("train needs \"items\"");
+  if (req.has("lr")) {
+    T.lr = (float) req.num("lr", T.lr);
+    if (!(T.lr > 0)) throw std::runtime_error("lr must be > 0");
+  }
+  const int epochs = std::max(1, (int) req.num("epochs", 1));
+  // validate everything before the first step, so bad input changes no weight
+  std::vector<std::vector<int>> toks;
+  std::vector<std::vector<float>> wts;
+  for (const Json & it : items.a) {
+    toks.push_back(int_array(it.at("tokens"), "tokens"));
+    wts.push_back(float_array(it.at("weights"), "weights"));
+    check_tokens(toks.back());
+    if (wts.back().size() != toks.back().size()) throw std::runtime_error("weights must have one entry per token");
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const size_t V = T.n_vocab, N = T.n_ctx;
+  std::vector<float> labels(V * N);
+  double objective = 0;  // sum of w * -log p before each step
+  long weighted_tokens = 0;
+  long steps = 0;
+  for (int e = 0; e < epochs; e++) {
+    for (size_t k = 0; k < toks.size(); k++) {
+      const std::vector<int> & tk = toks[k];
+      const std::vector<float> & w = wts[k];
+      bool any = false;
+      for (float x : w) any = any || x != 0;
+      if (!any) continue;  // a zero-weight sequence has zero gradient: skip the step
+      std::vector<int> padded(N, tk.back());
+      std::copy(tk.begin(), tk.end(), padded.begin());
+      const auto tf = std::chrono::steady_clock::now();
+      std::vector<float> lsm = forward_log_softmax(T.ctx_eval, padded, (int) N);
+      if (getenv("GGUF_TRAINER_TIMING")) fprintf(stderr, "forward %.3f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - tf).count());
+      for (size_t p = 0; p < N; p++) {
+        float * row = &labels[p * V];
+        const float * ls = &lsm[p * V];
+        const size_t next = p + 1;
+        const float wu = next < tk.size() ? w[next] : 0.0f;
+        const float wl = wu * (float) N;  // ggml divides the loss by the number of rows
+        for (size_t v = 0; v < V; v++) row[v] = (1.0f - wl) * std::exp(ls[v]);
+        if (wu != 0) {
+          row[padded[next]] += wl;
+          objective += -wu * ls[padded[next]];
+          if (e == 0) weighted_tokens++;
+        }
+      }
+      ggml_opt_dataset_t ds = ggml_opt_dataset_init(GGML_TYPE_I32, GGML_TYPE_I32, N, N, 1, 1);
+      int32_t * data = (int32_t *) ggml_opt_dataset_data(ds)->data;
+      int32_t * lab = (int32_t *) ggml_opt_dataset_labels(ds)->data;
+      for (size_t p = 0; p < N; p++) {
+        data[p] = padded[p];
+        lab[p] = p + 1 < N ? padded[p + 1] : padded[p];
+      }
+      ggml_opt_result_t res = ggml_opt_result_init();
+      ggml_opt_result_t res_eval = ggml_opt_result_init();
+      const long before = g_interposed_calls;
+      g_labels = &labels;
+      llama_opt_epoch(T.ctx_train, ds, res, res_eval, 1, nullptr, nullptr);
+      g_labels = nullptr;
+      if (getenv("GGUF_TRAINER_TIMING")) fprintf(stderr, "step %.3f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - tf).count());
+      ggml_opt_result_free(res);
+      ggml_opt_result_free(res_eval);
+      ggml_opt_dataset_free(ds);
+      if (g_interposed_calls != before + 1) {
+        throw std::runtime_error("the label interposer did not run (ggml_opt_eval was bound elsewhere): refusing to train with plain cross-entropy");
+      }
+      steps++;
+      T.steps++;
+    }
+  }
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::ostringstream o;
+  o << "{\"ok\":true,\"event\":\"trained\",\"objective\":" << objective / std::max(1, epochs) << ",\"optimizerSteps\":" << steps
+    << ",\"weightedTokens\":" << weighted_tokens << ",\"tokensProcessed\":" << steps * (long) N << ",\"seconds\":" << secs
+    << ",\"peakRssBytes\":" << peak_rss_bytes() << "}";
+  return o.str();
+}
+
+static std::string cmd_logprobs(const Json & req) {
+  if (!T.model) throw std::runtime_error("load a model first");
+  const bool use_base = req.at("base").b;
+  if (use_base && !T.base) throw std::runtime_error("no base model loaded");
+  std::ostringstream o;
+  o << "{\"ok\":true,\"event\":\"logprobs\",\"items\":[";
+  const Json & items = req.at("items");
+  for (size_t k = 0; k < items.a.size(); k++) {
+    std::vector<int> tk = int_array(items.a[k].at("tokens"), "tokens");
+    check_tokens(tk);
+    std::vector<float> lsm = forward_log_softmax(use_base ? T.ctx_base : T.ctx_eval, tk, (int) tk.size());
+    o << (k ? "," : "") << "[0";
+    for (size_t i = 1; i < tk.size(); i++) o << "," << lsm[(i - 1) * T.n_vocab + tk[i]];
+    o << "]";
+  }
+  o << "]}";
+  return o.str();
+}
+
+// KL(policy || base) of the next-token distribution after each listed position.
+static std::string cmd_kl(const Json & req) {
+  if (!T.base) throw std::runtime_error("kl needs a base model (load with baseModel)");
+  const Json & items = req.at("items");
+  double total = 0;
+  long count = 0;
+  double max_kl = 0;
+  for (const Json & it : items.a) {
+    std::vector<int> tk = int_array(it.at("tokens"), "tokens");
+    check_tokens(tk);
+    std::vector<int> pos = int_array(it.at("positions"), "positions");
+    std::vector<float> lp = forward_log_softmax(T.ctx_eval, tk, (int) tk.size());
+    std::vector<float> lb = forward_log_softmax(T.ctx_base, tk, (int) tk.size());
+    for (int p : pos) {
+      if (p < 0 || p >= (int) tk.size()) throw std::runtime_error("position out of range");
+      double kl = 0;
+      for (int v = 0; v < T.n_vocab; v++) {
+        const double a = lp[(size_t) p * T.n_vocab + v], b = lb[(size_t) p * T.n_vocab + v];
+        kl += std::exp(a) * (a - b);
+      }
+      total += kl;
+      max_kl = std::max(max_kl, kl);
+      count++;
+    }
+  }
+  std::ostringstream o;
+  o << "{\"ok\":true,\"event\":\"kl\",\"mean\":" << (count ? total / count : 0) << ",\"max\":" << max_kl << ",\"positions\":" << count << "}";
+  return o.str();
+}
+
+static std::string cmd_save(const Json & req) {
+  if (!T.model) throw std::runtime_error("load a model first");
+  const std::string path = req.str("path", "");
+  if (path.empty()) throw std::runtime_error("save needs \"path\"");
+  llama_model_save_to_file(T.model, path.c_str());
+  if (T.ctx_len_in_file > 0) patch_context_length(path, T.ctx_len_in_file);
+  std::ostringstream o;
+  o << "{\"ok\":true,\"event\":\"saved\",\"path\":" << jsonQuote(path) << ",\"optimizerSteps\":" << T.steps << "}";
+  return o.str();
+}
+
+int main(int argc, char ** argv) {
+  llama_log_set(log_cb, nullptr);
+  // the CPU/GPU backends are separate libraries next to libllama: load them from there
+  if (argc > 1) ggml_backend_load_all_from_path(argv[1]);
+  else ggml_backend_load_all();
+  llama_backend_init();
+  std::cout << "{\"ok\":true,\"event\":\"ready\",\"protocol\":1}" << std::endl;
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    if (line.empty()) continue;
+    std::string reply;
+    std::string cmd;
+    try {
+      Json req = JsonParser(line).parse();
+      cmd = req.str("cmd", "");
+      if (cmd == "load") reply = cmd_load(req);
+      else if (cmd == "estimate") reply = cmd_estimate(req);
+      else if (cmd == "train") reply = cmd_train(req);
+      else if (cmd == "logprobs") reply = cmd_logprobs(req);
+      else if (cmd == "kl") reply = cmd_kl(req);
+      else if (cmd == "save") reply = cmd_save(req);
+      else if (cmd == "exit") break;
+      else throw std::runtime_error("unknown command \"" + cmd + "\"");
+    } catch (const std::exception & e) {
+      reply = std::string("{\"ok\":false,\"error\":") + jsonQuote(e.what()) + "}";
+    }
+    std::cout << reply << std::endl;
+  }
+  if (T.ctx_base) llama_free(T.ctx_base);
+  if (T.base) llama_model_free(T.base);
+  if (T.ctx_eval) llama_free(T.ctx_eval);
+  if (T.ctx_train) llama_free(T.ctx_train);
+  if (T.model) llama_model_free(T.model);
+  llama_backend_free();
+  return 0;
+}

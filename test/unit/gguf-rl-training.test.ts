@@ -1,0 +1,93 @@
+/**
+ * A short RL run on stories260K's own weights through train.run's runner: every step stores its
+ * rollouts, diagnostics (loss, KL to base, tokens trained) and a saved GGUF checkpoint; a run that
+ * crashes after a step resumes from that step's GGUF; the held-out figures before and after are stored;
+ * the final model carries its provenance (base SHA-256, run, step) and differs from the base.
+ */
+import { createHash } from 'node:crypto'
+import { existsSync, readFileSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runTraining, TrainingStore } from '../../main/experiments/training'
+import { ensureTrainerBinary, GgufTrainerUnavailableError } from '../../main/llm/training'
+import { LexicalAnswerer } from '../../main/policy/answerer/lexical-answerer'
+import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
+import { STORIES_260K, storiesAvailable, storiesTitle } from '../helpers/gguf'
+import { tempDir } from '../helpers/services'
+
+const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex')
+
+describe.skipIf(!storiesAvailable)(storiesTitle('RL on the GGUF policy weights (stories260K)'), () => {
+  let demo: DemoWorkspace
+  let total = 0
+  let unavailable = ''
+  const out = tempDir('harness-gguf-run-')
+  beforeAll(async () => {
+    try {
+      await ensureTrainerBinary()
+    } catch (err) {
+      if (!(err instanceof GgufTrainerUnavailableError)) throw err
+      unavailable = err.message
+    }
+    demo = await openDemoWorkspace(7, 0.6)
+    total = Number(demo.db.raw.prepare('select count(*) from questions').pluck().get())
+  }, 300_000)
+  afterAll(async () => {
+    await demo?.close()
+    out.cleanup()
+  })
+
+  it('trains, checkpoints a GGUF per step, resumes after a crash and stores held-out figures', async (ctx) => {
+    if (unavailable) return ctx.skip(`GGUF trainer unavailable: ${unavailable}`)
+    const config = {
+      environment: 'graph-menu',
+      steps: 2,
+      groupSize: 3,
+      questionsPerStep: 2,
+      evalInterval: 1,
+      seed: 3,
+      credit: { scheme: 'outcome', lambda: 0 },
+      train: { questionSetId: 1, offset: 0, limit: total - 3 },
+      heldOut: { questionSetId: 1, offset: total - 3, limit: 3 },
+      gguf: { modelPath: STORIES_260K, learningRate: 0.001, contextSize: 512 },
+    }
+    let crashAfter = 0
+    const deps = {
+      answerer: new LexicalAnswerer(), appVersion: 'test', jobId: null, progress: () => {}, throwIfCancelled: () => {}, ggufDir: out.dir,
+      onStep: (step: number) => {
+        if (step === crashAfter) throw new Error('simulated crash')
+      },
+    }
+    await expect(runTraining(demo.db.raw, config, deps)).rejects.toThrow(/simulated crash/)
+    const runId = Number(demo.db.raw.prepare("select max(id) from runs where kind = 'train'").pluck().get())
+    expect(demo.db.raw.prepare('select status from runs where id = ?').pluck().get(runId)).toBe('failed')
+    const store = new TrainingStore(demo.db.raw)
+    const afterCrash = store.lastCheckpoint(runId)!
+    expect(afterCrash.step).toBe(0)
+    expect(existsSync(afterCrash.gguf!.modelPath)).toBe(true)
+
+    crashAfter = -1
+    const result = await runTraining(demo.db.raw, config, deps, runId)
+    expect(demo.db.raw.prepare('select status from runs where id = ?').pluck().get(runId)).toBe('done')
+    const steps = store.diagnostics(runId)
+    expect(steps.map((s) => s.step)).toEqual([0, 1])
+    for (const { diagnostics } of steps) {
+      const d = diagnostics as Record<string, unknown>
+      expect(typeof d['klToBase']).toBe('number')
+      expect(d['heldOut']).not.toBeNull()
+      expect(typeof d['tokensTrained']).toBe('number')
+    }
+    // Every rollout of both steps is stored.
+    expect(demo.db.raw.prepare('select count(*) from episodes where run_id = ? and train_step is not null').pluck().get(runId)).toBe(2 * 2 * 3)
+    const model = result.model!
+    expect(model.step).toBe(1)
+    expect(model.baseSha256).toBe(sha(STORIES_260K))
+    expect(sha(model.path)).toBe(model.sha256)
+    expect(model.sha256).not.toBe(model.baseSha256)
+    // Only the checkpoint file is kept: step 0's was removed once step 1 was saved.
+    expect(existsSync(afterCrash.gguf!.modelPath)).toBe(false)
+    const summary = JSON.parse(demo.db.raw.prepare('select summary_json from runs where id = ?').pluck().get(runId) as string) as Record<string, unknown>
+    expect(summary['before']).not.toBeNull()
+    expect(summary['aggregates']).toBeTruthy()
+    expect((summary['ggufModel'] as { runId: number }).runId).toBe(runId)
+  }, 900_000)
+})

@@ -11,7 +11,7 @@ import { EvidenceResolver } from '../experiments/evidence'
 import type { StoredQuestion } from '../experiments/questions'
 import { LexicalAnswerer } from '../policy/answerer'
 import { FREE_QUERY_SYSTEM_PROMPT, MENU_SYSTEM_PROMPT, TOOLS_SYSTEM_PROMPT } from '../policy/prompt'
-import { checkRewardConfig, type RewardConfig } from '../rl/reward-schemes'
+import { checkRewardConfig, checkRewardFits, goldProfile, type RewardConfig } from '../rl/reward-schemes'
 import { creditNames } from '../rl/credit'
 import { defaultCredit, defaultReward, finishHook, rewardAndCredit, type FinishContext } from './finish'
 import { QuestionLookup, QuestionLookupError } from './questions'
@@ -134,7 +134,6 @@ export class EpisodeSessions {
     if (this.sessions.size >= this.maxEpisodes) throw new EnvServerError(503, `${this.sessions.size} episodes are open, the most this server keeps: finish or delete some first`)
     if (!environmentNames().includes(body.environment)) throw new EnvServerError(400, `Unknown environment "${body.environment}"; known: ${environmentNames().join(', ')}`, 'environment')
     const factory = environmentFactory(body.environment)
-    const reward = body.reward ?? this.options.reward ?? defaultReward(factory.family)
     if (body.reward) {
       try {
         checkRewardConfig(body.reward)
@@ -151,6 +150,14 @@ export class EpisodeSessions {
     } catch (err) {
       if (err instanceof QuestionLookupError) throw new EnvServerError(404, err.message, err.field)
       throw err
+    }
+    // The reward must be computable on this question's gold; left out, it follows that gold's level.
+    const gold = goldProfile([question])
+    const reward = body.reward ?? this.options.reward ?? defaultReward(factory.family, gold)
+    try {
+      checkRewardFits(reward, gold, `question ${question.rowId}`, factory.family)
+    } catch (err) {
+      throw new EnvServerError(400, (err as Error).message, 'reward.weights')
     }
     let env
     try {

@@ -100,7 +100,8 @@ export const TrainParams = z.discriminatedUnion('mode', [
 ])
 export type TrainParams = z.infer<typeof TrainParams>
 
-export const TrainResult = z.object({ runId: z.number(), steps: z.number(), before: z.number().nullable(), after: z.number().nullable() })
+/** before / after: the held-out headline metric (`metric`, the run's reward's leading term's) of the greedy head. */
+export const TrainResult = z.object({ runId: z.number(), steps: z.number(), before: z.number().nullable(), after: z.number().nullable(), metric: z.string().default('sp.f1') })
 
 // ── Routes: the training catalogue, saved configs, training runs ─────────────────────────────────
 
@@ -179,9 +180,13 @@ export const TrainingRunSummary = z.object({
   stepsDone: z.number(),
   steps: z.number(),
   lastReward: z.number().nullable(),
-  /** Held-out supporting-fact F1 of the greedy head before training and after it (null until evaluated). */
+  /** The run's headline held-out metric of the greedy head before training and after it (null until evaluated). */
   heldOutBefore: z.number().nullable(),
   heldOutAfter: z.number().nullable(),
+  /** The metric the run is judged by: its reward's leading term's (paragraph.f1 on paragraph gold, sp.f1 on sentence gold); labels from the metric catalogue. */
+  headlineMetric: z.string(),
+  /** The gold level that metric reads. */
+  goldLevel: z.enum(['sentence', 'paragraph', 'answer']),
   answererName: z.string(),
   /** The answerer is the lexical stand-in, not a GGUF model. */
   lexicalAnswerer: z.boolean(),

@@ -35,7 +35,8 @@ export function trainingConfig(base: AblationBase, row: ResolvedRow, seed: numbe
     envConfig: row.envConfig,
     credit: delta.credit ?? t.credit,
     estimator: delta.estimator ?? t.estimator,
-    reward: delta.reward ?? t.reward,
+    // Left out, the training run picks the default for the set's gold level.
+    ...((delta.reward ?? t.reward) !== undefined ? { reward: delta.reward ?? t.reward } : {}),
     groupSize: t.groupSize,
     questionsPerStep: t.questionsPerStep,
     steps: t.steps,

@@ -4,4 +4,4 @@ export { playRollout, type PlayedRollout, type RolloutContext } from './rollouts
 export { creditSteps } from './credit-steps'
 export { trainingCatalog, trainConfigDefaults, defaultTrainEnvironment } from './catalog'
 export { checkSavedConfig, deleteTrainConfig, getTrainConfig, listTrainConfigs, saveTrainConfig } from './configs'
-export { HELD_OUT_COMPARED, listTrainingRuns, trainingRollouts, trainingRun } from './queries'
+export { heldOutCompared, listTrainingRuns, runHeadline, trainingRollouts, trainingRun } from './queries'

@@ -94,7 +94,8 @@ export type TrainConfig = z.infer<typeof TrainConfigSchema>
 export type TrainConfigInput = z.input<typeof TrainConfigSchema>
 
 export const TrainParams = z.discriminatedUnion('mode', [
-  z.strictObject({ mode: z.literal('new'), config: TrainConfigSchema, answerer: z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('lexical') }), z.strictObject({ kind: z.literal('gguf'), modelPath: z.string().trim().min(1).max(4096) })]).default({ kind: 'lexical' }) }),
+  /** A config that names no reward trains on the default for its train questions' gold level. */
+  z.strictObject({ mode: z.literal('new'), config: TrainConfigSchema.extend({ reward: RewardConfigSchema.optional() }), answerer: z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('lexical') }), z.strictObject({ kind: z.literal('gguf'), modelPath: z.string().trim().min(1).max(4096) })]).default({ kind: 'lexical' }) }),
   /** Continue a cancelled, failed or interrupted run from its last completed step. */
   z.strictObject({ mode: z.literal('resume'), runId: z.number().int().min(1) }),
 ])

@@ -1,5 +1,6 @@
 export { runTraining, resolveTrainConfig, storedTrainConfig, evaluateHead, type TrainingDeps, type HeldOutResult } from './run-training'
-export { TrainingStore, decodeSteps, encodeSteps, type CompactStep, type TrainingCheckpoint } from './store'
+export { TrainingStore, checkpointOf, decodeSteps, encodeSteps, type CompactStep, type TrainingCheckpoint } from './store'
+export { exportHeadWeights, trainedHead, trainedHeadFor, type TrainedHead } from './trained-head'
 export { playRollout, type PlayedRollout, type RolloutContext } from './rollouts'
 export { creditSteps } from './credit-steps'
 export { trainingCatalog, trainConfigDefaults, defaultTrainEnvironment } from './catalog'

@@ -19,7 +19,11 @@ export interface RowTemplate {
   disabled: string | null
 }
 
-const policyKey = (p: AblationPolicy): string => (p.kind === 'scripted' ? `scripted:${p.name}` : p.kind === 'head' ? `head:${p.stage}` : p.kind === 'llm' ? `llm:${p.modelPath}` : `lora:${p.modelPath}:${p.loraPath}`)
+const policyKey = (p: AblationPolicy): string =>
+  p.kind === 'scripted' ? `scripted:${p.name}`
+  : p.kind === 'head' ? ('stage' in p ? `head:${p.stage}` : `head:run:${p.trainingRun}:${p.step ?? 'last'}`)
+  : p.kind === 'head-file' ? `head-file:${p.path}`
+  : p.kind === 'llm' ? `llm:${p.modelPath}` : `lora:${p.modelPath}:${p.loraPath}`
 
 /**
  * Ablations page: the ablation matrix (a base, rows chosen from what the environments, policies, credit

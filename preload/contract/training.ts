@@ -269,6 +269,17 @@ export const TrainingRollout = z.object({
   metrics: z.record(z.string(), z.number().nullable()),
 })
 
+/** A head weights file (README "Head weights file"): the head's checkpoint with the feature layout it reads, by version. */
+export const HeadWeightsFileSchema = z.object({
+  format: z.literal('harness-lab.head-weights'),
+  version: z.literal(1),
+  protocol: z.string(),
+  environment: z.string(),
+  layout: z.object({ version: z.string(), inputs: z.array(z.string()) }),
+  head: z.record(z.string(), z.unknown()),
+  source: z.record(z.string(), z.unknown()),
+})
+
 export const trainingRoutes = {
   'training.catalog': route(
     'What a training config can name: reward terms (label, description, warning), presets, Harness-1 weights with published defaults, credit schemes, estimators, losses with their clip options, the defaults, and the environments the policy head drives',
@@ -287,6 +298,11 @@ export const trainingRoutes = {
     "One training run: its config, status, per-step diagnostics, held-out aggregates before and after with CIs, and a paired before/after comparison",
     z.object({ workspaceId: WorkspaceId, runId: RunId }).strict(),
     TrainingRunDetail,
+  ),
+  'training.exportHead': route(
+    "A training run's head at a completed step (default the last) as a head weights file; evaluate it with policy {kind: 'head-file', path}",
+    z.object({ workspaceId: WorkspaceId, runId: RunId, step: z.number().int().min(0).optional() }).strict(),
+    HeadWeightsFileSchema,
   ),
   'training.rollouts': route(
     'The rollouts of one training step (open any of them with runs.episode)',

@@ -5,6 +5,10 @@
  * own reward; the env server and an ablation's training row refuse the same way.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { AblationConfigSchema } from '../../preload/contract'
+import { CreateEpisodeBody } from '../../main/env-server/wire'
+import { EpisodeSessions } from '../../main/env-server/sessions'
+import { resolveAblation } from '../../main/experiments/ablation/resolve'
 import { resolveTrainConfig, runTraining, TrainingStore } from '../../main/experiments/training'
 import { LexicalAnswerer } from '../../main/policy/answerer'
 import { computeReward, goldProfile, rewardCorrect, rewardPreset } from '../../main/rl/reward-schemes'
@@ -56,5 +60,30 @@ describe('rewards that fit the gold (MuSiQue-format, paragraph gold)', () => {
     const para = rewardPreset('paragraph-f1-all-gold').config
     expect(rewardCorrect(computeReward({ 'paragraph.f1': 1, 'paragraph.recall': 1 }, para).total, para)).toBe(true)
     expect(rewardCorrect(-3, { weights: { 'cost.turn': 1 }, normalisation: 'official', harness1Weights: {} })).toBeNull()
+  })
+
+  it('the env server refuses a sentence reward on a paragraph-gold question, and defaults to paragraph F1', async () => {
+    const sessions = new EpisodeSessions({ raw: w.db.raw, appVersion: 'test' })
+    const q = w.questions[0]!.rowId
+    const refused = sessions.create(CreateEpisodeBody.parse({ environment: 'graph-menu', question_id: q, reward: rewardPreset('sp-f1').config }))
+    await expect(refused).rejects.toMatchObject({ status: 400, field: 'reward.weights' })
+    await expect(refused).rejects.toThrow(/Reward term "sp\.f1" .* needs sentence-level .*question \d+.*preset "paragraph-f1-all-gold"/)
+    const episode = await sessions.create(CreateEpisodeBody.parse({ environment: 'graph-menu', question_id: q }))
+    expect(episode.episode_id).toEqual(expect.any(String))
+    sessions.remove(episode.episode_id)
+    sessions.close()
+  })
+
+  it("an ablation's training row with a sentence reward cannot run here, saying why; the default row can", () => {
+    const config = AblationConfigSchema.parse({
+      base: { environment: 'graph-menu', policy: { kind: 'scripted', name: 'greedy' }, questionSetId: 1, offset: 3, limit: 2, training: { offset: 0, limit: 3 } },
+      rows: [
+        { label: 'sentence reward', training: { reward: rewardPreset('sp-f1-all-gold').config } },
+        { label: 'default reward', training: { credit: { scheme: 'outcome' } } },
+      ],
+    })
+    const [, sentence, byDefault] = resolveAblation(w.db.raw, config)
+    expect(sentence!.unavailable).toMatch(/Reward term "sp\.f1" .*preset "paragraph-f1-all-gold"/)
+    expect(byDefault!.unavailable).toBeNull()
   })
 })

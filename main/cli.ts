@@ -1,5 +1,6 @@
 /** Command line over the same services and API contract (`npm run cli -- workspace list`); one file per command group in cli/. */
 import { Command } from 'commander'
+import { registerCompareCommands } from './cli/compare'
 import { registerCorpusCommands } from './cli/corpus'
 import { cliContext } from './cli/context'
 import { registerEvalCommands } from './cli/eval'
@@ -8,6 +9,7 @@ import { registerJobCommands } from './cli/job'
 import { registerModelCommands } from './cli/model'
 import { registerQuestionCommands } from './cli/questions'
 import { registerRunCommands } from './cli/runs'
+import { registerTrainCommands } from './cli/train'
 import { registerWorkspaceCommands } from './cli/workspace'
 import { DATA_DIR_ENV } from './config/paths'
 
@@ -20,6 +22,8 @@ registerCorpusCommands(cli)
 registerModelCommands(cli)
 registerEvalCommands(cli)
 registerRunCommands(cli)
+registerTrainCommands(cli)
+registerCompareCommands(cli)
 registerQuestionCommands(cli)
 registerGraphCommands(cli)
 

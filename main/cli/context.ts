@@ -15,8 +15,11 @@ export interface Cli {
   json(): boolean
   /** `value` as JSON under --json, else `text`. */
   print(value: unknown, text: string): void
-  /** Starts a job, prints its progress lines (not under --json) and waits for it. */
-  runJob(call: Call, services: Services, input: RouteInput<'job.start'>): Promise<Job>
+  /**
+   * Starts a job, prints its progress lines (not under --json; on stderr with `stderr`) and waits for
+   * it. Ctrl-C cancels the job (it stops at its next checkpoint) instead of killing the process.
+   */
+  runJob(call: Call, services: Services, input: RouteInput<'job.start'>, options?: { stderr?: boolean }): Promise<Job>
 }
 
 export function cliContext(program: Command): Cli {
@@ -46,21 +49,30 @@ export function cliContext(program: Command): Cli {
       await services.close()
     }
   }
-  const runJob: Cli['runJob'] = async (call, services, input) => {
+  const runJob: Cli['runJob'] = async (call, services, input, options = {}) => {
     let last = ''
     let jobId: string | undefined
+    const say = options.stderr ? (line: string) => console.error(line) : (line: string) => console.log(line)
     const off = services.events.subscribe((name, payload) => {
-      if (name !== 'job.progress' || json()) return
+      if (name !== 'job.progress' || (json() && !options.stderr)) return
       const p = payload as { jobId: string; progress: number; stage: string; message: string }
       if (jobId !== undefined && p.jobId !== jobId) return
       const line = `${(p.progress * 100).toFixed(0).padStart(3)}%  ${p.stage}  ${p.message}`
-      if (line !== last) console.log((last = line))
+      if (line !== last) say((last = line))
     })
+    const cancel = () => {
+      if (jobId === undefined) return
+      console.error('Cancelling: the job stops at its next checkpoint (Ctrl-C again to quit at once)')
+      process.off('SIGINT', cancel)
+      void call('job.cancel', { id: jobId }).catch(() => undefined)
+    }
+    process.on('SIGINT', cancel)
     try {
       const started = await call('job.start', input)
       jobId = started.id
       return await services.jobs.waitFor(started.id)
     } finally {
+      process.off('SIGINT', cancel)
       off()
     }
   }

@@ -34,7 +34,10 @@ export function registerEvalCommands(cli: Cli): void {
     .requiredOption('--env <name>', 'environment: graph-menu | free-query | stateful | transcript')
     .option('--preset <name>', "one of the environment's presets (an ablation row), applied before --config")
     .option('--config <json>', 'config delta over the defaults, as a JSON object')
-    .option('--policy <name>', 'scripted policy: greedy | random | oracle | scripted-tools')
+    .option('--policy <name>', 'scripted policy: greedy | random | oracle | scripted-tools; or head (with --training-run), head-file (with --head-file)')
+    .option('--training-run <id>', "with --policy head: the training run whose head to evaluate (greedy)")
+    .option('--step <k>', 'with --policy head: the completed step whose checkpoint to use (default: the last)')
+    .option('--head-file <file>', 'with --policy head-file: a head weights file (export-head writes one)')
     .option('--policy-model <path>', 'a GGUF model as the policy (instead of --policy)')
     .option('--temperature <t>', 'LLM policy sampling temperature', '0')
     .option('--answerer <lexical|path>', 'lexical stand-in, or a GGUF model path', 'lexical')
@@ -58,9 +61,19 @@ export function registerEvalCommands(cli: Cli): void {
         }
         delta = { ...delta, ...parseDelta(o.config as string | undefined) }
         if (o.policy && o.policyModel) throw new Error('give --policy or --policy-model, not both')
-        const policy: EvalParams['policy'] = o.policyModel
-          ? { kind: 'llm', modelPath: String(o.policyModel), temperature: Number(o.temperature) }
-          : { kind: 'scripted', name: String(o.policy ?? catalog.scriptedPolicies.find((p) => p.protocols.includes(env.protocol))?.name ?? 'greedy') }
+        if (o.policy !== 'head' && (o.trainingRun !== undefined || o.step !== undefined)) throw new Error('--training-run and --step go with --policy head')
+        let policy: EvalParams['policy']
+        if (o.policy === 'head') {
+          if (o.trainingRun === undefined) throw new Error('--policy head needs --training-run <id>: the training run whose head to evaluate')
+          policy = { kind: 'head', trainingRun: int('--training-run', String(o.trainingRun)), ...(o.step !== undefined ? { step: int('--step', String(o.step)) } : {}) }
+        } else if (o.policy === 'head-file') {
+          if (o.headFile === undefined) throw new Error('--policy head-file needs --head-file <file>')
+          policy = { kind: 'head-file', path: String(o.headFile) }
+        } else {
+          policy = o.policyModel
+            ? { kind: 'llm', modelPath: String(o.policyModel), temperature: Number(o.temperature) }
+            : { kind: 'scripted', name: String(o.policy ?? catalog.scriptedPolicies.find((p) => p.protocols.includes(env.protocol))?.name ?? 'greedy') }
+        }
         const answerer: EvalParams['answerer'] = o.answerer === 'lexical' ? { kind: 'lexical' } : { kind: 'gguf', modelPath: String(o.answerer) }
         const sets = await call('questions.sets', { workspaceId })
         const questionSetId = o.set !== undefined ? int('--set', String(o.set)) : sets[0]?.id

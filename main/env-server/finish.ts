@@ -11,7 +11,7 @@ import { creditSteps } from '../experiments/training/credit-steps'
 import { rewarderFor } from '../experiments/rewards'
 import { scoreEpisode } from '../experiments/score'
 import { creditScheme, memoScorer, type StepCredit } from '../rl/credit'
-import { computeReward, rewardPreset, type RewardConfig, type RewardValue } from '../rl/reward-schemes'
+import { computeReward, evidenceLevel, rewardPreset, type GoldProfile, type RewardConfig, type RewardValue } from '../rl/reward-schemes'
 
 export interface FinishContext {
   raw: SQLite.Database
@@ -19,9 +19,15 @@ export interface FinishContext {
   answerer: Answerer
 }
 
-/** The reward an environment family trains on when the server or the request names none. */
-export function defaultReward(family: 'harness-g' | 'harness-1'): RewardConfig {
-  return rewardPreset(family === 'harness-1' ? 'harness1-published' : 'sp-f1').config
+/**
+ * The reward an environment family trains on when the server or the request names none: Harness-1's
+ * published reward; for Harness-G the evidence F1 at the question's gold level (SP F1 on sentence gold,
+ * paragraph F1 on paragraph gold, answer F1 without evidence gold). Without a question: sentence gold.
+ */
+export function defaultReward(family: 'harness-g' | 'harness-1', gold?: GoldProfile): RewardConfig {
+  if (family === 'harness-1') return rewardPreset('harness1-published').config
+  const level = gold ? evidenceLevel(gold) : 'sentence'
+  return rewardPreset(level === 'paragraph' ? 'paragraph-f1' : level === 'answer' ? 'answer-f1' : 'sp-f1').config
 }
 
 /** SNC needs the menu's previews; the other protocols get outcome-only credit unless asked otherwise. */

@@ -13,7 +13,7 @@ import { EvidenceResolver } from '../experiments/evidence'
 import type { StoredQuestion } from '../experiments/questions'
 import { LexicalAnswerer } from '../policy/answerer/lexical-answerer'
 import { FREE_QUERY_SYSTEM_PROMPT, MENU_SYSTEM_PROMPT, TOOLS_SYSTEM_PROMPT } from '../policy/prompt'
-import { checkRewardConfig, type RewardConfig } from '../rl/reward-schemes'
+import { checkRewardConfig, checkRewardFits, goldProfile, type RewardConfig } from '../rl/reward-schemes'
 import { creditNames } from '../rl/credit'
 import { defaultCredit, defaultReward, finishHook, rewardAndCredit, type FinishContext } from './finish'
 import { QuestionLookup, QuestionLookupError } from './questions'
@@ -120,7 +120,6 @@ export class EpisodeSessions {
     if (this.sessions.has(id)) throw new EnvServerError(409, `Episode ${id} exists already`, 'id')
     if (!environmentNames().includes(body.environment)) throw new EnvServerError(400, `Unknown environment "${body.environment}"; known: ${environmentNames().join(', ')}`, 'environment')
     const factory = environmentFactory(body.environment)
-    const reward = body.reward ?? this.options.reward ?? defaultReward(factory.family)
     if (body.reward) {
       try {
         checkRewardConfig(body.reward)
@@ -137,6 +136,14 @@ export class EpisodeSessions {
     } catch (err) {
       if (err instanceof QuestionLookupError) throw new EnvServerError(404, err.message, err.field)
       throw err
+    }
+    // The reward must be computable on this question's gold; left out, it follows that gold's level.
+    const gold = goldProfile([question])
+    const reward = body.reward ?? this.options.reward ?? defaultReward(factory.family, gold)
+    try {
+      checkRewardFits(reward, gold, `question ${question.rowId}`, factory.family)
+    } catch (err) {
+      throw new EnvServerError(400, (err as Error).message, 'reward.weights')
     }
     let env
     try {

@@ -79,6 +79,9 @@ const CATALOG: readonly MetricInfo[] = [
   m('evidence.count', 'Evidence items', METRIC_GROUPS.episode, 'Sentences committed (Harness-G) or documents curated (Harness-1): a gain in recall bought with more evidence is not a gain.', { direction: 'none', format: 'number' }),
 
   m('paragraph.recall', 'Paragraph recall (evidence)', METRIC_GROUPS.retrieval, 'Share of the gold documents covered by the committed (Harness-G) or curated (Harness-1) evidence, document level.', { headline: true }),
+  m('paragraph.precision', 'Paragraph precision (evidence)', METRIC_GROUPS.retrieval, 'Share of the distinct documents the evidence commits to that are gold documents (0 when nothing is committed).'),
+  m('paragraph.f1', 'Paragraph F1 (evidence)', METRIC_GROUPS.retrieval, 'Harmonic mean of paragraph precision and paragraph recall of the evidence, document level.', { headline: true }),
+  m('paragraph.allGold', 'All gold documents committed', METRIC_GROUPS.retrieval, 'Share of episodes whose evidence covers every gold document (paragraph recall = 1), extra documents allowed.'),
   m('paragraph.trajectoryRecall', 'Paragraph recall (seen)', METRIC_GROUPS.retrieval, 'Share of the gold documents covered by anything the agent saw during the episode, document level.'),
 
   m('harness1.curatedRecall', 'Curated recall (H-1 gold level)', METRIC_GROUPS.harness1, "Share of the gold covered by the curated set, at the level Harness-1's reward resolves gold (facts where the gold has them, else documents)."),

@@ -1,4 +1,8 @@
+import { existsSync, readFileSync } from 'node:fs'
+import type SQLite from 'better-sqlite3'
 import type { EvalParams } from '../../preload/contract'
+import { candidateBuilder, HeadPolicy, readHeadWeights } from '../policy/head-policy'
+import { trainedHeadFor } from './training/trained-head'
 import { environmentFactory, type Answerer, type Policy } from '../harness'
 import { createAnswerer } from '../policy/answerer'
 import { getSharedRuntime } from '../llm/llama-runtime'
@@ -13,10 +17,24 @@ export interface Disposable<T> {
   dispose(): Promise<void>
 }
 
-/** The policy a spec names, speaking the protocol the environment declares. */
-export async function policyFor(spec: PolicySpec, environment: string): Promise<Disposable<Policy>> {
+/**
+ * The policy a spec names, speaking the protocol the environment declares. A trained head (a training
+ * run's checkpoint, or a weights file) plays greedily, as the held-out evaluation of its run does; it
+ * needs the workspace database to read the run.
+ */
+export async function policyFor(spec: PolicySpec, environment: string, raw?: SQLite.Database): Promise<Disposable<Policy>> {
   const { protocol } = environmentFactory(environment)
   if (spec.kind === 'scripted') return { value: createScriptedPolicy(spec.name, protocol), dispose: async () => undefined }
+  if (spec.kind === 'head') {
+    if (!raw) throw new Error('A trained head is read from the workspace database, which this caller did not give')
+    const trained = trainedHeadFor(raw, spec.trainingRun, spec.step, environment)
+    return { value: new HeadPolicy(trained.head, candidateBuilder(protocol), { mode: 'greedy' }), dispose: async () => undefined }
+  }
+  if (spec.kind === 'head-file') {
+    if (!existsSync(spec.path)) throw new Error(`No head weights file at ${spec.path}`)
+    const { head } = readHeadWeights(readFileSync(spec.path, 'utf8'), protocol, spec.path)
+    return { value: new HeadPolicy(head, candidateBuilder(protocol), { mode: 'greedy' }), dispose: async () => undefined }
+  }
   const policy = await createPolicy(
     { kind: LLM_KIND_FOR_PROTOCOL[protocol], modelPath: spec.modelPath, sampling: { temperature: spec.temperature, topK: spec.topK, topP: spec.topP }, lora: spec.lora },
     await getSharedRuntime(),

@@ -4,6 +4,7 @@ import { resolveGoldAll, type ResolvedGold } from '../corpus/gold'
 import { corpusRepositories } from '../corpus/repository'
 import type { EnvQuestion } from '../harness'
 import { checkSplit } from '../questions/splits'
+import { goldProfile, type GoldProfile } from '../rl/reward-schemes'
 
 export interface StoredQuestion extends EnvQuestion {
   rowId: number
@@ -39,3 +40,12 @@ export function corpusSignature(raw: SQLite.Database): string {
   const digest = createHash('sha256').update(`${chunking}\n${files.join('\n')}`).digest('hex')
   return `${files.length}files-sha256:${digest.slice(0, 16)}`
 }
+
+/** The gold a range of a stored question set carries (the levels every question has), read without resolving it. */
+export function splitGoldProfile(raw: SQLite.Database, setId: number, offset: number, limit: number, split?: string): GoldProfile {
+  const rows = corpusRepositories(raw).questions.splitPage(setId, split ?? null, offset, limit)
+  return goldProfile(rows.map((r) => ({ answers: JSON.parse(r.answers_json) as string[], supportingFacts: JSON.parse(r.supporting_facts_json) as unknown[], supportingDocs: JSON.parse(r.supporting_docs_json) as string[] })))
+}
+
+/** "the train split of question set 3 (split train)", for messages. */
+export const describeRange = (label: string, setId: number, split?: string): string => `the ${label} split of question set ${setId}${split !== undefined ? ` (stored split "${split}")` : ''}`

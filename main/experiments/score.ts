@@ -9,8 +9,8 @@ export type EpisodeMetrics = Record<string, number | null>
 /**
  * Every metric of one episode, named with the variant it follows: answer EM/F1 under the official
  * HotpotQA/2Wiki rule and the Graph-R1 rule; supporting-fact recall/precision/F1 (the official
- * script's set metrics, over gold sentences by id); paragraph recall of evidence and of everything
- * seen; Harness-1 curated/trajectory/answer recalls. Gold comes resolved by document and sentence id
+ * script's set metrics, over gold sentences by id); paragraph recall, precision, F1 and all-gold of
+ * evidence, and recall of everything seen; Harness-1 curated/trajectory/answer recalls. Gold comes resolved by document and sentence id
  * (question.gold, else resolved now by the same resolver), so a paragraph is gold because it is the
  * document the question names, never because it shares that document's title; gold that could not be
  * resolved counts as never covered.
@@ -41,6 +41,7 @@ export function scoreEpisode(question: EnvQuestion, outcome: EpisodeOutcome, ans
     m['sp.precision'] = sp.precision
     m['sp.f1'] = sp.f1
     m['sp.em'] = sp.em
+    m['sp.allGold'] = sp.recall === 1 ? 1 : 0
   }
 
   // Documents: from committed sentences (Harness-G) or curated chunks (Harness-1), by document id.
@@ -49,6 +50,12 @@ export function scoreEpisode(question: EnvQuestion, outcome: EpisodeOutcome, ans
     const seenDocs = [...seenSentences.map((s) => s.documentId), ...seenChunks.map((c) => c.documentId)]
     const r = goldDocumentRecalls(evidence.goldEvidence, gold, curatedDocs, [...seenDocs, ...curatedDocs], question.answers)
     m['paragraph.recall'] = r.curatedRecall
+    // Precision and F1 over distinct documents; nothing committed scores 0, as SP precision does.
+    const precision = r.curatedPrecision ?? 0
+    const recall = r.curatedRecall ?? 0
+    m['paragraph.precision'] = precision
+    m['paragraph.f1'] = precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0
+    m['paragraph.allGold'] = r.curatedRecall === 1 ? 1 : 0
     m['paragraph.trajectoryRecall'] = r.trajectoryRecall
     m['harness1.answerRecall'] = r.answerRecall
     m['harness1.trajectoryAnswerRecall'] = r.trajectoryAnswerRecall

@@ -179,6 +179,20 @@ export class RunStore {
     return this.s.run().get(runId)
   }
 
+  /**
+   * A training run's held-out evaluation per question (the greedy head after training; the latest
+   * held-out evaluation of an unfinished run), as its comparable results: never its training rollouts.
+   */
+  trainHeldOut(runId: number): { at: string; perQuestion: Record<string, Record<string, number | null>> } | null {
+    const summary = this.raw.prepare("select summary_json from runs where id = ? and kind = 'train'").pluck().get(runId) as string | null | undefined
+    const after = summary ? (JSON.parse(summary) as { heldOutAfter?: Record<string, Record<string, number | null>> | null }).heldOutAfter : null
+    if (after) return { at: 'after training', perQuestion: after }
+    const latest = this.raw
+      .prepare("select step, json_extract(diagnostics_json, '$.heldOutPerQuestion') as rows from train_steps where run_id = ? and json_extract(diagnostics_json, '$.heldOutPerQuestion') is not null order by step desc limit 1")
+      .get(runId) as { step: number; rows: string } | undefined
+    return latest ? { at: `step ${latest.step}`, perQuestion: JSON.parse(latest.rows) as Record<string, Record<string, number | null>> } : null
+  }
+
   /** The status of training run `runId`, or undefined when there is no such training run. */
   trainRunStatus(runId: number): RunRecord['status'] | undefined {
     return this.s.trainRunStatus().get(runId)

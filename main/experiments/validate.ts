@@ -26,8 +26,8 @@ export async function validateEvalParams(raw: SQLite.Database, params: EvalParam
   } catch (err) {
     fail(err instanceof Error ? err.message : String(err))
   }
-  if (params.policy.kind === 'scripted') {
-    await policyFor(params.policy, params.environment).catch((err: unknown) => fail(err instanceof Error ? err.message : String(err)))
+  if (params.policy.kind !== 'llm') {
+    await policyFor(params.policy, params.environment, raw).catch((err: unknown) => fail(err instanceof Error ? err.message : String(err)))
   } else if (!existsSync(params.policy.modelPath)) {
     fail(`No model file at ${params.policy.modelPath}`)
   }

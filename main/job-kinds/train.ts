@@ -8,6 +8,8 @@ import { APP_VERSION } from '../config/version'
 import { answererFor } from '../experiments/factories'
 import { runTraining, storedTrainConfig } from '../experiments/training'
 import { defineJobKind } from '../jobs/define-job-kind'
+import { metricInfo } from '../eval'
+import { headlineMetric } from '../rl/reward-schemes'
 
 /** A training run (or the rest of one) in a worker thread: progress per step, cancel between rollouts. */
 export const trainJob = defineJobKind({
@@ -33,9 +35,11 @@ export const trainJob = defineJobKind({
       const model = await new ModelRegistry(app.db).add(result.model.path, 'policy')
       registered = ` · model ${model.name} registered`
     }
-    const before = result.before?.aggregates['sp.f1']?.mean ?? null
-    const after = result.after?.aggregates['sp.f1']?.mean ?? null
+    // The headline is the metric the run's own reward follows (paragraph F1 on paragraph gold).
+    const metric = headlineMetric(result.config.reward) ?? 'sp.f1'
+    const before = result.before?.aggregates[metric]?.mean ?? null
+    const after = result.after?.aggregates[metric]?.mean ?? null
     const pct = (v: number | null) => (v === null ? '–' : (v * 100).toFixed(1))
-    return { result: { runId: result.runId, steps: result.steps, before, after }, message: `Run #${result.runId}: ${result.steps} steps · held-out SP F1 ${pct(before)} → ${pct(after)} (greedy ${result.model ? 'GGUF policy' : 'head'})${registered}` }
+    return { result: { runId: result.runId, steps: result.steps, before, after, metric }, message: `Run #${result.runId}: ${result.steps} steps · held-out ${metricInfo(metric).label} ${pct(before)} → ${pct(after)} (greedy ${result.model ? 'GGUF policy' : 'head'})${registered}` }
   },
 })

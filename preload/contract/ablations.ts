@@ -6,7 +6,7 @@
 import { z } from 'zod'
 import { route } from './define'
 import { AnswererSpec, PolicySpec } from './runs'
-import { RewardConfigSchema, defaultReward } from './training'
+import { RewardConfigSchema } from './training'
 
 const WorkspaceId = z.string().min(1).max(64)
 const AblationId = z.number().int().min(1)
@@ -33,7 +33,8 @@ export const AblationTrainingBase = z.strictObject({
   evalInterval: z.number().int().min(1).default(2),
   credit: z.strictObject({ scheme: z.string().min(1).max(64), lambda: z.number().min(0).max(10).default(0.5) }).default({ scheme: 'outcome', lambda: 0.5 }),
   estimator: z.string().min(1).max(64).default('grpo'),
-  reward: RewardConfigSchema.default(defaultReward),
+  /** Left out: the default for the set's gold level (paragraph F1 + all-gold on paragraph gold, SP F1 + all-gold on sentence gold). */
+  reward: RewardConfigSchema.optional(),
 })
 export type AblationTrainingBase = z.infer<typeof AblationTrainingBase>
 
@@ -51,7 +52,7 @@ export const AblationBaseSchema = z.strictObject({
   /** Every cell runs every seed on the same questions in the same order. */
   seeds: z.array(Seed).min(1).max(10).default([1]),
   previews: z.boolean().default(true),
-  training: AblationTrainingBase.default(() => ({ offset: 0, limit: 20, steps: 4, groupSize: 2, questionsPerStep: 2, evalInterval: 2, credit: { scheme: 'outcome', lambda: 0.5 }, estimator: 'grpo', reward: defaultReward() })),
+  training: AblationTrainingBase.default(() => ({ offset: 0, limit: 20, steps: 4, groupSize: 2, questionsPerStep: 2, evalInterval: 2, credit: { scheme: 'outcome', lambda: 0.5 }, estimator: 'grpo' })),
 })
 export type AblationBase = z.infer<typeof AblationBaseSchema>
 export type AblationBaseInput = z.input<typeof AblationBaseSchema>

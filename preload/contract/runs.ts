@@ -17,6 +17,10 @@ export const PolicySpec = z.discriminatedUnion('kind', [
       lora: z.object({ path: z.string().trim().min(1).max(4096), scale: z.number().min(-10).max(10).default(1) }).strict().optional(),
     })
     .strict(),
+  /** A training run's head (greedy), at its checkpoint of `step` (default: the last completed step). */
+  z.object({ kind: z.literal('head'), trainingRun: z.number().int().min(1), step: z.number().int().min(0).optional() }).strict(),
+  /** A head from a weights file (training.exportHead writes one); its feature layout must match this build's. */
+  z.object({ kind: z.literal('head-file'), path: z.string().trim().min(1).max(4096) }).strict(),
 ])
 
 export const AnswererSpec = z.discriminatedUnion('kind', [
@@ -291,6 +295,8 @@ export const runRoutes = {
           wins: z.number(),
           ties: z.number(),
           losses: z.number(),
+          /** A training run is compared by its held-out results (said here); when nothing pairs, why. */
+          note: z.string().nullable().default(null),
         }),
       ),
     }),

@@ -119,13 +119,15 @@ export type TrainConfig = z.infer<typeof TrainConfigSchema>
 export type TrainConfigInput = z.input<typeof TrainConfigSchema>
 
 export const TrainParams = z.discriminatedUnion('mode', [
-  z.strictObject({ mode: z.literal('new'), config: TrainConfigSchema, answerer: z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('lexical') }), z.strictObject({ kind: z.literal('gguf'), modelPath: z.string().trim().min(1).max(4096) })]).default({ kind: 'lexical' }) }),
+  /** A config that names no reward trains on the default for its train questions' gold level. */
+  z.strictObject({ mode: z.literal('new'), config: TrainConfigSchema.extend({ reward: RewardConfigSchema.optional() }), answerer: z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('lexical') }), z.strictObject({ kind: z.literal('gguf'), modelPath: z.string().trim().min(1).max(4096) })]).default({ kind: 'lexical' }) }),
   /** Continue a cancelled, failed or interrupted run from its last completed step. */
   z.strictObject({ mode: z.literal('resume'), runId: z.number().int().min(1) }),
 ])
 export type TrainParams = z.infer<typeof TrainParams>
 
-export const TrainResult = z.object({ runId: z.number(), steps: z.number(), before: z.number().nullable(), after: z.number().nullable() })
+/** before / after: the held-out headline metric (`metric`, the run's reward's leading term's) of the greedy head. */
+export const TrainResult = z.object({ runId: z.number(), steps: z.number(), before: z.number().nullable(), after: z.number().nullable(), metric: z.string().default('sp.f1') })
 
 // ── Routes: the training catalogue, saved configs, training runs ─────────────────────────────────
 
@@ -204,9 +206,13 @@ export const TrainingRunSummary = z.object({
   stepsDone: z.number(),
   steps: z.number(),
   lastReward: z.number().nullable(),
-  /** Held-out supporting-fact F1 of the greedy head before training and after it (null until evaluated). */
+  /** The run's headline held-out metric of the greedy head before training and after it (null until evaluated). */
   heldOutBefore: z.number().nullable(),
   heldOutAfter: z.number().nullable(),
+  /** The metric the run is judged by: its reward's leading term's (paragraph.f1 on paragraph gold, sp.f1 on sentence gold); labels from the metric catalogue. */
+  headlineMetric: z.string(),
+  /** The gold level that metric reads. */
+  goldLevel: z.enum(['sentence', 'paragraph', 'answer']),
   answererName: z.string(),
   /** The answerer is the lexical stand-in, not a GGUF model. */
   lexicalAnswerer: z.boolean(),
@@ -293,6 +299,17 @@ export const TrainingRollout = z.object({
   metrics: z.record(z.string(), z.number().nullable()),
 })
 
+/** A head weights file (README "Head weights file"): the head's checkpoint with the feature layout it reads, by version. */
+export const HeadWeightsFileSchema = z.object({
+  format: z.literal('harness-lab.head-weights'),
+  version: z.literal(1),
+  protocol: z.string(),
+  environment: z.string(),
+  layout: z.object({ version: z.string(), inputs: z.array(z.string()) }),
+  head: z.record(z.string(), z.unknown()),
+  source: z.record(z.string(), z.unknown()),
+})
+
 export const trainingRoutes = {
   'training.catalog': route(
     'What a training config can name: reward terms (label, description, warning), presets, Harness-1 weights with published defaults, credit schemes, estimators, losses with their clip options, the defaults, and the environments the policy head drives',
@@ -311,6 +328,11 @@ export const trainingRoutes = {
     "One training run: its config, status, per-step diagnostics, held-out aggregates before and after with CIs, and a paired before/after comparison",
     z.object({ workspaceId: WorkspaceId, runId: RunId }).strict(),
     TrainingRunDetail,
+  ),
+  'training.exportHead': route(
+    "A training run's head at a completed step (default the last) as a head weights file; evaluate it with policy {kind: 'head-file', path}",
+    z.object({ workspaceId: WorkspaceId, runId: RunId, step: z.number().int().min(0).optional() }).strict(),
+    HeadWeightsFileSchema,
   ),
   'training.rollouts': route(
     'The rollouts of one training step (open any of them with runs.episode)',

@@ -31,7 +31,7 @@ export function runHandlers(services: Services): HandlerGroup<typeof runRoutes> 
         metrics,
         comparisons: compareRuns(db, baselineRunId, runIds, metric).map((c) => ({
           runId: c.runId, count: c.count, baselineMean: c.baselineMean, candidateMean: c.candidateMean, meanDifference: c.meanDifference,
-          lower: c.ci?.lower ?? null, upper: c.ci?.upper ?? null, wins: c.wins, ties: c.ties, losses: c.losses,
+          lower: c.ci?.lower ?? null, upper: c.ci?.upper ?? null, wins: c.wins, ties: c.ties, losses: c.losses, note: c.note,
         })),
       }
     },

@@ -1,6 +1,6 @@
-import type { trainingRoutes } from '../../../preload/contract'
+import { ApiError, type trainingRoutes } from '../../../preload/contract'
 import type { Services } from '../../app/services'
-import { deleteTrainConfig, listTrainConfigs, listTrainingRuns, saveTrainConfig, trainingCatalog, trainingRollouts, trainingRun } from '../../experiments/training'
+import { deleteTrainConfig, exportHeadWeights, listTrainConfigs, listTrainingRuns, saveTrainConfig, trainingCatalog, trainingRollouts, trainingRun } from '../../experiments/training'
 import { workspaceRaw, type HandlerGroup } from './handler-group'
 
 export function trainingHandlers(services: Services): HandlerGroup<typeof trainingRoutes> {
@@ -14,6 +14,13 @@ export function trainingHandlers(services: Services): HandlerGroup<typeof traini
     // A run still marked running whose job has ended shows the job's final status.
     'training.runs': async ({ workspaceId }) => listTrainingRuns(await raw(workspaceId), jobs.finalStatus),
     'training.run': async ({ workspaceId, runId }) => trainingRun(await raw(workspaceId), runId, jobs.finalStatus),
+    'training.exportHead': async ({ workspaceId, runId, step }) => {
+      try {
+        return exportHeadWeights(await raw(workspaceId), runId, step) as never
+      } catch (err) {
+        throw new ApiError('VALIDATION', err instanceof Error ? err.message : String(err))
+      }
+    },
     'training.rollouts': async ({ workspaceId, runId, step, offset, limit }) => trainingRollouts(await raw(workspaceId), runId, step, offset, limit),
   }
 }

@@ -5,15 +5,15 @@
  * serve (a LoRA adapter without LoRA support, credit that reads menu previews on a tools environment)
  * is kept and says why.
  */
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import type SQLite from 'better-sqlite3'
 import { PolicySpec, type AblationBase, type AblationConfig, type AblationPolicy, type AblationRow, type ResolvedRow } from '../../../preload/contract'
 import { createEnvironment, environmentContext, environmentFactory } from '../../harness'
-import { candidateBuilder } from '../../policy/head-policy'
+import { candidateBuilder, readHeadWeights } from '../../policy/head-policy'
 import { scriptedPolicies } from '../../policy/scripted'
 import { resolveHarness1Weights } from '../../rl/rewards'
 import { ensureEnvironments } from '../catalog'
-import { resolveTrainConfig } from '../training'
+import { resolveTrainConfig, trainedHeadFor } from '../training'
 
 /** Whether this build's GGUF policy takes a LoRA adapter (another part of the app adds it to the policy spec). */
 export function loraSupported(): boolean {
@@ -23,7 +23,7 @@ export function loraSupported(): boolean {
 /** The GGUF policy spec of a model with a LoRA adapter, in the shape the policy spec takes. */
 export const loraPolicySpec = (modelPath: string, loraPath: string) => ({ kind: 'llm', modelPath, lora: { path: loraPath } })
 
-const isHead = (p: AblationPolicy): p is { kind: 'head'; stage: 'before' | 'after' } => p.kind === 'head'
+const isHead = (p: AblationPolicy): p is { kind: 'head'; stage: 'before' | 'after' } => p.kind === 'head' && 'stage' in p
 
 /** The training config a training row runs with one seed (its held-out split is the ablation's split). */
 export function trainingConfig(base: AblationBase, row: ResolvedRow, seed: number, name: string): Record<string, unknown> {
@@ -35,7 +35,8 @@ export function trainingConfig(base: AblationBase, row: ResolvedRow, seed: numbe
     envConfig: row.envConfig,
     credit: delta.credit ?? t.credit,
     estimator: delta.estimator ?? t.estimator,
-    reward: delta.reward ?? t.reward,
+    // Left out, the training run picks the default for the set's gold level.
+    ...((delta.reward ?? t.reward) !== undefined ? { reward: delta.reward ?? t.reward } : {}),
     groupSize: t.groupSize,
     questionsPerStep: t.questionsPerStep,
     steps: t.steps,
@@ -102,7 +103,22 @@ function unavailableReason(raw: SQLite.Database, base: AblationBase, row: Resolv
       if (!loraSupported()) return 'LoRA adapters are not available in this build: the GGUF policy has no lora option yet'
       if (!existsSync(policy.modelPath)) return `No model file at ${policy.modelPath}`
       return existsSync(policy.loraPath) ? null : `No LoRA adapter file at ${policy.loraPath}`
+    case 'head-file':
+      try {
+        readHeadWeights(readFileSync(policy.path, 'utf8'), protocol, policy.path)
+        return null
+      } catch (err) {
+        return err instanceof Error ? err.message : String(err)
+      }
     case 'head': {
+      if ('trainingRun' in policy) {
+        try {
+          trainedHeadFor(raw, policy.trainingRun, policy.step, row.environment)
+          return null
+        } catch (err) {
+          return err instanceof Error ? err.message : String(err)
+        }
+      }
       try {
         candidateBuilder(protocol)
       } catch (err) {

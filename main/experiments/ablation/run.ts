@@ -163,7 +163,10 @@ async function runCell(
       policy = headPolicy(row, restoreHead(checkpoint.head))
     } else {
       const p = row.policy as AblationPolicy
-      if (p.kind === 'head') {
+      if ((p.kind === 'head' && 'trainingRun' in p) || p.kind === 'head-file') {
+        // A finished run's head (or a weights file): evaluated like any other policy.
+        policy = await policyFor(p, row.environment, raw)
+      } else if (p.kind === 'head') {
         const { protocol } = environmentFactory(row.environment)
         policy = headPolicy(row, createHead(HEAD_DEFAULTS.arch, { inputDim: headInputDim(protocol), hidden: HEAD_DEFAULTS.hidden, seed: cell.seed, temperature: HEAD_DEFAULTS.temperature }))
       } else if (p.kind === 'llm-lora') {

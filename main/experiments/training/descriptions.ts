@@ -56,7 +56,7 @@ export const LOSS_PARAMS: Record<string, LossParamField[]> = { reinforce: [], 'p
 type WeightName = keyof Harness1Weights
 const w = (name: WeightName, label: string, description: string, integer = false, min: number | null = null) => ({ name, label, description, integer, min })
 
-/** Every Harness-1 weight, in the formula's order (DESIGN.md section 6). */
+/** Every Harness-1 weight, in the formula's order (the Harness-1 paper's code defaults; README, Training). */
 export const HARNESS1_WEIGHT_FIELDS: readonly { name: WeightName; label: string; description: string; integer: boolean; min: number | null }[] = [
   w('beta', 'β of F-beta', "F-beta's beta for the curated set (recall-weighted when above 1).", false, 0.001),
   w('curatedFBeta', 'Curated F-beta', '× F-beta of curated precision and curated recall.'),
@@ -100,8 +100,8 @@ export function TRAINING_METRICS(terms: readonly { name: string; label: string }
     t('train.advantageMean', 'Advantage mean', 'Mean outcome advantage over the step’s rollouts.', 'number'),
     t('train.advantageStd', 'Advantage std', 'Standard deviation of the outcome advantages.', 'number'),
     t('train.zeroAdvantageRate', 'Zero-advantage rate', 'Share of groups (≥ 2 rollouts) whose rewards all agree (std < 1e-6): they teach nothing.', 'fraction', 'lower'),
-    t('train.allWrongRate', 'Zero advantage: all wrong', 'Share of groups that are zero-advantage with every rollout wrong.', 'fraction', 'lower'),
-    t('train.allCorrectRate', 'Zero advantage: all correct', 'Share of groups that are zero-advantage with every rollout correct.', 'fraction'),
+    t('train.allWrongRate', 'Zero advantage: all wrong', "Share of groups that are zero-advantage with every rollout wrong: below half the best the run's own reward allows.", 'fraction', 'lower'),
+    t('train.allCorrectRate', 'Zero advantage: all correct', "Share of groups that are zero-advantage with every rollout correct: at least half the best the run's own reward allows (a zero reward is never correct).", 'fraction'),
     t('train.equivalenceClasses', 'N_eq (classes per group)', 'Mean number of retrieval-equivalence classes per group: rollouts with the same accumulated evidence are one class.', 'number'),
     t('train.spanningGroups', 'D_ret (groups spanning > 1 class)', 'Share of groups whose rollouts reached more than one evidence set.', 'fraction'),
     t('train.queryDiversity', 'D_query (query diversity)', 'Mean share of distinct query strings among a group’s searches (free query).', 'fraction'),

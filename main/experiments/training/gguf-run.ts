@@ -52,7 +52,7 @@ const decisionsOf = (t: Trajectory): TokenDecision[] =>
     return ids ? [{ t: i, prompt: ids.prompt, chosen: ids.chosen }] : []
   })
 
-export async function runGgufTraining(raw: SQLite.Database, config: TrainConfig, deps: GgufTrainingDeps, runId: number | null): Promise<{ runId: number; steps: number; before: HeldOutResult | null; after: HeldOutResult | null; model: TrainedGguf | null }> {
+export async function runGgufTraining(raw: SQLite.Database, config: TrainConfig, deps: GgufTrainingDeps, runId: number | null): Promise<{ runId: number; steps: number; before: HeldOutResult | null; after: HeldOutResult | null; config: TrainConfig; model: TrainedGguf | null }> {
   const gguf = config.gguf
   if (!gguf) throw new Error('runGgufTraining needs config.gguf')
   const factory = environmentFactory(config.environment)
@@ -180,7 +180,7 @@ export async function runGgufTraining(raw: SQLite.Database, config: TrainConfig,
     if (model) writeFileSync(`${model.path}.provenance.json`, JSON.stringify(model, null, 2))
     runs.finishRun(id, 'done', summary({ aggregates: after.aggregates, before: before?.aggregates ?? null, heldOutAfter: after.perQuestion, heldOutBefore: before?.perQuestion ?? null, ggufModel: model }))
     deps.progress(1, 'done', `${config.steps} steps`)
-    return { runId: id, steps: config.steps, before, after, model }
+    return { runId: id, steps: config.steps, before, after, config, model }
   } catch (err) {
     const cancelled = err instanceof Error && err.name === 'JobCancelledError'
     runs.finishRun(id, cancelled ? 'cancelled' : 'failed', summary({}), cancelled ? undefined : err instanceof Error ? err.message : String(err))

@@ -14,9 +14,28 @@ import {
   type TrainStepDiagnostics,
 } from '../../../preload/contract'
 import { aggregate, comparePaired, type QuestionResult } from '../../eval'
+import { headlineMetric, rewardTerm, type GoldLevel } from '../../rl/reward-schemes'
 
-/** The held-out metrics compared before / after training, paired by question. */
-export const HELD_OUT_COMPARED = ['sp.f1', 'sp.recall', 'sp.precision', 'sp.allGold', 'evidence.count'] as const
+/** The held-out metrics compared before / after training at each gold level, paired by question. */
+const HELD_OUT_BY_LEVEL: Record<GoldLevel, readonly string[]> = {
+  sentence: ['sp.f1', 'sp.recall', 'sp.precision', 'sp.allGold', 'evidence.count'],
+  paragraph: ['paragraph.f1', 'paragraph.recall', 'paragraph.precision', 'paragraph.allGold', 'evidence.count'],
+  answer: ['answer.f1.official', 'answer.em.official', 'evidence.count'],
+}
+
+/** The metric a run is judged by (its reward's leading term's), and the gold level that term needs. */
+export function runHeadline(config: TrainConfig | null): { metric: string; level: GoldLevel } {
+  const reward = config?.reward
+  const metric = (reward && headlineMetric(reward)) ?? 'sp.f1'
+  const lead = reward ? Object.entries(reward.weights).find(([name, w]) => w > 0 && rewardTerm(name).metric === metric)?.[0] : undefined
+  return { metric, level: (lead ? rewardTerm(lead).needs : null) ?? 'sentence' }
+}
+
+/** The held-out metrics compared for a run: its headline first, then the others of its gold level. */
+export function heldOutCompared(config: TrainConfig | null): string[] {
+  const { metric, level } = runHeadline(config)
+  return [metric, ...HELD_OUT_BY_LEVEL[level].filter((m) => m !== metric)]
+}
 
 type JobLookup = (jobId: string) => { status: string; error: string | null } | undefined
 type PerQuestion = Record<string, Record<string, number | null>>
@@ -69,7 +88,8 @@ function summarise(raw: SQLite.Database, r: RunRow, jobOf: JobLookup): TrainingR
   const { stored, config } = storedConfig(r)
   const counts = raw.prepare('select count(*) as n, max(step) as last from train_steps where run_id = ?').get(r.id) as { n: number; last: number | null }
   const lastReward = counts.last === null ? null : numOrNull(raw.prepare("select json_extract(diagnostics_json, '$.reward') from train_steps where run_id = ? and step = ?").pluck().get(r.id, counts.last))
-  const before = numOrNull(raw.prepare(`select json_extract(diagnostics_json, '$.heldOut."sp.f1"') from train_steps where run_id = ? and step = 0`).pluck().get(r.id))
+  const headline = runHeadline(config)
+  const before = numOrNull(raw.prepare(`select json_extract(diagnostics_json, '$.heldOut."' || ? || '"') from train_steps where run_id = ? and step = 0`).pluck().get(headline.metric, r.id))
   const { status, error } = statusOf(r, jobOf)
   const answererKind = stored.answerer?.kind ?? 'lexical'
   return {
@@ -86,7 +106,9 @@ function summarise(raw: SQLite.Database, r: RunRow, jobOf: JobLookup): TrainingR
     steps: config?.steps ?? counts.n,
     lastReward,
     heldOutBefore: before,
-    heldOutAfter: status === 'done' ? numOrNull(summaryOf(r).aggregates?.['sp.f1']?.mean) : null,
+    heldOutAfter: status === 'done' ? numOrNull(summaryOf(r).aggregates?.[headline.metric]?.mean) : null,
+    headlineMetric: headline.metric,
+    goldLevel: headline.level,
     answererName: stored.answererName ?? answererKind,
     lexicalAnswerer: answererKind === 'lexical',
   }
@@ -159,7 +181,7 @@ function side(at: string, perQuestion: PerQuestion, seed: number): NonNullable<T
  * Before: the evaluation before the first update (step 0). After: the final evaluation of a finished
  * run, else the latest evaluation step of an unfinished one (labelled with its step).
  */
-function heldOutOf(summary: StoredSummary, status: string, perQuestion: Map<number, PerQuestion>, seed: number): TrainingRunDetail['heldOut'] {
+function heldOutOf(summary: StoredSummary, status: string, perQuestion: Map<number, PerQuestion>, seed: number, compared: readonly string[]): TrainingRunDetail['heldOut'] {
   const beforeRows = summary.heldOutBefore ?? perQuestion.get(0) ?? null
   let after: { at: string; rows: PerQuestion } | null = null
   if (status === 'done' && summary.heldOutAfter) after = { at: 'after training', rows: summary.heldOutAfter }
@@ -169,7 +191,7 @@ function heldOutOf(summary: StoredSummary, status: string, perQuestion: Map<numb
   }
   const comparison =
     beforeRows && after
-      ? HELD_OUT_COMPARED.map((metric) => {
+      ? compared.map((metric) => {
           const c = comparePaired(records(beforeRows), records(after.rows), metric, { seed })
           return {
             metric, count: c.count, beforeMean: c.baselineMean, afterMean: c.candidateMean, meanDifference: c.meanDifference,
@@ -187,7 +209,7 @@ export function trainingRun(raw: SQLite.Database, runId: number, jobOf: JobLooku
   if (!config) throw new ApiError('INTERNAL', `Training run #${runId} stores a config this version cannot read`)
   const { steps, perQuestion } = stepRows(raw, runId)
   const bytes = raw.prepare('select avg(length(outcome_json) + length(metrics_json) + length(gold_json) + length(question) + coalesce(length(steps_blob), 0) + 64) from episodes where run_id = ? and train_step is not null').pluck().get(runId)
-  return { run, config, steps, heldOut: heldOutOf(summaryOf(r), run.status, perQuestion, r.seed), bytesPerRollout: num(bytes) }
+  return { run, config, steps, heldOut: heldOutOf(summaryOf(r), run.status, perQuestion, r.seed, heldOutCompared(config)), bytesPerRollout: num(bytes) }
 }
 
 interface RolloutRow {

@@ -7,7 +7,7 @@ import type SQLite from 'better-sqlite3'
 import { runEpisode, type Answerer, type Environment, type EnvQuestion, type Policy, type Trajectory } from '../../harness'
 import type { HeadDecisionRecord, HeadPolicy } from '../../policy/head-policy'
 import { creditScheme, memoScorer, type StepCredit } from '../../rl/credit'
-import { computeReward, type RewardConfig, type RewardValue } from '../../rl/reward-schemes'
+import { computeReward, rewardCorrect, type RewardConfig, type RewardValue } from '../../rl/reward-schemes'
 import type { TrainingRollout } from '../../rl/trainer'
 import type { EvidenceResolver } from '../evidence'
 import { creditSteps } from './credit-steps'
@@ -30,8 +30,6 @@ export interface PlayedRollout extends TrainingRollout {
   metrics: Record<string, number | null>
 }
 
-/** Correct for the zero-advantage split: the evidence or the answer is right by the metric the reward is closest to. */
-const correctOf = (m: Record<string, number | null>): boolean => (m['sp.f1'] ?? m['harness1.curatedRecall'] ?? m['paragraph.recall'] ?? m['answer.f1.official'] ?? 0) >= 0.5
 
 /** `policy` is the head's (its decision records feed the head update) or any other, e.g. a GGUF menu policy (no records). */
 export async function playRollout(env: Environment, policy: HeadPolicy | Policy, question: EnvQuestion, seed: number, ctx: RolloutContext): Promise<PlayedRollout> {
@@ -62,7 +60,8 @@ export async function playRollout(env: Environment, policy: HeadPolicy | Policy,
   const summary = {
     reward: reward.total,
     components: reward.components,
-    correct: correctOf(trajectory.metrics),
+    // Judged by the run's own reward (half its best or more), so a zero reward is never "correct".
+    correct: rewardCorrect(reward.total, ctx.reward) ?? false,
     evidence: outcome.evidence.sentenceIds ?? outcome.evidence.chunkIds ?? [],
     queries: trajectory.steps.flatMap((s) => (s.action.kind === 'tool' && s.action.name === 'search' ? [String((s.action.arguments as { query?: unknown }).query ?? '')] : [])),
     actions: trajectory.steps.filter((s) => s.info.valid).map((s) => {

@@ -16,11 +16,11 @@ import { createPolicy, menuPrior, type MenuLlmPolicy } from '../../policy/llm-po
 import { creditScheme } from '../../rl/credit'
 import { estimator } from '../../rl/estimators'
 import { policyLoss } from '../../rl/losses'
-import { checkRewardConfig } from '../../rl/reward-schemes'
+import { checkRewardConfig, checkRewardFits, defaultRewardPreset } from '../../rl/reward-schemes'
 import { checkSplits, trainConfigSchema, trainOnBatch, type TrainConfig, type TrainConfigInput } from '../../rl/trainer'
 import { ensureEnvironments } from '../catalog'
 import { EvidenceResolver } from '../evidence'
-import { corpusSignature, loadQuestions, type StoredQuestion } from '../questions'
+import { corpusSignature, describeRange, loadQuestions, splitGoldProfile, type StoredQuestion } from '../questions'
 import { scoreEpisode } from '../score'
 import { RunStore } from '../store'
 import { playRollout } from './rollouts'
@@ -44,11 +44,19 @@ export interface HeldOutResult {
   perQuestion: Record<string, Record<string, number | null>>
 }
 
-/** Resolves and checks a training config: unknown registry names, overlapping splits and empty splits are errors before anything runs. */
+/**
+ * Resolves and checks a training config: unknown registry names, overlapping splits, empty splits and a
+ * reward the train questions' gold cannot feed are errors before anything runs; a config that names no
+ * reward gets the default for the questions' gold level.
+ */
 export function resolveTrainConfig(raw: SQLite.Database, input: TrainConfigInput): TrainConfig {
   const config = trainConfigSchema.parse(input)
   ensureEnvironments()
   const factory = environmentFactory(config.environment)
+  // The reward must be computable on the train questions; left out, it is the default for their gold level.
+  const gold = splitGoldProfile(raw, config.train.questionSetId, config.train.offset, config.train.limit, config.train.split)
+  if (input.reward === undefined && gold.questions > 0) config.reward = structuredClone(defaultRewardPreset(gold).config)
+  if (gold.questions > 0) checkRewardFits(config.reward, gold, describeRange('train', config.train.questionSetId, config.train.split))
   candidateBuilder(factory.protocol)
   creditScheme(config.credit.scheme)
   if (config.credit.scheme !== 'outcome' && factory.actionKind !== 'menu') {
@@ -85,7 +93,6 @@ export async function evaluatePolicy(env: Environment, policy: Policy, questions
         const answer = outcome.answer ?? (await answerer.answer(q.question, evidence.evidenceTexts(outcome)))
         const m = scoreEpisode(q, outcome, answer, evidence)
         m['evidence.count'] = (outcome.evidence.sentenceIds ?? outcome.evidence.chunkIds ?? []).length
-        if (m['sp.recall'] !== undefined) m['sp.allGold'] = m['sp.recall'] === 1 ? 1 : 0
         return { answer, metrics: m }
       },
     })
@@ -123,7 +130,7 @@ export const rolloutSeed = (config: TrainConfig, step: number, j: number, g: num
  * Runs (or resumes) a training run. `runId` null creates the run; otherwise it continues from the run's
  * last checkpoint. Cancelling stops between steps; the completed steps stay.
  */
-export async function runTraining(raw: SQLite.Database, input: TrainConfigInput, deps: GgufTrainingDeps, runId: number | null = null): Promise<{ runId: number; steps: number; before: HeldOutResult | null; after: HeldOutResult | null; model?: TrainedGguf | null }> {
+export async function runTraining(raw: SQLite.Database, input: TrainConfigInput, deps: GgufTrainingDeps, runId: number | null = null): Promise<{ runId: number; steps: number; before: HeldOutResult | null; after: HeldOutResult | null; config: TrainConfig; model?: TrainedGguf | null }> {
   const config = resolveTrainConfig(raw, input)
   if (config.gguf) return runGgufTraining(raw, config, deps, runId)
   const runs = new RunStore(raw)
@@ -196,7 +203,7 @@ export async function runTraining(raw: SQLite.Database, input: TrainConfigInput,
     before ??= firstHeldOut(store, id, config.seed)
     runs.finishRun(id, 'done', summary({ aggregates: after.aggregates, before: before?.aggregates ?? null, heldOutAfter: after.perQuestion, heldOutBefore: before?.perQuestion ?? null }))
     deps.progress(1, 'done', `${config.steps} steps`)
-    return { runId: id, steps: config.steps, before, after }
+    return { runId: id, steps: config.steps, before, after, config }
   } catch (err) {
     const cancelled = err instanceof Error && err.name === 'JobCancelledError'
     runs.finishRun(id, cancelled ? 'cancelled' : 'failed', summary({}), cancelled ? undefined : err instanceof Error ? err.message : String(err))

@@ -90,3 +90,12 @@ export class TrainingStore {
     return r.bytes ?? 0
   }
 }
+
+/** The checkpoint of one completed step, or the last when `step` is left out; a plain error names the steps there are. */
+export function checkpointOf(raw: SQLite.Database, runId: number, step?: number): TrainingCheckpoint {
+  const last = raw.prepare('select max(step) as last, count(*) as n from train_steps where run_id = ?').get(runId) as { last: number | null; n: number }
+  if (last.last === null) throw new Error(`Training run #${runId} has no completed step (no checkpoint yet)`)
+  const row = raw.prepare('select checkpoint_json from train_steps where run_id = ? and step = ?').pluck().get(runId, step ?? last.last) as string | undefined
+  if (!row) throw new Error(`Training run #${runId} has no step ${step}: its checkpoints are steps 0..${last.last}`)
+  return JSON.parse(row) as TrainingCheckpoint
+}

@@ -1,2 +1,18 @@
 export { registerRewardTerm, rewardTerm, rewardTermNames, rewardTerms, type RewardTermDefinition } from './terms'
-export { REWARD_PRESETS, checkRewardConfig, computeReward, rewardConfigSchema, rewardPreset, type RewardConfig, type RewardPreset, type RewardValue } from './scheme'
+export {
+  REWARD_PRESETS,
+  bestReward,
+  checkRewardConfig,
+  checkRewardFits,
+  computeReward,
+  defaultRewardPreset,
+  headlineMetric,
+  rewardConfigSchema,
+  rewardCorrect,
+  rewardPreset,
+  unfitTerms,
+  type RewardConfig,
+  type RewardPreset,
+  type RewardValue,
+} from './scheme'
+export { GOLD_LEVEL_LABELS, evidenceLevel, goldProfile, type GoldFields, type GoldLevel, type GoldProfile } from './gold'

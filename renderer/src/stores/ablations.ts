@@ -19,7 +19,11 @@ export interface RowTemplate {
   disabled: string | null
 }
 
-const policyKey = (p: AblationPolicy): string => (p.kind === 'scripted' ? `scripted:${p.name}` : p.kind === 'head' ? `head:${p.stage}` : p.kind === 'llm' ? `llm:${p.modelPath}` : `lora:${p.modelPath}:${p.loraPath}`)
+const policyKey = (p: AblationPolicy): string =>
+  p.kind === 'scripted' ? `scripted:${p.name}`
+  : p.kind === 'head' ? ('stage' in p ? `head:${p.stage}` : `head:run:${p.trainingRun}:${p.step ?? 'last'}`)
+  : p.kind === 'head-file' ? `head-file:${p.path}`
+  : p.kind === 'llm' ? `llm:${p.modelPath}` : `lora:${p.modelPath}:${p.loraPath}`
 
 /**
  * Ablations page: the ablation matrix (a base, rows chosen from what the environments, policies, credit
@@ -57,6 +61,8 @@ export const useAblationsStore = defineStore('ablations', () => {
   /** The metric the charts show. */
   const chartMetric = ref<string | null>(null)
 
+  /** Finished training runs of the workspace: their heads are policies too. */
+  const trainedRuns = ref<RouteOutput<'training.runs'>>([])
   const environment = computed(() => catalog.environment(draft.environment))
   const headDriven = computed(() => (trainingCatalog.catalog?.environments ?? []).some((e) => e.name === draft.environment && e.headDriven))
 
@@ -66,6 +72,13 @@ export const useAblationsStore = defineStore('ablations', () => {
     if (headDriven.value) {
       out.push({ key: 'head:before', label: 'head before training', policy: { kind: 'head', stage: 'before' } })
       out.push({ key: 'head:after', label: 'head after training', policy: { kind: 'head', stage: 'after' } })
+      // A finished run's head evaluates as an ordinary policy where it speaks the environment's protocol.
+      const envs = trainingCatalog.catalog?.environments ?? []
+      const protocol = envs.find((e) => e.name === draft.environment)?.protocol
+      for (const r of trainedRuns.value) {
+        if (r.status !== 'done' || envs.find((e) => e.name === r.environment)?.protocol !== protocol) continue
+        out.push({ key: `head:run:${r.id}:last`, label: `trained head: run #${r.id} ${r.name}`, policy: { kind: 'head', trainingRun: r.id } })
+      }
     }
     for (const m of models.models.filter((x) => x.role === 'policy')) out.push({ key: `llm:${m.path}`, label: `GGUF: ${m.name}`, policy: { kind: 'llm', modelPath: m.path, temperature: 0, topK: 0, topP: 1 } })
     return out
@@ -266,6 +279,7 @@ export const useAblationsStore = defineStore('ablations', () => {
       draft.questionSetId = null
     }
     await Promise.all([runs.load(workspaceId), trainingCatalog.load(), models.refresh()])
+    trainedRuns.value = await useApi().call('training.runs', { workspaceId }).catch(() => [])
     await refreshList()
     if (draft.questionSetId === null) draft.questionSetId = runs.questionSets[0]?.id ?? null
     if (baseline.value === null || !runs.finished.some((r) => r.id === baseline.value)) baseline.value = runs.finished.at(-1)?.id ?? null

@@ -11,6 +11,8 @@ export type NewTrainParams = Extract<TrainStart['params'], { mode: 'new' }>
 
 export interface LaunchInput {
   config: SavedTrainConfig
+  /** The defaults, not a saved config: the reward is left to the backend, which picks the one for the set's gold level. */
+  defaults?: boolean
   name: string
   environment: string
   questionSetId: number
@@ -154,8 +156,10 @@ export const useTrainingStore = defineStore('training', () => {
   async function launch(input: LaunchInput): Promise<boolean> {
     const id = workspaceId.value
     if (!id) return false
+    const { reward, ...rest } = input.config
     const config: NewTrainParams['config'] = {
-      ...input.config,
+      ...rest,
+      ...(input.defaults ? {} : { reward }),
       name: input.name.trim() || input.config.name,
       environment: input.environment,
       // The saved config's environment options belong to its environment.

@@ -54,6 +54,9 @@ interface Running {
   settled: boolean
   lastWrite: number
   lastEmit: number
+  /** The newest progress a throttle window held back, written when the window ends (so one long silent stage never leaves a stale figure). */
+  pendingProgress?: Extract<WorkerMessage, { type: 'progress' }>
+  trailingWrite?: NodeJS.Timeout
 }
 
 const now = (): string => new Date().toISOString()
@@ -317,6 +320,7 @@ export class JobManager {
       if (!run) continue
       run.settled = true
       clearTimeout(run.cancelTimer)
+      clearTimeout(run.trailingWrite)
       await run.worker.terminate()
       this.running.delete(id)
       this.releaseModels(id, run.kind)
@@ -442,6 +446,7 @@ export class JobManager {
       if (run.settled) return
       run.settled = true
       clearTimeout(run.cancelTimer)
+      clearTimeout(run.trailingWrite)
       this.running.delete(row.id)
       // Whatever the thread held went with it; said before the final status so readers never see a stale holder.
       this.releaseModels(row.id, kind)
@@ -489,8 +494,19 @@ export class JobManager {
       run.lastEmit = t
       this.events.emit('job.progress', { jobId: id, progress: m.progress, stage: m.stage, message: m.message })
     }
-    if (t - run.lastWrite < this.progressWriteMs) return
+    if (t - run.lastWrite < this.progressWriteMs) {
+      // Held back, not dropped: the last figure of a burst is written when the window ends.
+      run.pendingProgress = m
+      run.trailingWrite ??= setTimeout(() => {
+        run.trailingWrite = undefined
+        const pending = run.pendingProgress
+        if (!pending || run.settled) return
+        void this.onProgress(id, run, pending).catch((err: unknown) => console.error(`job ${id}:`, err))
+      }, this.progressWriteMs - (t - run.lastWrite))
+      return
+    }
     run.lastWrite = t
+    run.pendingProgress = undefined
     await this.update(id, { progress: m.progress, stage: m.stage, message: m.message }, false, ['running'])
   }
 

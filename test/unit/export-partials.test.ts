@@ -95,7 +95,7 @@ describe('export files', () => {
     const backend = await startBackend(dataDir)
     try {
       const { raw } = await backend.services.workspaces.handle(workspaceId)
-      await expect(writeExport(raw, { source: 'questions', questionSetId: 1, format: 'questions-flashrag-jsonl' }, out)).rejects.toThrow(/symbolic link/)
+      await expect(writeExport(raw, { source: 'questions', questionSetId: 1, format: 'questions-verl-jsonl' }, out)).rejects.toThrow(/symbolic link/)
       expect(readFileSync(victim, 'utf8')).toBe('keep me')
     } finally {
       await backend.close()

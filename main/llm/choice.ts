@@ -68,26 +68,29 @@ function normalizeIds(ids: readonly string[]): string[] {
  * for the learner.
  */
 export class ConstrainedChooser {
-  private readonly grammars = new LruCache<string, LlamaGrammar>(256)
+  /**
+   * Idle grammars by menu. A LlamaGrammar is never shared by two generations at once: under load,
+   * concurrent sequences sampling with one grammar object were seen to swap tokens between them
+   * (test/unit/answerer.test.ts caught it), so each in-flight choice takes its own and returns it.
+   */
+  private readonly idle = new LruCache<string, LlamaGrammar[]>(256)
 
   constructor(private readonly pool: SequencePool, private readonly options: TokenizeOptions = {}) {}
-
-  private grammarFor(ids: string[]): LlamaGrammar {
-    const key = JSON.stringify(ids)
-    let grammar = this.grammars.get(key)
-    if (!grammar) {
-      grammar = new LlamaGrammar(this.pool.model.llama, { grammar: choiceGrammar(ids) })
-      this.grammars.set(key, grammar)
-    }
-    return grammar
-  }
 
   async choose(request: ChoiceRequest): Promise<ChoiceResult> {
     const ids = normalizeIds(request.allowed)
     const model = this.pool.model
     const prompt = tokenizePrompt(model, request.prompt, this.options)
-    const grammar = this.grammarFor(ids)
-    return this.pool.use((sequence) => generateChoice(sequence, model, prompt, ids, grammar, request))
+    const key = JSON.stringify(ids)
+    const free = this.idle.get(key)
+    const grammar = free?.pop() ?? new LlamaGrammar(model.llama, { grammar: choiceGrammar(ids) })
+    try {
+      return await this.pool.use((sequence) => generateChoice(sequence, model, prompt, ids, grammar, request))
+    } finally {
+      const back = this.idle.get(key) ?? []
+      back.push(grammar)
+      this.idle.set(key, back)
+    }
   }
 
   /** Several choices at once, spread over the pool's sequences. */

@@ -72,7 +72,6 @@ export class GgufAnswerer implements Answerer {
   private readonly inflight = new Map<string, Promise<Omit<AnswerScoreDetail, 'cached'>>>()
   private readonly counters: AnswererStats = { scored: 0, cacheHits: 0, answered: 0, evidenceDropped: 0 }
   private readonly maxAnswerTokens: number
-  private grammar: LlamaGrammar | null = null
   private disposed = false
 
   constructor(private readonly model: PolicyModel, private readonly options: GgufAnswererOptions = {}) {
@@ -146,8 +145,8 @@ export class GgufAnswerer implements Answerer {
     const key = cacheKey('answer', question, items, '')
     const cached = this.answers.get(key)
     if (cached !== undefined) return cached
-    this.grammar ??= new LlamaGrammar(this.model.pool.model.llama, { grammar: ANSWER_GRAMMAR })
-    const grammar = this.grammar
+    // One grammar per generation: concurrent sequences sharing a LlamaGrammar were seen to swap tokens (llm/choice.ts).
+    const grammar = new LlamaGrammar(this.model.pool.model.llama, { grammar: ANSWER_GRAMMAR })
     const { prompt } = this.fit(question, items, () => this.maxAnswerTokens)
     const tokens = tokenizePrompt(this.model.pool.model, prompt.tokens)
     const generated = await this.model.pool.use((sequence) => generateWithGrammar(sequence, this.model.pool.model, {

@@ -1,5 +1,6 @@
 import type { Policy } from '../../harness'
 import type { ActionSpace, Observation, ToolSchema } from '../../harness'
+import { LlamaGrammar } from 'node-llama-cpp'
 import { PolicyError } from '../../llm/errors'
 import { LruCache } from '../../llm/lru-cache'
 import { describeTools, FREE_QUERY_SYSTEM_PROMPT, TOOLS_CUE, TOOLS_SYSTEM_PROMPT } from '../prompt'
@@ -70,7 +71,8 @@ export class ToolLlmPolicy extends LlmPolicyBase implements Policy {
 
     const generated = await this.model.pool.use((sequence) => generateWithGrammar(sequence, this.model.pool.model, {
       prompt: tokens,
-      grammar: grammar.grammar,
+      // A grammar object of its own: concurrent generations sharing one were seen to swap tokens (llm/choice.ts).
+      grammar: new LlamaGrammar(this.model.pool.model.llama, { grammar: grammar.grammar.grammar }),
       sampling: { ...this.sampling, seed },
       maxTokens,
       complete: completedJsonEnd,

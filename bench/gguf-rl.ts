@@ -7,9 +7,9 @@
  * stories260K is a 260K-parameter story model, not an instruction model: it reads the menu prompt as
  * text, and what it can learn here is which ids to prefer from the prompt's surface. Report what comes.
  *
- * Env (small defaults that finish in a few minutes on 2 cores): GGUF_RL_STEPS (6), GGUF_RL_GROUP (4),
+ * Env (small defaults that finish in a few minutes on 2 cores): GGUF_RL_STEPS (12), GGUF_RL_GROUP (8),
  * GGUF_RL_QUESTIONS (4 per step), GGUF_RL_SEEDS (1), GGUF_RL_DEMO_SIZE (2), GGUF_RL_HELDOUT (24),
- * GGUF_RL_LR (0.001), GGUF_RL_OPTIMIZER (sgd), GGUF_RL_CONTEXT (512), GGUF_RL_MODEL (stories260K),
+ * GGUF_RL_LR (0.0002), GGUF_RL_OPTIMIZER (sgd), GGUF_RL_CONTEXT (512), GGUF_RL_MODEL (stories260K),
  * GGUF_RL_HEAD (1: also train the head for comparison; 0 skips it).
  * Prints, per metric: learn: gguf graph-menu <metric> before <x> after <y> diff <d> CI [<lo>, <hi>]
  * and update: <s> s/update <t> tokens/s (tokens through the training graph, sequences padded to the
@@ -27,13 +27,13 @@ import { STORIES_260K } from '../test/helpers/gguf'
 import { tempDir } from '../test/helpers/services'
 
 const env = (k: string, d: number) => Number(process.env[k] ?? d)
-const STEPS = env('GGUF_RL_STEPS', 6)
-const GROUP = env('GGUF_RL_GROUP', 4)
+const STEPS = env('GGUF_RL_STEPS', 12)
+const GROUP = env('GGUF_RL_GROUP', 8)
 const QUESTIONS = env('GGUF_RL_QUESTIONS', 4)
 const SEEDS = env('GGUF_RL_SEEDS', 1)
 const SIZE = env('GGUF_RL_DEMO_SIZE', 2)
 const HELDOUT = env('GGUF_RL_HELDOUT', 24)
-const LR = env('GGUF_RL_LR', 0.001)
+const LR = env('GGUF_RL_LR', 0.0002)
 const CONTEXT = env('GGUF_RL_CONTEXT', 512)
 const OPTIMIZER = (process.env.GGUF_RL_OPTIMIZER ?? 'sgd') as 'sgd' | 'adamw'
 const MODEL = process.env.GGUF_RL_MODEL ?? STORIES_260K

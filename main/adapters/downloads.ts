@@ -83,18 +83,22 @@ export function exportDownloads(handlers: Handlers, events: EventBus): DownloadS
   }
 }
 
+/** Whether a real path lies inside one of `roots` (each resolved through its symlinks; a missing root holds nothing). */
+function insideRoots(real: string, roots: readonly string[]): boolean {
+  return roots.some((root) => {
+    try {
+      return isInside(real, realpathSync(root))
+    } catch {
+      return false
+    }
+  })
+}
+
 /** The file to stream when it is a regular file whose real path (symlinks followed) lies inside one of `roots`; null otherwise. */
 export function downloadableFile(file: string, roots: readonly string[]): { path: string; size: number } | null {
   try {
     const real = realpathSync(file)
-    const inside = roots.some((root) => {
-      try {
-        return isInside(real, realpathSync(root))
-      } catch {
-        return false
-      }
-    })
-    if (!inside) return null
+    if (!insideRoots(real, roots)) return null
     const stat = statSync(real)
     return stat.isFile() ? { path: real, size: stat.size } : null
   } catch {
@@ -121,14 +125,7 @@ export async function zippedFolder(folder: string, roots: readonly string[]): Pr
   } catch {
     return null
   }
-  const inside = roots.some((root) => {
-    try {
-      return isInside(real, realpathSync(root))
-    } catch {
-      return false
-    }
-  })
-  if (!inside) return null
+  if (!insideRoots(real, roots)) return null
   const zip = new JSZip()
   for (const name of readdirSync(real).sort()) {
     const path = join(real, name)

@@ -5,9 +5,9 @@
  */
 import type { Adam, PolicyHead } from '../../policy/head'
 import type { HeadDecisionRecord } from '../../policy/head-policy'
-import { combineAdvantages, type StepCredit } from '../credit'
-import { dropZeroVarianceGroups, estimator } from '../estimators'
+import type { StepCredit } from '../credit'
 import type { TrainConfig } from './config'
+import { groupAdvantages } from './group-advantages'
 import { stepDiagnostics, type RolloutSummary, type StepDiagnostics } from './diagnostics'
 import { policyUpdate, type TrainingSample, type UpdateStats } from './update'
 
@@ -31,18 +31,7 @@ export interface BatchResult {
 }
 
 export function trainOnBatch(head: PolicyHead, adam: Adam, groups: readonly (readonly TrainingRollout[])[], config: TrainConfig): BatchResult {
-  const rewards = groups.map((g) => g.map((r) => r.summary.reward))
-  const outcomeAdvantages = estimator(config.estimator)(rewards)
-  const kept = config.dropZeroVariance
-    ? dropZeroVarianceGroups(rewards, { correctFlags: groups.map((g) => g.map((r) => r.summary.correct)) }).kept
-    : groups.map((_, i) => i)
-  const keptSet = new Set(kept)
-  const flat = groups.flatMap((g, gi) => g.map((r, ri) => ({ r, gi, a: outcomeAdvantages[gi]![ri]! })))
-  const combined = combineAdvantages(
-    flat.map((x) => x.a),
-    flat.map((x) => x.r.credit),
-    { lambda: config.credit.lambda },
-  )
+  const { outcomeAdvantages, kept, keptSet, flat, combined } = groupAdvantages(groups, config)
   const stepAdvantages: number[][][] = groups.map(() => [])
   const samples: TrainingSample[] = []
   flat.forEach((x, i) => {

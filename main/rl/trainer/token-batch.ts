@@ -6,9 +6,9 @@
  * tokens, each weighted by the decision's advantage over the number of such decisions. The trainer minimises sum w * -log p(token), so a
  * positive advantage raises the chosen reply's probability and a negative one lowers it.
  */
-import { combineAdvantages, type StepCredit } from '../credit'
-import { dropZeroVarianceGroups, estimator } from '../estimators'
+import type { StepCredit } from '../credit'
 import type { TrainConfig } from './config'
+import { groupAdvantages } from './group-advantages'
 import type { RolloutSummary } from './diagnostics'
 
 export interface TokenDecision {
@@ -42,18 +42,7 @@ export interface TokenBatch {
 }
 
 export function tokenBatch(groups: readonly (readonly TokenRollout[])[], config: Pick<TrainConfig, 'estimator' | 'dropZeroVariance' | 'credit'>): TokenBatch {
-  const rewards = groups.map((g) => g.map((r) => r.summary.reward))
-  const outcomeAdvantages = estimator(config.estimator)(rewards)
-  const kept = config.dropZeroVariance
-    ? dropZeroVarianceGroups(rewards, { correctFlags: groups.map((g) => g.map((r) => r.summary.correct)) }).kept
-    : groups.map((_, i) => i)
-  const keptSet = new Set(kept)
-  const flat = groups.flatMap((g, gi) => g.map((r, ri) => ({ r, gi, a: outcomeAdvantages[gi]![ri]! })))
-  const combined = combineAdvantages(
-    flat.map((x) => x.a),
-    flat.map((x) => x.r.credit),
-    { lambda: config.credit.lambda },
-  )
+  const { outcomeAdvantages, kept, keptSet, flat, combined } = groupAdvantages(groups, config)
   const stepAdvantages: number[][][] = groups.map(() => [])
   const picked: Array<{ d: TokenDecision; a: number }> = []
   flat.forEach((x, i) => {

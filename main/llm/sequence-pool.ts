@@ -1,5 +1,6 @@
 import type { LlamaContext, LlamaContextSequence, LlamaModel, Token } from 'node-llama-cpp'
 import { PolicyError } from './errors'
+import { serializeSampling } from './serial-sampling'
 
 /**
  * Lends the sequences of one context to concurrent callers. Work started on several sequences in
@@ -11,6 +12,7 @@ export class SequencePool {
   private disposed = false
 
   constructor(readonly context: LlamaContext) {
+    if (context.totalSequences > 1) serializeSampling(context)
     for (let i = 0; i < context.totalSequences; i++) this.idle.push(context.getSequence())
   }
 

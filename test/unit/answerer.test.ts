@@ -2,7 +2,7 @@ import { writeFileSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Token } from 'node-llama-cpp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAnswerer, GgufAnswerer, LexicalAnswerer } from '../../main/policy/answerer'
+import { createAnswerer, GgufAnswerer, LexicalAnswerer, type AnswerDetail } from '../../main/policy/answerer'
 import { ModelFileError, PolicyError } from '../../main/llm/errors'
 import { LlamaRuntime, type LoadedModel } from '../../main/llm/llama-runtime'
 import { createPolicy, disposeModelCache, modelCacheFor } from '../../main/policy/llm-policy'
@@ -93,10 +93,9 @@ describe.each([
   })
 
   it('gives the same scores and answers on parallel sequences as sequentially', async () => {
-    // Greedy decoding is compared token for token, and batched and single-sequence evaluation differ by
-    // ~1e-5 in llama.cpp: a random model with flat logits has near-ties that flip on that noise. A peaky
-    // output layer makes every step's choice clear, so equal answers are a real check of the batching.
-    const peaky = writeTinyLlama(join(tmp.dir, `answerer-peaky-${vocab}.gguf`), { vocab, seed: 17, chatTemplate: template, contextLength: 1024, logitScale: 40 }).file
+    // Batched and single-sequence evaluation differ by ~1e-5 in llama.cpp, so near-ties can flip. A
+    // sharper output layer makes them rare, yet keeps log-probs finite for the reference below.
+    const peaky = writeTinyLlama(join(tmp.dir, `answerer-peaky-${vocab}.gguf`), { vocab, seed: 17, chatTemplate: template, contextLength: 1024, logitScale: 8 }).file
     const sequential = await createAnswerer({ kind: 'gguf', modelPath: peaky, contextSize: 1024, sequences: 1 }, runtime) as GgufAnswerer
     const parallel = await createAnswerer({ kind: 'gguf', modelPath: peaky, contextSize: 1024, sequences: 4 }, runtime) as GgufAnswerer
     // Both contexts live on one loaded model.
@@ -108,13 +107,42 @@ describe.each([
     const answersOne: string[] = []
     for (const item of ITEMS) answersOne.push(await sequential.answer(item.question, item.evidence))
     const answersMany = await Promise.all(ITEMS.map((item) => parallel.answer(item.question, item.evidence)))
-    expect(answersMany).toEqual(answersOne)
+    expect(parallel.stats.answered).toBe(ITEMS.length)
+    // Token for token, the two decodings agree until a step where the two chosen tokens are a near-tie
+    // under an independent single-sequence reference (batching noise can flip those, even on a peaky
+    // model, because the grammar may mask the peak). A token from another sequence is no near-tie.
+    const oneDetails = []
+    for (const item of ITEMS) oneDetails.push(await sequential.answerDetailed(item.question, item.evidence))
+    // Several rounds: a race between sequences (main/llm/serial-sampling.ts) showed in ~1-2% of generations.
+    const rounds: AnswerDetail[][] = []
+    for (let round = 0; round < 8; round++) rounds.push(await Promise.all(ITEMS.map((item) => parallel.answerDetailed(item.question, item.evidence))))
+    const reference = await runtime.loadModel(peaky)
+    let identical = 0
+    for (const [i, many] of rounds.flatMap((round) => round.map((detail, item) => [item, detail] as const))) {
+      const one = oneDetails[i]!
+      expect(many.promptTokens).toEqual(one.promptTokens)
+      const at = one.tokens.findIndex((token, k) => many.tokens[k] !== token)
+      if (at === -1 && many.tokens.length === one.tokens.length) {
+        expect(many.text).toBe(one.text)
+        identical++
+        continue
+      }
+      // Where one decoding is a prefix of the other, the shorter one chose the end token there.
+      const k = at === -1 ? Math.min(one.tokens.length, many.tokens.length) : at
+      const eos = reference.model.tokens.eos!
+      const prefix = [...one.promptTokens, ...one.tokens.slice(0, k)]
+      const [a] = await stepwiseLogprobs(await reference.model.createContext({ contextSize: 1024, threads: 1, flashAttention: false }), prefix, [one.tokens[k] ?? eos])
+      const [b] = await stepwiseLogprobs(await reference.model.createContext({ contextSize: 1024, threads: 1, flashAttention: false }), prefix, [many.tokens[k] ?? eos])
+      expect(Math.abs(a! - b!), `item ${i} diverges at token ${k}`).toBeLessThan(0.05)
+    }
+    await reference.dispose()
+    // Near-ties are rare: most answers match exactly.
+    expect(identical).toBeGreaterThanOrEqual(rounds.length * (ITEMS.length - 2))
     for (const answer of answersOne) {
       expect(answer).not.toMatch(/[\n\r]/)
       expect(answer).toBe(answer.trim())
       expect(answer.length).toBeGreaterThan(0)
     }
-    expect(parallel.stats.answered).toBe(ITEMS.length)
     await sequential.dispose()
     await parallel.dispose()
     expect(modelCacheFor(runtime).entries().find((e) => e.path === peaky)).toBeUndefined()

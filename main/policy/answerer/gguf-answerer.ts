@@ -37,6 +37,14 @@ export interface AnswerScoreDetail {
   cached: boolean
 }
 
+export interface AnswerDetail {
+  /** The answer, trimmed: what answer() returns. */
+  text: string
+  promptTokens: Token[]
+  /** The generated tokens (before the stop string was cut from the text). */
+  tokens: Token[]
+}
+
 export interface AnswererStats {
   /** score() calls answered by a model pass. */
   scored: number
@@ -145,6 +153,18 @@ export class GgufAnswerer implements Answerer {
     const key = cacheKey('answer', question, items, '')
     const cached = this.answers.get(key)
     if (cached !== undefined) return cached
+    const { text } = await this.generate(question, items)
+    this.answers.set(key, text)
+    return text
+  }
+
+  /** answer() without its cache, with the prompt and the generated tokens (for checks of the decoding itself). */
+  async answerDetailed(question: string, evidence: readonly string[]): Promise<AnswerDetail> {
+    this.assertLive()
+    return this.generate(question, this.canonical(evidence))
+  }
+
+  private async generate(question: string, items: string[]): Promise<AnswerDetail> {
     // One grammar per generation: concurrent sequences sharing a LlamaGrammar were seen to swap tokens (llm/choice.ts).
     const grammar = new LlamaGrammar(this.model.pool.model.llama, { grammar: ANSWER_GRAMMAR })
     const { prompt } = this.fit(question, items, () => this.maxAnswerTokens)
@@ -157,9 +177,7 @@ export class GgufAnswerer implements Answerer {
       stopStrings: prompt.stopTriggers,
     }))
     this.counters.answered++
-    const text = generated.text.trim()
-    this.answers.set(key, text)
-    return text
+    return { text: generated.text.trim(), promptTokens: tokens, tokens: generated.tokens }
   }
 
   private canonical(evidence: readonly string[]): string[] {

@@ -2,8 +2,9 @@
  * Question files staged for the questions.import job: the route writes the text it was sent to
  * `<dataDir>/uploads/questions/<uuid>` and the job reads it there, so a client never names a path the
  * backend opens and a 64 MiB text never travels in a job's stored parameters. The job removes its
- * file when it ends, the route again when it returns; files a killed process left are removed by a
- * later import once they are a day old (a queued import never waits that long).
+ * file when it ends, the route again when it returns. Files a killed process left (SIGTERM or kill -9
+ * mid-import) are removed by the next import: at once when no other process works in the data
+ * folder, else once they are a day old (a queued import never waits that long).
  */
 import { randomUUID } from 'node:crypto'
 import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises'
@@ -11,6 +12,9 @@ import { join } from 'node:path'
 
 const STALE_MS = 24 * 60 * 60 * 1000
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+/** Uploads this process staged and has not removed yet: never debris. */
+const inFlight = new Set<string>()
 
 const uploadDir = (dataDir: string): string => join(dataDir, 'uploads', 'questions')
 
@@ -24,16 +28,26 @@ export function uploadPath(dataDir: string, upload: string): string {
 export async function stageUpload(dataDir: string, text: string): Promise<string> {
   await mkdir(uploadDir(dataDir), { recursive: true, mode: 0o700 })
   const upload = randomUUID()
-  await writeFile(uploadPath(dataDir, upload), text, { encoding: 'utf8', mode: 0o600, flag: 'wx' })
+  inFlight.add(upload)
+  try {
+    await writeFile(uploadPath(dataDir, upload), text, { encoding: 'utf8', mode: 0o600, flag: 'wx' })
+  } catch (err) {
+    inFlight.delete(upload)
+    throw err
+  }
   return upload
 }
 
 export async function removeUpload(dataDir: string, upload: string): Promise<void> {
   await rm(uploadPath(dataDir, upload), { force: true })
+  inFlight.delete(upload)
 }
 
-/** Removes uploads older than a day (left by a process that was killed mid-import). */
-export async function sweepStaleUploads(dataDir: string, now = Date.now()): Promise<number> {
+/**
+ * Removes uploads a killed process left: every one this process is not using when `othersAlive` is
+ * false (no other process works in the data folder), else those older than a day. How many went.
+ */
+export async function sweepStaleUploads(dataDir: string, othersAlive: boolean, now = Date.now()): Promise<number> {
   let names: string[]
   try {
     names = await readdir(uploadDir(dataDir))
@@ -42,10 +56,10 @@ export async function sweepStaleUploads(dataDir: string, now = Date.now()): Prom
   }
   let removed = 0
   for (const name of names) {
-    if (!UUID.test(name)) continue
+    if (!UUID.test(name) || inFlight.has(name)) continue
     const file = join(uploadDir(dataDir), name)
     const info = await stat(file).catch(() => undefined)
-    if (info && now - info.mtimeMs > STALE_MS) {
+    if (info && (!othersAlive || now - info.mtimeMs > STALE_MS)) {
       await rm(file, { force: true })
       removed++
     }

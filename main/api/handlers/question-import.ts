@@ -1,5 +1,6 @@
 import { ApiError, type ImportReport, type RouteInput } from '../../../preload/contract'
 import type { Services } from '../../app/services'
+import { otherLiveOwner } from '../../app/stale-exports'
 import { corpusRepositories } from '../../corpus/repository'
 import { removeUpload, stageUpload, sweepStaleUploads } from '../../questions'
 
@@ -14,7 +15,7 @@ export async function importQuestionsAsJob(services: Services, input: RouteInput
   const db = (await services.workspaces.handle(workspaceId)).raw
   // Refused before 64 MiB are written anywhere (the job's preflight checks again, and the write itself once more).
   if (corpusRepositories(db).questions.setIdByName(name) !== undefined) throw new ApiError('CONFLICT', `A question set named "${name}" exists already: pick another name`)
-  await sweepStaleUploads(services.dataDir)
+  await sweepStaleUploads(services.dataDir, otherLiveOwner(services.dataDir))
   const upload = await stageUpload(services.dataDir, content)
   try {
     const job = await services.jobs.start('questions.import', workspaceId, { name, upload, ...(format ? { format } : {}), ...(fileName ? { fileName } : {}) })

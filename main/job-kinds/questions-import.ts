@@ -32,6 +32,8 @@ export const questionsImportJob = defineJobKind({
       const steps = questionImportSteps(db.raw, { name: params.name, text, ...(params.format ? { format: params.format } : {}), ...(params.fileName ? { fileName: params.fileName } : {}) })
       let outcome: ImportOutcome | undefined
       let n = 0
+      // Rows are resolved in batches after they are read, so the lines steps report move back a little at times.
+      let furthest = 0
       let reported = performance.now()
       for (let s = steps.next(); ; s = steps.next()) {
         if (s.done) {
@@ -44,11 +46,12 @@ export const questionsImportJob = defineJobKind({
           ctx.progress(0.99, 'writing', 'writing the set')
           continue
         }
+        furthest = Math.max(furthest, step.line)
         if (++n % CHECK_EVERY !== 0) continue
         ctx.throwIfCancelled()
         if (performance.now() - reported >= PROGRESS_MS) {
           reported = performance.now()
-          ctx.progress((0.98 * step.line) / lines, 'reading', `line ${step.line.toLocaleString('en-US')} of ${lines.toLocaleString('en-US')}`)
+          ctx.progress((0.98 * furthest) / lines, 'reading', `line ${furthest.toLocaleString('en-US')} of ${lines.toLocaleString('en-US')}`)
         }
       }
       const { setId, report } = outcome

@@ -14,9 +14,12 @@
  * 4. A ZIP-bomb DOCX (1 GiB of zeros in ~1 MB): time, outcome and memory growth.
  *
  * 5. Question import, 100k rows (ROWS=.. to change) as a JSON array, as {data: [...]}, as JSONL and
- *    as CSV, through importQuestionSetAsync (the API's path) into a fresh workspace: wall time, peak RSS
- *    (sampled while the import pauses, the baseline RSS before it), and how long the event loop was held
- *    at most (what another request would have waited). JSONL, linear before as after, is the peer.
+ *    as CSV, RUNS=.. times each (default 3), two ways, each in its own process: the questions.import
+ *    route as the app runs it (staged, then a questions.import job reads, resolves and writes it in a
+ *    worker thread) and importQuestionSetAsync on the calling thread (the peer). Medians of wall time,
+ *    of the job's own seconds in its thread, of how long the calling thread's event loop was held at
+ *    most (what another request waited; with this machine's idle floor), and the process's peak RSS;
+ *    ratios worker / thread and each format / JSONL (bench/question-import-figures.ts).
  * 6. Regular expressions: `(\w+\s?)+$` over a line of N letters ending in "!" through grep (RE2) next to
  *    JavaScript's own backtracking RegExp on short lines of the same kind (its time doubles per letter).
  *
@@ -35,15 +38,16 @@ import { graphDigest, type GraphDigest } from '../main/ingest/digest'
 import { stopIdleFileWorkers } from '../main/ingest/isolation'
 import { defaultIngestOptions, runIngest, type IngestReporter, type IngestSummary } from '../main/ingest/run'
 import type { IngestSource } from '../main/ingest/sources'
-import { importQuestionSetAsync } from '../main/questions'
 import { grepChunks } from '../main/retrieval/grep'
 import { crashingIngest } from '../test/helpers/crashing-ingest'
 import { tempDir } from '../test/helpers/services'
+import { questionImportFigures } from './question-import-figures'
 import { oneEntryZip } from '../test/helpers/zip'
 
 const args = new Set(process.argv.slice(2))
 const MIB = Number(process.env.MIB ?? 60)
 const ROWS = Number(process.env.ROWS ?? 100_000)
+const RUNS = Math.max(1, Number(process.env.RUNS ?? 3))
 const only = [...args].find((a) => a.startsWith('--only='))?.slice(7).split(',').map(Number)
 const section = (n: number): boolean => !only || only.includes(n)
 const quiet: IngestReporter = { progress: () => undefined, throwIfCancelled: () => undefined }
@@ -237,54 +241,6 @@ async function zipBombFigures(tmp: string): Promise<void> {
   console.log(`   ${(statSync(file).size / 1024).toFixed(0)} KB file declaring 1 GiB: ${s(performance.now() - t)}, rss ${mb(rss)} -> ${mb(process.memoryUsage().rss)}; ${outcomeText(summary)}`)
 }
 
-function questionFile(format: 'json' | 'wrapped' | 'jsonl' | 'csv', rows: number): string {
-  const row = (i: number) => ({ id: `q${i}`, question: `Which river flows through the town of Example ${i}?`, answer: [`River ${i}`, `the River ${i}`], supporting_facts: [[`Example ${i}`, 0], [`River ${i}`, 1]] })
-  if (format === 'csv') {
-    const lines = ['id,question,answer']
-    for (let i = 0; i < rows; i++) lines.push(`q${i},"Which river flows through ""Example ${i}"", the town?",River ${i}`)
-    return `${lines.join('\n')}\n`
-  }
-  const items: string[] = []
-  for (let i = 0; i < rows; i++) items.push(JSON.stringify(row(i), null, format === 'jsonl' ? undefined : 2))
-  if (format === 'jsonl') return `${items.join('\n')}\n`
-  const array = `[\n${items.join(',\n')}\n]`
-  return format === 'json' ? array : `{"version": 1, "data": ${array}}`
-}
-
-async function questionImportFigures(tmp: string): Promise<void> {
-  console.log(`\n5. Question import, ${ROWS.toLocaleString('en-US')} rows of each format (importQuestionSetAsync, as the API runs it)`)
-  const results: Record<string, number> = {}
-  for (const format of ['jsonl', 'json', 'wrapped', 'csv'] as const) {
-    const text = questionFile(format, ROWS)
-    const db = await openDatabase(join(tmp, `questions-${format}.db`), workspaceMigrations)
-    try {
-      const rssBefore = process.memoryUsage().rss
-      let peak = rssBefore
-      let longest = 0
-      let last = performance.now()
-      // Sampled whenever the import pauses: the gaps are how long another request would have waited.
-      const sampler = setInterval(() => {
-        const now = performance.now()
-        longest = Math.max(longest, now - last)
-        last = now
-        peak = Math.max(peak, process.memoryUsage().rss)
-      }, 1)
-      const t = performance.now()
-      const { report } = await importQuestionSetAsync(db.raw, { name: format, text, fileName: `questions.${format === 'wrapped' ? 'json' : format}` })
-      const wall = performance.now() - t
-      clearInterval(sampler)
-      results[format] = wall
-      console.log(
-        `   ${format.padEnd(8)} ${mb(Buffer.byteLength(text)).padStart(7)}: ${s(wall)}, ${report.imported.toLocaleString('en-US')} of ${report.rows.toLocaleString('en-US')} rows imported; ` +
-          `peak RSS ${mb(peak)} (${mb(rssBefore)} before); event loop held at most ${longest.toFixed(0)} ms`,
-      )
-    } finally {
-      await db.close()
-    }
-  }
-  console.log(`   ratio to JSONL: json ${(results.json! / results.jsonl!).toFixed(2)}x, {data: [...]} ${(results.wrapped! / results.jsonl!).toFixed(2)}x, csv ${(results.csv! / results.jsonl!).toFixed(2)}x`)
-}
-
 async function regexFigures(tmp: string): Promise<void> {
   const pattern = '(\\w+\\s?)+$'
   console.log(`\n6. /${pattern}/ over a line of N letters ending in "!" (no match: the case that backtracks)`)
@@ -332,7 +288,7 @@ try {
   if (section(2) && !args.has('--skip-large')) await largeTextFigures(tmp.dir)
   if (section(3)) await determinismFigures(tmp.dir)
   if (section(4)) await zipBombFigures(tmp.dir)
-  if (section(5)) await questionImportFigures(tmp.dir)
+  if (section(5)) await questionImportFigures(tmp.dir, ROWS, RUNS)
   if (section(6)) await regexFigures(tmp.dir)
 } finally {
   tmp.cleanup()

@@ -1,6 +1,7 @@
 import { ApiError, type Job, type JobKind } from '../../preload/contract'
 import type { OpenedDatabase } from '../db/open'
 import type { WorkspaceDatabase } from '../db/schema'
+import { corpusRepositories } from '../corpus/repository'
 import { validateAblationRun } from '../experiments/ablation'
 import { validateEvalParams, validateTrainParams } from '../experiments/validate'
 import type { JobPreflight } from '../jobs/manager'
@@ -15,6 +16,12 @@ export function jobPreflight(
     'eval.run': async (params, workspaceId) => validateEvalParams((await workspaceDb(workspaceId!)).raw, params),
     // Registry names, splits that overlap or are empty, a resume of a run that does not exist: refused before queueing.
     'train.run': async (params, workspaceId) => validateTrainParams((await workspaceDb(workspaceId!)).raw, params),
+    // A name already taken: refused now, not after the whole file was read.
+    'questions.import': async (params, workspaceId) => {
+      if (corpusRepositories((await workspaceDb(workspaceId!)).raw).questions.setIdByName(params.name) !== undefined) {
+        throw new ApiError('CONFLICT', `A question set named "${params.name}" exists already: pick another name`)
+      }
+    },
     // An unknown or finished ablation: refused before queueing (a finished one is re-run as a copy).
     // ... and one already queued or running: two jobs would write the same cells.
     'ablation.run': async (params, workspaceId) => {

@@ -21,7 +21,8 @@ export async function sweepStaleExports(dataDir: string, workspaces: WorkspaceSe
   return removed
 }
 
-function otherLiveOwner(dataDir: string): boolean {
+/** Whether another live process holds an owner lock on the data folder (and may have work in flight there). */
+export function otherLiveOwner(dataDir: string): boolean {
   let names: string[]
   try {
     names = readdirSync(ownerFiles(dataDir, process.pid).dir)

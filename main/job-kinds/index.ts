@@ -9,6 +9,7 @@ import { ingestJob } from './ingest'
 import { maintenanceJob } from './maintenance'
 import { modelDownloadJob } from './model-download'
 import { questionsGenerateJob } from './questions-generate'
+import { questionsImportJob } from './questions-import'
 import { trainJob } from './train'
 
 /** The runner of every kind the contract declares (a kind without one is a type error here); the worker looks them up. */
@@ -21,6 +22,7 @@ export const jobRunners: { [K in JobKind]: JobKindRunner<K> } = {
   'graph.export': graphExportJob,
   'train.run': trainJob,
   'questions.generate': questionsGenerateJob,
+  'questions.import': questionsImportJob,
   'ablation.run': ablationJob,
   'data.export': dataExportJob,
 }

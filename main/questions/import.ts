@@ -2,9 +2,11 @@
  * Importing a question set for an ingested corpus. Every gold item is resolved against the corpus on
  * import (main/corpus/gold.ts, the one resolver); what cannot be pinned is listed with its line, and a
  * bad row is reported with its line while the good rows are kept. The set and its questions are
- * written in one transaction. The file is read a row at a time in one pass (read-rows.ts);
- * importQuestionSetAsync pauses every few milliseconds so a large file leaves the process answering
- * (other requests, SIGTERM) while it is read.
+ * written in one transaction, so an import that stops early leaves nothing. The file is read a row
+ * at a time in one pass (read-rows.ts) by questionImportSteps, which stops after every row: the
+ * questions.import job (main/job-kinds/questions-import.ts) runs it in a worker thread and checks
+ * for cancellation there; importQuestionSetAsync runs it on the calling thread, pausing every few
+ * milliseconds (the bench's in-process peer).
  */
 import type { ImportIssue, ImportReport, QuestionProvenance } from '../../preload/contract'
 import { resolveGoldReferences, workspaceReferenceCatalogue } from '../corpus/gold'
@@ -33,13 +35,13 @@ const SLICE_MS = 20
 const BATCH = 500
 
 export function importQuestionSet(raw: WorkspaceHandle, input: ImportInput): ImportOutcome {
-  const steps = importSteps(raw, input)
+  const steps = questionImportSteps(raw, input)
   for (let s = steps.next(); ; s = steps.next()) if (s.done) return s.value
 }
 
 /** importQuestionSet that yields to the event loop every SLICE_MS while it reads and resolves rows. */
 export async function importQuestionSetAsync(raw: WorkspaceHandle, input: ImportInput): Promise<ImportOutcome> {
-  const steps = importSteps(raw, input)
+  const steps = questionImportSteps(raw, input)
   let slice = performance.now()
   for (let s = steps.next(); ; s = steps.next()) {
     if (s.done) return s.value
@@ -50,8 +52,14 @@ export async function importQuestionSetAsync(raw: WorkspaceHandle, input: Import
   }
 }
 
-/** The import, yielding after each row (a point where it may pause) and returning the outcome. */
-function* importSteps(raw: WorkspaceHandle, input: ImportInput): Generator<void, ImportOutcome> {
+/** Where an import is when it stops: the line of the row it reached, or the write that follows. */
+export interface ImportStep {
+  stage: 'reading' | 'writing'
+  line: number
+}
+
+/** The import, stopping after each row (a point where it may pause or be cancelled) and returning the outcome. */
+export function* questionImportSteps(raw: WorkspaceHandle, input: ImportInput): Generator<ImportStep, ImportOutcome> {
   const repo = corpusRepositories(raw).questions
   if (repo.setIdByName(input.name) !== undefined) throw new QuestionSetError('conflict', `A question set named "${input.name}" exists already: pick another name`)
   const format = input.format ?? formatOf(input.fileName, input.text)
@@ -84,11 +92,11 @@ function* importSteps(raw: WorkspaceHandle, input: ImportInput): Generator<void,
   }
   // Rows go in batches: the names a batch refers to are looked up with one query, not one per name.
   let batch: { row: RawRow; q: ReturnType<typeof rowQuestion> }[] = []
-  function* flush(): Generator<void> {
+  function* flush(): Generator<ImportStep> {
     catalogue.prefetch(batch.flatMap(({ q }) => ('error' in q ? [] : q.refs.flatMap((r) => (r.kind === 'document' || r.kind === 'title' ? [r.value] : r.kind === 'fact' ? [r.title] : [])))))
     for (const { row, q } of batch) {
       take(row, q)
-      yield
+      yield { stage: 'reading', line: row.line }
     }
     batch = []
   }
@@ -96,13 +104,14 @@ function* importSteps(raw: WorkspaceHandle, input: ImportInput): Generator<void,
     rows++
     batch.push({ row, q: 'error' in row ? { error: row.error } : rowQuestion(row.value, format === 'csv') })
     if (batch.length === BATCH) yield* flush()
-    yield
+    yield { stage: 'reading', line: row.line }
   }
   yield* flush()
   const report: ImportReport = { format, rows, imported: kept.length, badRows: badRows.slice(0, MAX_LISTED), unresolved: unresolved.slice(0, MAX_LISTED) }
-  // Checked again: another import may have taken the name while this one paused.
-  if (repo.setIdByName(input.name) !== undefined) throw new QuestionSetError('conflict', `A question set named "${input.name}" exists already: pick another name`)
+  yield { stage: 'writing', line: 0 }
   const setId = raw.transaction(() => {
+    // Checked again, inside the write lock: another import (another thread or process) may have taken the name meanwhile.
+    if (repo.setIdByName(input.name) !== undefined) throw new QuestionSetError('conflict', `A question set named "${input.name}" exists already: pick another name`)
     const id = repo.createSet(input.name, `import:${format}${input.fileName ? `:${input.fileName.split(/[\\/]/).pop()}` : ''}`, JSON.stringify(report))
     for (const { line, q, names } of kept) {
       const provenance: QuestionProvenance = { origin: 'import', line, ...(Object.keys(q.fields).length > 0 ? { fields: q.fields } : {}) }

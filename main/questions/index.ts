@@ -1,6 +1,7 @@
 /** Question sets for any corpus: import, hand-written questions, generation from the graph, splits. */
 export { QuestionSetError } from './errors'
-export { importQuestionSet, importQuestionSetAsync, type ImportInput, type ImportOutcome } from './import'
+export { importQuestionSet, importQuestionSetAsync, questionImportSteps, type ImportInput, type ImportOutcome, type ImportStep } from './import'
+export { removeUpload, stageUpload, sweepStaleUploads, uploadPath } from './uploads'
 export { createQuestionSet, deleteQuestion, saveQuestion } from './edit'
 export { assertSplitsNotUsed, assignSplits, checkSplit, splitQuestionSet, splitSizes, SPLIT_NAMES } from './splits'
 export { answerInQuestion, questionEpisodes, questionSetDetail, searchQuestions } from './view'

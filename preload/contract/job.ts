@@ -4,7 +4,7 @@ import { IngestParams } from './corpus'
 import { route } from './define'
 import { ExportParams, ExportResult } from './exports'
 import { GraphExportParams } from './graph'
-import { QuestionGenerateParams, QuestionGenerateResult } from './questions'
+import { QuestionGenerateParams, QuestionGenerateResult, QuestionImportParams, QuestionImportResult } from './questions'
 import { EvalParams } from './runs'
 import { TrainParams, TrainResult } from './training'
 
@@ -125,6 +125,7 @@ export const jobKinds = {
   'ablation.run': kind({ summary: 'Run an ablation matrix: every row and seed on the same questions, then its paired results', workspace: true, params: AblationRunParams, result: AblationRunResult }),
   'graph.export': kind({ summary: 'Export the graph as GraphML', workspace: true, params: GraphExportParams.default({}), result: GraphExportResult }),
   'questions.generate': kind({ summary: 'Generate bridge and comparison questions from the corpus graph (no LLM)', workspace: true, params: QuestionGenerateParams, result: QuestionGenerateResult }),
+  'questions.import': kind({ summary: 'Import a question set from a staged JSONL, JSON or CSV file (read off the main thread, written whole or not at all)', workspace: true, params: QuestionImportParams, result: QuestionImportResult }),
   'data.export': kind({ summary: 'Export a run or a question set as a file (CSV, JSONL, Parquet)', workspace: true, params: ExportParams, result: ExportResult }),
   'model.download': kind({ summary: 'Download a GGUF model and register it', workspace: false, params: ModelDownloadParams, result: ModelDownloadResult }),
 }

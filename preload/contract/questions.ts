@@ -120,6 +120,31 @@ export const QuestionImportInput = z.strictObject({
   fileName: z.string().max(4096).optional(),
 })
 
+/**
+ * The questions.import job: the route stages the file's text under the data folder and the job reads it
+ * there (a client never names a path). Its full report is stored with the set (questions.set).
+ */
+export const QuestionImportParams = z.strictObject({
+  name: z.string().trim().min(1).max(200),
+  /** The staged upload's id (questions.import makes it; an unknown id fails before the job is queued). */
+  upload: z.uuid(),
+  format: ImportFormat.optional(),
+  fileName: z.string().max(4096).optional(),
+})
+export type QuestionImportParams = z.infer<typeof QuestionImportParams>
+
+export const QuestionImportResult = z.object({
+  setId: z.number(),
+  format: z.string(),
+  rows: z.number(),
+  imported: z.number(),
+  /** Rows not kept, and gold items left unresolved (the set's report lists them by line, the first 5,000 of each). */
+  badRows: z.number(),
+  unresolved: z.number(),
+  seconds: z.number(),
+})
+export type QuestionImportResult = z.infer<typeof QuestionImportResult>
+
 export const QuestionEdit = z.strictObject({
   question: z.string().trim().min(1).max(10_000),
   answers: z.array(z.string().trim().min(1).max(2000)).min(1).max(100),

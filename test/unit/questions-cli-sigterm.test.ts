@@ -1,11 +1,12 @@
 /**
- * `questions import` stops on SIGTERM while it reads a large file: the import pauses between rows, so
- * the signal is handled at once and nothing is written (a set is written whole or not at all). Were
- * the import one synchronous block, the signal would wait for it and the set would be written first.
+ * `questions import` stops on SIGTERM while it reads a large file: the file is read by a
+ * questions.import job in a worker thread, so the CLI's main thread is idle and the signal ends the
+ * process at once, and nothing is written (a set is written whole or not at all). The file the CLI
+ * staged for its job is removed by the next import.
  */
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { existsSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ownerFiles } from '../../main/jobs/owner-lock'
@@ -35,9 +36,11 @@ describe('questions import on SIGTERM', () => {
     const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>
     let stdout = ''
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
-    // The CLI registers as a job owner once its services are up; the import starts right after.
+    // The CLI registers as a job owner once its services are up, then stages the file for its import job.
     const record = ownerFiles(dataDir, child.pid!).record
-    while (!existsSync(record) && child.exitCode === null) await new Promise((r) => setTimeout(r, 20))
+    const uploads = join(dataDir, 'uploads', 'questions')
+    const staged = (): boolean => existsSync(uploads) && readdirSync(uploads).length > 0
+    while (!(existsSync(record) && staged()) && child.exitCode === null) await new Promise((r) => setTimeout(r, 20))
     child.kill('SIGTERM')
     const [code, signal] = await exited
     expect(signal === 'SIGTERM' || code !== 0).toBe(true)
@@ -46,6 +49,9 @@ describe('questions import on SIGTERM', () => {
     const after = await startBackend(dataDir)
     try {
       expect(await after.call('questions.sets', { workspaceId })).toEqual([])
+      expect(staged()).toBe(true)
+      await after.call('questions.import', { workspaceId, name: 'small', content: '{"question": "Who?", "answer": "me"}\n', fileName: 'small.jsonl' })
+      expect(staged()).toBe(false)
     } finally {
       await after.close()
     }

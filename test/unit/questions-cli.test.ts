@@ -41,7 +41,8 @@ describe('questions command line', () => {
     const listed = await cli('questions', 'list', workspaceId, '1', '--split', 'train')
     expect(listed.split('\n')[0]).toBe('3 questions')
     expect(listed.match(/\[train\]/g)).toHaveLength(3)
-  }, 120_000)
+    // Four CLI processes, the import a job whose worker thread starts from source (as generate's does).
+  }, 240_000)
 
   it('generate runs the job, prints yields by kind, and the set lists with provenance', async () => {
     const out = await cli('questions', 'generate', workspaceId, '--name', 'gen', '--seed', '1')

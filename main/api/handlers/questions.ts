@@ -1,7 +1,8 @@
 import { ApiError, type questionRoutes } from '../../../preload/contract'
 import type { Services } from '../../app/services'
-import { createQuestionSet, deleteQuestion, importQuestionSetAsync, questionEpisodes, questionSetDetail, QuestionSetError, saveQuestion, searchQuestions, splitQuestionSet } from '../../questions'
+import { createQuestionSet, deleteQuestion, questionEpisodes, questionSetDetail, QuestionSetError, saveQuestion, searchQuestions, splitQuestionSet } from '../../questions'
 import { workspaceRaw, type HandlerGroup } from './handler-group'
+import { importQuestionsAsJob } from './question-import'
 
 /** Question-set errors are the caller's to fix: they become API errors with their code. */
 function asApi<T>(fn: () => T): T {
@@ -26,13 +27,8 @@ export function questionHandlers(services: Services): HandlerGroup<typeof questi
       const db = await raw(workspaceId)
       return asApi(() => searchQuestions(db, setId, filter, offset, limit))
     },
-    'questions.import': async ({ workspaceId, name, content, format, fileName }) => {
-      const db = await raw(workspaceId)
-      // Paced: a large file leaves the server answering other calls while it is read.
-      return importQuestionSetAsync(db, { name, text: content, ...(format ? { format } : {}), ...(fileName ? { fileName } : {}) }).catch((err: unknown) => {
-        throw apiErrorOf(err)
-      })
-    },
+    // A job in a worker thread: a large file leaves this thread answering other calls while it is read.
+    'questions.import': async (input) => importQuestionsAsJob(services, input),
     'questions.createSet': async ({ workspaceId, name }) => {
       const db = await raw(workspaceId)
       return { setId: asApi(() => createQuestionSet(db, name)) }

@@ -32,7 +32,7 @@ export function conflicts(a: Pick<PlannedJob, 'kind' | 'workspaceId'>, b: Pick<P
 /**
  * Which queued jobs start now. First come, first served: a job starts when a slot is free and it
  * conflicts neither with a running job nor with an earlier job still waiting (so a VACUUM queued
- * behind running evaluations is not overtaken by later ones). `running` counts every process's
+ * behind running evaluations is not overtaken by later ones). Brief kinds neither wait for nor take a slot. `running` counts every process's
  * running jobs, so the limit and the exclusivity hold for the whole data folder.
  */
 export function planQueue(running: PlannedJob[], queued: PlannedJob[], limit: number): QueuePlan {
@@ -43,7 +43,8 @@ export function planQueue(running: PlannedJob[], queued: PlannedJob[], limit: nu
   for (const job of queued) {
     const busy = active.find((r) => conflicts(job, r))
     const ahead = waiting.find((w) => conflicts(job, w))
-    if (!busy && !ahead && job.ours && active.length < limit) {
+    const slots = active.filter((r) => jobKinds[r.kind]?.brief !== true).length
+    if (!busy && !ahead && job.ours && (jobKinds[job.kind]?.brief === true || slots < limit)) {
       active.push(job)
       start.push(job)
       continue
@@ -55,7 +56,7 @@ export function planQueue(running: PlannedJob[], queued: PlannedJob[], limit: nu
         ? `${ahead.kind} queued before it in this workspace`
         : !job.ours
           ? 'the process that queued it'
-          : `a free slot (${active.length} of ${limit} running)`
+          : `a free slot (${slots} of ${limit} running)`
     places.set(job.id, { position: waiting.length, waitingFor })
   }
   return { start, places }

@@ -106,6 +106,11 @@ interface JobKindDef<P extends z.ZodType, R extends z.ZodType, W extends boolean
   /** Whether the job runs against a workspace (job.start then takes a workspaceId). */
   workspace: W
   exclusive?: JobExclusivity
+  /**
+   * A short job a person waits on (an import behind an API call): it starts beside the job limit,
+   * so it never waits behind a training run, though it still honours exclusivity.
+   */
+  brief?: true
   params: P
   result: R
 }
@@ -125,7 +130,7 @@ export const jobKinds = {
   'ablation.run': kind({ summary: 'Run an ablation matrix: every row and seed on the same questions, then its paired results', workspace: true, params: AblationRunParams, result: AblationRunResult }),
   'graph.export': kind({ summary: 'Export the graph as GraphML', workspace: true, params: GraphExportParams.default({}), result: GraphExportResult }),
   'questions.generate': kind({ summary: 'Generate bridge and comparison questions from the corpus graph (no LLM)', workspace: true, params: QuestionGenerateParams, result: QuestionGenerateResult }),
-  'questions.import': kind({ summary: 'Import a question set from a staged JSONL, JSON or CSV file (read off the main thread, written whole or not at all)', workspace: true, params: QuestionImportParams, result: QuestionImportResult }),
+  'questions.import': kind({ summary: 'Import a question set from a staged JSONL, JSON or CSV file (read off the main thread, written whole or not at all)', workspace: true, brief: true, params: QuestionImportParams, result: QuestionImportResult }),
   'data.export': kind({ summary: 'Export a run or a question set as a file (CSV, JSONL, Parquet)', workspace: true, params: ExportParams, result: ExportResult }),
   'model.download': kind({ summary: 'Download a GGUF model and register it', workspace: false, params: ModelDownloadParams, result: ModelDownloadResult }),
 }

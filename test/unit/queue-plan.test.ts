@@ -18,6 +18,12 @@ describe('the job queue plan', () => {
     expect(plan.places.get('b')?.position).toBe(1)
   })
 
+  it('starts a brief job beside a full limit, without taking a slot', () => {
+    const plan = planQueue([job('t', 'train.run')], [job('q', 'questions.import'), job('e', 'eval.run')], 1)
+    expect(ids(plan.start)).toEqual(['q'])
+    expect(plan.places.get('e')).toEqual({ position: 1, waitingFor: 'a free slot (1 of 1 running)' })
+  })
+
   it('runs a workspace-exclusive kind alone in its workspace, and jobs queued behind it wait for it', () => {
     const running = [job('e', 'eval.run')]
     const plan = planQueue(running, [job('m', 'db.maintenance'), job('t', 'train.run'), job('o', 'eval.run', 'other')], 8)

@@ -16,7 +16,7 @@ import { workspaceMigrations } from '../main/db/migrations'
 import { openDatabase } from '../main/db/open'
 import { getEpisode } from '../main/experiments/queries'
 import { RunStore } from '../main/experiments/store'
-import { createEnvironment, environmentContext, environmentFactory, environmentNames, registerBuiltinEnvironments, runEpisode, type EnvQuestion, type Trajectory } from '../main/harness'
+import { createEnvironment, environmentContext, environmentFactory, environmentNames, runEpisode, type EnvQuestion, type Trajectory } from '../main/harness'
 import { createScriptedPolicy, scriptedPolicies } from '../main/policy/scripted'
 import { defaultIngestOptions, runIngest, type IngestReporter } from '../main/ingest/run'
 import type { IngestSource } from '../main/ingest/sources'
@@ -126,7 +126,6 @@ async function measure(label: string, source: IngestSource): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  registerBuiltinEnvironments()
   console.log(`Trajectory storage bench, node ${process.version}`)
   await measure(`Demo world (seed 1, size ${DEMO_SIZE})`, { kind: 'demo', seed: 1, size: DEMO_SIZE })
   const questionsFile = join(DATA, 'hotpotqa_train.json')

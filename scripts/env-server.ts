@@ -15,7 +15,6 @@ import { workspaceMigrations } from '../main/db/migrations'
 import { createServices } from '../main/app/services'
 import { DATA_DIR_ENV, resolveDataDir } from '../main/config/paths'
 import { startEnvServer, type StoreMode } from '../main/env-server'
-import { registerBuiltinEnvironments } from '../main/harness'
 import { createAnswerer } from '../main/policy/answerer'
 import { rewardPreset, REWARD_PRESETS } from '../main/rl/reward-schemes'
 
@@ -65,7 +64,6 @@ try {
     raw = (await services!.workspaces.handle(ws.id)).raw
     label = `workspace "${ws.name}" (${ws.id})`
   }
-  registerBuiltinEnvironments()
   const answerer = o.answerer ? await createAnswerer({ kind: 'gguf', modelPath: o.answerer }) : undefined
   const server = await startEnvServer({
     raw,

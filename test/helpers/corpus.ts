@@ -4,7 +4,6 @@ import type SQLite from 'better-sqlite3'
 import { workspaceMigrations } from '../../main/db/migrations'
 import { openDatabase, type OpenedDatabase } from '../../main/db/open'
 import { loadQuestions } from '../../main/experiments/questions'
-import { registerBuiltinEnvironments } from '../../main/harness/builtin'
 import type { EnvContext, EnvQuestion } from '../../main/harness/types'
 import { defaultIngestOptions, runIngest, type IngestReporter } from '../../main/ingest/run'
 import { tempDir } from './services'
@@ -29,7 +28,6 @@ export async function openDemoWorkspace(seed: number, size: number): Promise<Dem
   const tmp = tempDir('harness-lab-demo-')
   const db = await openDatabase(join(tmp.dir, 'workspace.db'), workspaceMigrations)
   await runIngest(db.raw, { kind: 'demo', seed, size }, defaultIngestOptions(), quiet)
-  registerBuiltinEnvironments()
   return {
     db,
     ctx: environmentContext(db.raw),

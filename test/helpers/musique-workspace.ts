@@ -3,7 +3,6 @@ import { join } from 'node:path'
 import { workspaceMigrations } from '../../main/db/migrations'
 import { openDatabase, type OpenedDatabase } from '../../main/db/open'
 import { loadQuestions, type StoredQuestion } from '../../main/experiments/questions'
-import { registerBuiltinEnvironments } from '../../main/harness/builtin'
 import type { EnvContext } from '../../main/harness/types'
 import { defaultIngestOptions, runIngest } from '../../main/ingest/run'
 import { quiet } from './corpus'
@@ -30,7 +29,6 @@ export async function openMuSiQueWorkspace(): Promise<MuSiQueWorkspace> {
   const tmp = tempDir('harness-lab-musique-')
   const db = await openDatabase(join(tmp.dir, 'workspace.db'), workspaceMigrations)
   await runIngest(db.raw, { kind: 'benchmark', benchmark: 'musique', questionsFile: MUSIQUE_REPEATED_TITLES }, defaultIngestOptions(), quiet)
-  registerBuiltinEnvironments()
   const documentId = (externalId: string): number => {
     const id = db.raw.prepare('select id from documents where external_id = ?').pluck().get(externalId) as number | undefined
     if (id === undefined) throw new Error(`no document with external id ${externalId}`)

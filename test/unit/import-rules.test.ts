@@ -58,7 +58,7 @@ const LAYERS: Layer[] = [
   L(8,  'main/harness/graph-menu/**',         'Harness-G menu environment'),
   L(8,  'main/harness/free-query/**',         'Search-R1-style free-query baseline environment'),
   L(8,  'main/harness/stateful/**',           'Harness-1 stateful environment and its transcript baseline'),
-  L(9,  'main/harness/builtin.ts',            'registers the built-in environments'),
+  L(9,  'main/harness/builtin.ts',            'the static list of built-in environments and the registry over it'),
   L(10, 'main/harness/index.ts',              "the harness's public face: what the layers above import"),
   L(11, 'main/policy/**',                     'policies over the LLM home: llm-policy/, answerer/, prompt/, scripted/, head/, head-policy/'),
   L(12, 'main/models/**',                     'registry of GGUF files and the models loaded in this process'),

@@ -12,12 +12,10 @@ import { estimatorNames } from '../../rl/estimators'
 import { lossNames } from '../../rl/losses'
 import { REWARD_PRESETS, rewardTerms } from '../../rl/reward-schemes'
 import { PUBLISHED_HARNESS1_WEIGHTS } from '../../rl/rewards'
-import { ensureEnvironments } from '../catalog'
 import { HARNESS1_WEIGHT_FIELDS, LOSS_PARAMS, TRAINING_METRICS, described } from './descriptions'
 
 /** The environment a new config names: the first one the head drives, graph-menu where registered. */
 export function defaultTrainEnvironment(): string {
-  ensureEnvironments()
   const driven = environmentCatalog().filter((e) => (HEAD_PROTOCOLS as readonly string[]).includes(e.protocol))
   return (driven.find((e) => e.name === 'graph-menu') ?? driven[0])?.name ?? 'graph-menu'
 }
@@ -26,7 +24,6 @@ export function defaultTrainEnvironment(): string {
 export const trainConfigDefaults = () => SavedTrainConfigSchema.parse({ environment: defaultTrainEnvironment() })
 
 export function trainingCatalog(): TrainingCatalog {
-  ensureEnvironments()
   const defaults = trainConfigDefaults()
   const lossDefault = (key: LossParam): number | null => defaults.loss[key]
   return {

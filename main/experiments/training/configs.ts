@@ -13,7 +13,6 @@ import { estimator } from '../../rl/estimators'
 import { policyLoss } from '../../rl/losses'
 import { checkRewardConfig } from '../../rl/reward-schemes'
 import { resolveHarness1Weights } from '../../rl/rewards'
-import { ensureEnvironments } from '../catalog'
 
 interface Row {
   name: string
@@ -33,7 +32,6 @@ export function checkSavedConfig(raw: SQLite.Database, config: SavedTrainConfig)
       throw new ApiError('VALIDATION', `${what}: ${messageOf(err)}`)
     }
   }
-  ensureEnvironments()
   check('Environment', () => {
     const factory = environmentFactory(config.environment)
     candidateBuilder(factory.protocol)

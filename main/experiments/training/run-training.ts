@@ -18,7 +18,6 @@ import { estimator } from '../../rl/estimators'
 import { policyLoss } from '../../rl/losses'
 import { checkRewardConfig, checkRewardFits, defaultRewardPreset } from '../../rl/reward-schemes'
 import { checkSplits, trainConfigSchema, trainOnBatch, type TrainConfig, type TrainConfigInput } from '../../rl/trainer'
-import { ensureEnvironments } from '../catalog'
 import { EvidenceResolver } from '../evidence'
 import { corpusSignature, describeRange, loadQuestions, splitGoldProfile, type StoredQuestion } from '../questions'
 import { scoreEpisode } from '../score'
@@ -51,7 +50,6 @@ export interface HeldOutResult {
  */
 export function resolveTrainConfig(raw: SQLite.Database, input: TrainConfigInput): TrainConfig {
   const config = trainConfigSchema.parse(input)
-  ensureEnvironments()
   const factory = environmentFactory(config.environment)
   // The reward must be computable on the train questions; left out, it is the default for their gold level.
   const gold = splitGoldProfile(raw, config.train.questionSetId, config.train.offset, config.train.limit, config.train.split)

@@ -5,9 +5,10 @@ import type { RouteInput, RouteName, RouteOutput } from '../../preload/contract'
 import { dispatch } from '../../main/api/dispatch'
 import { createHandlers } from '../../main/api/handlers'
 import { createServices, type Services } from '../../main/app/services'
+import { sourceWorkerEntry } from '../../main/job-kinds/source-entry'
 
 /** The job worker from source: the thread registers tsx so it can run TypeScript. */
-export const sourceWorker = { sourceEntry: new URL('../../main/job-kinds/worker.ts', import.meta.url) }
+export const sourceWorker = sourceWorkerEntry()
 
 export function tempDir(prefix = 'harness-lab-test-'): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix))

@@ -44,6 +44,7 @@ const LAYERS: Layer[] = [
   L(1,  'main/config/**',                     'data-folder resolution, the app version'),
   L(1,  'main/events/**',                     'the in-process event bus'),
   L(1,  'main/db/**',                         'Kysely schema, migrations, SQLite opening, the native binding'),
+  L(1,  'main/text/**',                       'text helpers every floor shares: byte sizes, the plural fold'),
   L(1,  'main/eval/**',                       'pure metrics: EM/F1, recalls, bootstrap CIs, seeded RNG'),
   L(2,  'main/corpus/**',                     'parsers, benchmark importers, demo world, chunking, tokens'),
   L(2,  'main/retrieval/**',                  'the search index: BM25, dense, hybrid, grep, readers',  { sideways: ['main/corpus/**'] }),

@@ -22,9 +22,9 @@ import { loadQuestions } from '../main/experiments/questions'
 import { environmentContext } from '../main/harness'
 import { defaultIngestOptions, runIngest } from '../main/ingest/run'
 import type { IngestSource } from '../main/ingest/sources'
-import { MUSIQUE_REPEATED_TITLES } from '../test/helpers/musique-workspace'
-import { tempDir } from '../test/helpers/services'
-import { sharedPath } from '../test/helpers/shared-data'
+import { MUSIQUE_REPEATED_TITLES } from './support/musique-workspace'
+import { tempDir } from './support/services'
+import { sharedPath } from './support/shared-data'
 
 const flag = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(`--${name}`)

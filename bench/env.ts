@@ -24,8 +24,8 @@ import type { SentenceReader } from '../main/corpus/repository/corpus-reader'
 import { createScriptedPolicy, scriptedPolicies } from '../main/policy/scripted'
 import { defaultIngestOptions, runIngest, type IngestReporter } from '../main/ingest/run'
 import type { IngestSource } from '../main/ingest/sources'
-import { tempDir } from '../test/helpers/services'
-import { sharedPath } from '../test/helpers/shared-data'
+import { tempDir } from './support/services'
+import { sharedPath } from './support/shared-data'
 
 const DATA = process.env.HOTPOTQA_DIR ?? sharedPath('data/hotpotqa-train100')
 const quiet: IngestReporter = { progress: () => undefined, throwIfCancelled: () => undefined }

@@ -37,9 +37,9 @@ import { defaultIngestOptions, runIngest, type IngestReporter, type IngestSummar
 import type { IngestSource } from '../main/ingest/sources'
 import { importQuestionSetAsync } from '../main/questions'
 import { grepChunks } from '../main/retrieval/grep'
-import { crashingIngest } from '../test/helpers/crashing-ingest'
-import { tempDir } from '../test/helpers/services'
-import { oneEntryZip } from '../test/helpers/zip'
+import { crashingIngest } from './support/crashing-ingest'
+import { tempDir } from './support/services'
+import { oneEntryZip } from './support/zip'
 
 const args = new Set(process.argv.slice(2))
 const MIB = Number(process.env.MIB ?? 60)

@@ -60,9 +60,9 @@ import { candidateBuilder, HeadPolicy, headInputDim } from '../main/policy/head-
 import { createScriptedPolicy } from '../main/policy/scripted'
 import { createRetriever } from '../main/retrieval'
 import type { TrainConfigInput } from '../main/rl/trainer'
-import { openDemoWorkspace } from '../test/helpers/corpus'
-import { tempDir } from '../test/helpers/services'
-import { sharedPath } from '../test/helpers/shared-data'
+import { openDemoWorkspace } from './support/corpus'
+import { tempDir } from './support/services'
+import { sharedPath } from './support/shared-data'
 
 const STEPS = Number(process.env.RL_STEPS ?? 60)
 // Harness-1 steps cost about six times a graph-menu step (16 s on 2 cores), so its runs are shorter.

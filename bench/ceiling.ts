@@ -19,12 +19,12 @@ import { workspaceMigrations } from '../main/db/migrations'
 import { openDatabase } from '../main/db/open'
 import { ceilingReport, type CeilingRow } from '../main/experiments/ceiling'
 import { loadQuestions } from '../main/experiments/questions'
-import { environmentContext, registerBuiltinEnvironments } from '../main/harness'
+import { environmentContext } from '../main/harness'
 import { defaultIngestOptions, runIngest } from '../main/ingest/run'
 import type { IngestSource } from '../main/ingest/sources'
-import { MUSIQUE_REPEATED_TITLES } from '../test/helpers/musique-workspace'
-import { tempDir } from '../test/helpers/services'
-import { sharedPath } from '../test/helpers/shared-data'
+import { MUSIQUE_REPEATED_TITLES } from './support/musique-workspace'
+import { tempDir } from './support/services'
+import { sharedPath } from './support/shared-data'
 
 const flag = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(`--${name}`)
@@ -79,7 +79,6 @@ async function measure(set: string, source: IngestSource, tmpDir: string): Promi
 }
 
 async function main(): Promise<void> {
-  registerBuiltinEnvironments()
   const tmp = tempDir('harness-lab-bench-ceiling-')
   try {
     await measure('MuSiQue-format fixture', { kind: 'benchmark', benchmark: 'musique', questionsFile: MUSIQUE_REPEATED_TITLES }, tmp.dir)

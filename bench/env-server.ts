@@ -21,7 +21,7 @@ import { Worker } from 'node:worker_threads'
 import { startEnvServer, type EnvServer } from '../main/env-server'
 import { EpisodeSessions } from '../main/env-server/sessions'
 import { CreateEpisodeBody, FinishBody, StepBody } from '../main/env-server/wire'
-import { openDemoWorkspace } from '../test/helpers/corpus'
+import { openDemoWorkspace } from './support/corpus'
 import { runCell, type Cell, type Driver, type Env, type Json } from './env-server-clients'
 
 const CLIENTS = (process.env.BENCH_CLIENTS ?? '1,8,64,256').split(',').map(Number)

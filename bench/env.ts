@@ -18,14 +18,14 @@ import type SQLite from 'better-sqlite3'
 import { workspaceMigrations } from '../main/db/migrations'
 import { openDatabase, type OpenedDatabase } from '../main/db/open'
 import { mean, supportingFactScore } from '../main/eval'
-import { createEnvironment, envCorpus, environmentFactory, registerBuiltinEnvironments, runEpisode, type EnvContext, type Environment, type EnvQuestion, environmentContext } from '../main/harness'
+import { createEnvironment, envCorpus, environmentFactory, runEpisode, type EnvContext, type Environment, type EnvQuestion, environmentContext } from '../main/harness'
 import { GRAPH_MENU_DEFAULTS } from '../main/harness/graph-menu'
 import type { SentenceReader } from '../main/corpus/repository/corpus-reader'
 import { createScriptedPolicy, scriptedPolicies } from '../main/policy/scripted'
 import { defaultIngestOptions, runIngest, type IngestReporter } from '../main/ingest/run'
 import type { IngestSource } from '../main/ingest/sources'
-import { tempDir } from '../test/helpers/services'
-import { sharedPath } from '../test/helpers/shared-data'
+import { tempDir } from './support/services'
+import { sharedPath } from './support/shared-data'
 
 const DATA = process.env.HOTPOTQA_DIR ?? sharedPath('data/hotpotqa-train100')
 const quiet: IngestReporter = { progress: () => undefined, throwIfCancelled: () => undefined }
@@ -204,7 +204,6 @@ async function recallTable(ctx: EnvContext, questions: EnvQuestion[]): Promise<v
 }
 
 async function main(): Promise<void> {
-  registerBuiltinEnvironments()
   console.log(`Harness-G environment bench, node ${process.version}\n`)
   const questionsFile = join(DATA, 'hotpotqa_train.json')
   const corpusFile = join(DATA, 'hotpotqa_train_corpus.json')

@@ -22,9 +22,9 @@ import { runTraining, type HeldOutResult } from '../main/experiments/training'
 import { LexicalAnswerer } from '../main/policy/answerer/lexical-answerer'
 import { computeReward } from '../main/rl/reward-schemes'
 import { trainConfigSchema, type TrainConfigInput } from '../main/rl/trainer'
-import { openDemoWorkspace } from '../test/helpers/corpus'
-import { STORIES_260K } from '../test/helpers/gguf'
-import { tempDir } from '../test/helpers/services'
+import { openDemoWorkspace } from './support/corpus'
+import { STORIES_260K } from './support/gguf'
+import { tempDir } from './support/services'
 
 const env = (k: string, d: number) => Number(process.env[k] ?? d)
 const STEPS = env('GGUF_RL_STEPS', 12)

@@ -14,12 +14,12 @@ import type SQLite from 'better-sqlite3'
 import { workspaceMigrations } from '../main/db/migrations'
 import { openDatabase } from '../main/db/open'
 import { mean, supportingFactScore } from '../main/eval'
-import { createEnvironment, envCorpus, environmentContext, environmentFactory, registerBuiltinEnvironments, runEpisode, type EnvQuestion } from '../main/harness'
+import { createEnvironment, envCorpus, environmentContext, environmentFactory, runEpisode, type EnvQuestion } from '../main/harness'
 import { createScriptedPolicy } from '../main/policy/scripted'
 import { defaultIngestOptions, runIngest, type IngestReporter } from '../main/ingest/run'
 import type { IngestSource } from '../main/ingest/sources'
-import { tempDir } from '../test/helpers/services'
-import { sharedPath } from '../test/helpers/shared-data'
+import { tempDir } from './support/services'
+import { sharedPath } from './support/shared-data'
 
 const DATA = process.env.HOTPOTQA_DIR ?? sharedPath('data/hotpotqa-train100')
 const quiet: IngestReporter = { progress: () => undefined, throwIfCancelled: () => undefined }
@@ -90,7 +90,6 @@ async function measure(label: string, source: IngestSource): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  registerBuiltinEnvironments()
   const questionsFile = join(DATA, 'hotpotqa_train.json')
   const corpusFile = join(DATA, 'hotpotqa_train_corpus.json')
   if (existsSync(questionsFile) && existsSync(corpusFile)) await measure('HotpotQA-train100', { kind: 'benchmark', benchmark: 'hotpotqa', questionsFile, corpusFile })

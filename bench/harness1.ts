@@ -18,8 +18,8 @@ import { defaultIngestOptions, runIngest } from '../main/ingest/run'
 import type { IngestSource } from '../main/ingest/sources'
 import { goldEvidence, type GoldEvidence } from '../main/corpus/gold'
 import { scoreHarness1Episode } from '../main/rl/rewards'
-import { tempDir } from '../test/helpers/services'
-import { sharedPath } from '../test/helpers/shared-data'
+import { tempDir } from './support/services'
+import { sharedPath } from './support/shared-data'
 
 const HOTPOT = process.env.HOTPOTQA_DIR ?? sharedPath('data/hotpotqa-train100')
 const MAX_QUESTIONS = Number(process.env.MAX_QUESTIONS ?? 200)

@@ -39,10 +39,10 @@ import { stopIdleFileWorkers } from '../main/ingest/isolation'
 import { defaultIngestOptions, runIngest, type IngestReporter, type IngestSummary } from '../main/ingest/run'
 import type { IngestSource } from '../main/ingest/sources'
 import { grepChunks } from '../main/retrieval/grep'
-import { crashingIngest } from '../test/helpers/crashing-ingest'
-import { tempDir } from '../test/helpers/services'
+import { crashingIngest } from './support/crashing-ingest'
+import { tempDir } from './support/services'
 import { questionImportFigures } from './question-import-figures'
-import { oneEntryZip } from '../test/helpers/zip'
+import { oneEntryZip } from './support/zip'
 
 const args = new Set(process.argv.slice(2))
 const MIB = Number(process.env.MIB ?? 60)

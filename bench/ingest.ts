@@ -14,8 +14,8 @@ import { openDatabase } from '../main/db/open'
 import { defaultIngestOptions, runIngest, type IngestReporter } from '../main/ingest/run'
 import type { IngestSource } from '../main/ingest/sources'
 import { createRetriever } from '../main/retrieval'
-import { tempDir } from '../test/helpers/services'
-import { sharedPath } from '../test/helpers/shared-data'
+import { tempDir } from './support/services'
+import { sharedPath } from './support/shared-data'
 
 const PAPER_S_PER_1K = 0.116
 const quiet: IngestReporter = { progress: () => undefined, throwIfCancelled: () => undefined }

@@ -12,7 +12,7 @@ import winkNLP from 'wink-nlp'
 import model from 'wink-eng-lite-web-model'
 import { analyseText, canonicalise, extractEntitiesBatch, isLookupTarget, splitSentences } from '../main/graph/nlp'
 import { loadGold, NAME_GROUP, score, scoreByType } from '../test/fixtures/entity-gold/gold'
-import { sharedPath } from '../test/helpers/shared-data'
+import { sharedPath } from './support/shared-data'
 
 const CORPUS = sharedPath('data/hotpotqa-train100/hotpotqa_train_corpus.json')
 const PAPER_S_PER_1K = 0.116

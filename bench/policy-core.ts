@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { ConstrainedChooser, type ChoiceRequest } from '../main/llm/choice'
 import { LlamaRuntime, type LoadedModel } from '../main/llm/llama-runtime'
 import { LogprobScorer, type ScoreRequest } from '../main/llm/scoring'
-import { fixtureDir, STORIES_260K, storiesAvailable, writeTinyLlama } from '../test/helpers/gguf'
+import { fixtureDir, STORIES_260K, storiesAvailable, writeTinyLlama } from './support/gguf'
 
 function flag(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`)

@@ -13,7 +13,7 @@ import type { ActionSpace, Observation, ToolSchema } from '../main/harness/types
 import { createAnswerer, type GgufAnswerer } from '../main/policy/answerer'
 import { LlamaRuntime, type LlamaBackend } from '../main/llm/llama-runtime'
 import { createPolicy, disposeModelCache, modelCacheFor, type LlmPolicy } from '../main/policy/llm-policy'
-import { fixtureDir, STORIES_260K, storiesAvailable, writeTinyLlama } from '../test/helpers/gguf'
+import { fixtureDir, STORIES_260K, storiesAvailable, writeTinyLlama } from './support/gguf'
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`)

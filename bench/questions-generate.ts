@@ -23,8 +23,8 @@ import { openDatabase } from '../main/db/open'
 import { loadQuestions } from '../main/experiments/questions'
 import { defaultIngestOptions, runIngest } from '../main/ingest/run'
 import { answerInQuestion, confidentType, generateCandidates, questionFigures, selectGenerated, type QuestionFigures } from '../main/questions'
-import { sharedPath } from '../test/helpers/shared-data'
-import { tempDir } from '../test/helpers/services'
+import { sharedPath } from './support/shared-data'
+import { tempDir } from './support/services'
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`)

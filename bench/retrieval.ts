@@ -13,7 +13,7 @@ import { openDatabase } from '../main/db/open'
 import type { WorkspaceDatabase } from '../main/db/schema'
 import { buildMatchQuery, createHashedEmbedder, createRetriever, embedMissingChunks, STOPWORDS, type SearchMode } from '../main/retrieval'
 import { Bm25Ranker } from '../main/retrieval/bm25'
-import { sharedPath } from '../test/helpers/shared-data'
+import { sharedPath } from './support/shared-data'
 
 const DATA = process.env.HOTPOTQA_DIR ?? sharedPath('data/hotpotqa-train100')
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 5)

@@ -47,7 +47,7 @@ import { questionSets } from '../main/corpus/catalogue'
 import { workspaceMigrations } from '../main/db/migrations'
 import { openDatabase } from '../main/db/open'
 import { comparePaired } from '../main/eval'
-import { createEnvironment, environmentContext, environmentFactory, registerBuiltinEnvironments, runEpisode, type Environment } from '../main/harness'
+import { createEnvironment, environmentContext, environmentFactory, runEpisode, type Environment } from '../main/harness'
 import { runTraining, TrainingStore, type HeldOutResult } from '../main/experiments/training'
 import { EvidenceResolver } from '../main/experiments/evidence'
 import { loadQuestions, type StoredQuestion } from '../main/experiments/questions'
@@ -60,9 +60,9 @@ import { candidateBuilder, HeadPolicy, headInputDim } from '../main/policy/head-
 import { createScriptedPolicy } from '../main/policy/scripted'
 import { createRetriever } from '../main/retrieval'
 import type { TrainConfigInput } from '../main/rl/trainer'
-import { openDemoWorkspace } from '../test/helpers/corpus'
-import { tempDir } from '../test/helpers/services'
-import { sharedPath } from '../test/helpers/shared-data'
+import { openDemoWorkspace } from './support/corpus'
+import { tempDir } from './support/services'
+import { sharedPath } from './support/shared-data'
 
 const STEPS = Number(process.env.RL_STEPS ?? 60)
 // Harness-1 steps cost about six times a graph-menu step (16 s on 2 cores), so its runs are shorter.
@@ -321,7 +321,6 @@ if (SUITES.has('hotpotqa')) {
     try {
       const t0 = performance.now()
       const summary = await runIngest(db.raw, { kind: 'benchmark', benchmark: 'hotpotqa', questionsFile, corpusFile }, defaultIngestOptions(), { progress: () => undefined, throwIfCancelled: () => undefined })
-      registerBuiltinEnvironments()
       console.log(`\nHotpotQA-train100: ${summary.documents} documents, ${summary.chunks} chunks, ${summary.questions} questions; ingest ${((performance.now() - t0) / 1000).toFixed(1)} s`)
       const set = questionSets(db.raw)[0]
       if (!set) throw new Error('HotpotQA-train100: the ingest produced no question set')

@@ -16,12 +16,12 @@ import { workspaceMigrations } from '../main/db/migrations'
 import { openDatabase } from '../main/db/open'
 import { getEpisode } from '../main/experiments/queries'
 import { RunStore } from '../main/experiments/store'
-import { createEnvironment, environmentContext, environmentFactory, environmentNames, registerBuiltinEnvironments, runEpisode, type EnvQuestion, type Trajectory } from '../main/harness'
+import { createEnvironment, environmentContext, environmentFactory, environmentNames, runEpisode, type EnvQuestion, type Trajectory } from '../main/harness'
 import { createScriptedPolicy, scriptedPolicies } from '../main/policy/scripted'
 import { defaultIngestOptions, runIngest, type IngestReporter } from '../main/ingest/run'
 import type { IngestSource } from '../main/ingest/sources'
-import { tempDir } from '../test/helpers/services'
-import { sharedPath } from '../test/helpers/shared-data'
+import { tempDir } from './support/services'
+import { sharedPath } from './support/shared-data'
 
 const DATA = process.env.HOTPOTQA_DIR ?? sharedPath('data/hotpotqa-train100')
 const quiet: IngestReporter = { progress: () => undefined, throwIfCancelled: () => undefined }
@@ -126,7 +126,6 @@ async function measure(label: string, source: IngestSource): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  registerBuiltinEnvironments()
   console.log(`Trajectory storage bench, node ${process.version}`)
   await measure(`Demo world (seed 1, size ${DEMO_SIZE})`, { kind: 'demo', seed: 1, size: DEMO_SIZE })
   const questionsFile = join(DATA, 'hotpotqa_train.json')

@@ -15,7 +15,7 @@ import { workspaceMigrations } from '../main/db/migrations'
 import { createServices } from '../main/app/services'
 import { DATA_DIR_ENV, resolveDataDir } from '../main/config/paths'
 import { startEnvServer, type StoreMode } from '../main/env-server'
-import { registerBuiltinEnvironments } from '../main/harness'
+import { sourceWorkerEntry } from '../main/job-kinds/source-entry'
 import { createAnswerer } from '../main/policy/answerer'
 import { rewardPreset, REWARD_PRESETS } from '../main/rl/reward-schemes'
 
@@ -49,7 +49,7 @@ if (!['off', 'sampled', 'all'].includes(o.store)) program.error(`--store must be
 if (!o.workspace === !o.db) program.error('give --workspace <id-or-name> or --db <file>, one of them')
 
 // --db: the file alone, no app database; read-only unless episodes are stored (each server then to its own run).
-const services = o.db ? null : await createServices({ dataDir: resolveDataDir(o.dataDir), worker: { sourceEntry: new URL('../main/job-kinds/worker.ts', import.meta.url) } })
+const services = o.db ? null : await createServices({ dataDir: resolveDataDir(o.dataDir), worker: sourceWorkerEntry() })
 let direct: SQLite.Database | null = null
 try {
   let label: string
@@ -65,7 +65,6 @@ try {
     raw = (await services!.workspaces.handle(ws.id)).raw
     label = `workspace "${ws.name}" (${ws.id})`
   }
-  registerBuiltinEnvironments()
   const answerer = o.answerer ? await createAnswerer({ kind: 'gguf', modelPath: o.answerer }) : undefined
   const server = await startEnvServer({
     raw,

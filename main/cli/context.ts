@@ -5,6 +5,7 @@ import { dispatch } from '../api/dispatch'
 import { createHandlers } from '../api/handlers'
 import { createServices, type Services } from '../app/services'
 import { resolveDataDir } from '../config/paths'
+import { sourceWorkerEntry } from '../job-kinds/source-entry'
 
 export type Call = <R extends RouteName>(route: R, input: RouteInput<R>) => Promise<RouteOutput<R>>
 
@@ -28,7 +29,7 @@ export function cliContext(program: Command): Cli {
     const services = await createServices({
       dataDir: resolveDataDir(program.opts<{ dataDir?: string }>().dataDir),
       // The CLI runs from source under tsx, so its job threads do too.
-      worker: { sourceEntry: new URL('../job-kinds/worker.ts', import.meta.url) },
+      worker: sourceWorkerEntry(),
     })
     const handlers = createHandlers(services, { mode: 'cli' })
     // A command that works in a workspace opens it, as the app does: "Last opened" then tells the truth after CLI use.

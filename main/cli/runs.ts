@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs'
 import { ExportFormat, QUESTION_EXPORT_FORMATS, RUN_EXPORT_FORMATS, type ExportParams } from '../../preload/contract'
 import { exportFileName, exportFormats, writeExport } from '../exports'
 import { checkOutputFile } from '../jobs/output-paths'
+import { formatBytes } from '../text/bytes'
 import type { Cli } from './context'
 import { aggregateTable } from './table'
 
@@ -60,7 +61,7 @@ export function registerRunCommands(cli: Cli): void {
         })
         if (!json()) process.stderr.write('\r')
         written.push(r)
-        if (!json()) console.log(`${exportFormats[format].label}: ${r.rows} rows, ${(r.bytes / 1024).toFixed(1)} KiB → ${r.file}`)
+        if (!json()) console.log(`${exportFormats[format].label}: ${r.rows} rows, ${formatBytes(r.bytes)} → ${r.file}`)
       }
       if (json()) print(written, '')
     })

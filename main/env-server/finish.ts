@@ -10,7 +10,7 @@ import type { EvidenceResolver } from '../experiments/evidence'
 import { creditSteps } from '../experiments/training/credit-steps'
 import { rewarderFor } from '../experiments/rewards'
 import { scoreEpisode } from '../experiments/score'
-import { creditScheme, memoScorer, type StepCredit } from '../rl/credit'
+import { creditSchemes, memoScorer, type StepCredit } from '../rl/credit'
 import { computeReward, evidenceLevel, rewardPreset, type GoldProfile, type RewardConfig, type RewardValue } from '../rl/reward-schemes'
 
 export interface FinishContext {
@@ -59,10 +59,11 @@ export interface FinishResult {
 /** Reward and per-step credit of a finished trajectory. */
 export async function rewardAndCredit(ctx: FinishContext, trajectory: Trajectory, reward: RewardConfig, credit: string): Promise<FinishResult> {
   const value = computeReward(trajectory.metrics, reward)
-  if (credit === 'outcome' || trajectory.steps.length === 0) return { reward: value, credit: trajectory.steps.map(() => ({ total: 0, frontier: 0, enablement: 0, gain: 0, alternatives: [] })) }
+  // A scheme that reads no previews (outcome) gives every step 0.
+  if (!creditSchemes.get(credit).capabilities.needsPreviews || trajectory.steps.length === 0) return { reward: value, credit: trajectory.steps.map(() => ({ total: 0, frontier: 0, enablement: 0, gain: 0, alternatives: [] })) }
   const question = trajectory.question
   const gold = question.answers[0] ?? ''
   const scorer = memoScorer(async (ids) => ctx.answerer.score(question.question, ctx.evidence.sentences(ids).map((s) => s.text), gold))
-  const steps = await creditScheme(credit)({ steps: creditSteps(trajectory), score: (ids) => scorer.score(ids), seed: trajectory.seed })
+  const steps = await creditSchemes.get(credit).impl({ steps: creditSteps(trajectory), score: (ids) => scorer.score(ids), seed: trajectory.seed })
   return { reward: value, credit: steps }
 }

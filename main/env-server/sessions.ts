@@ -14,7 +14,7 @@ import type { StoredQuestion } from '../experiments/questions'
 import { LexicalAnswerer } from '../policy/answerer/lexical-answerer'
 import { FREE_QUERY_SYSTEM_PROMPT, MENU_SYSTEM_PROMPT, TOOLS_SYSTEM_PROMPT } from '../policy/prompt'
 import { checkRewardConfig, checkRewardFits, goldProfile, type RewardConfig } from '../rl/reward-schemes'
-import { creditNames } from '../rl/credit'
+import { creditNames, creditSchemes } from '../rl/credit'
 import { defaultCredit, defaultReward, finishHook, rewardAndCredit, type FinishContext } from './finish'
 import { QuestionLookup, QuestionLookupError } from './questions'
 import type { StoredRunConfig } from './store'
@@ -129,7 +129,7 @@ export class EpisodeSessions {
     }
     const credit = body.credit ?? this.options.credit ?? defaultCredit(factory.protocol)
     if (!creditNames().includes(credit)) throw new EnvServerError(400, `Unknown credit scheme "${credit}"; known: ${creditNames().join(', ')}`, 'credit')
-    if (credit !== 'outcome' && factory.protocol !== 'sentence-menu') throw new EnvServerError(400, `Credit "${credit}" needs the menu's previews: only sentence-menu environments (graph-menu) support it; use "outcome" for ${body.environment}`, 'credit')
+    if (creditSchemes.get(credit).capabilities.needsPreviews && factory.protocol !== 'sentence-menu') throw new EnvServerError(400, `Credit "${credit}" needs the menu's previews: only sentence-menu environments (graph-menu) support it; use "outcome" for ${body.environment}`, 'credit')
     let question: StoredQuestion
     try {
       question = body.question_id !== undefined ? this.questions.byId(body.question_id) : this.questions.bySplit(body.split!, body.index!)
@@ -152,7 +152,7 @@ export class EpisodeSessions {
       const key = /has no option "([^"]+)"/.exec((err as Error).message)?.[1]
       throw new EnvServerError(400, (err as Error).message, key ? `config.${key}` : 'config')
     }
-    const needsCredit = credit !== 'outcome'
+    const needsCredit = creditSchemes.get(credit).capabilities.needsPreviews
     // The finish hook reads the trainer's answer, which arrives with the finish request.
     const answer: { text: string | undefined } = { text: undefined }
     const run = await EpisodeRun.start(env, question, body.seed, {

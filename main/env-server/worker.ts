@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { openSqlite } from '../db/open'
-import { registerBuiltinEnvironments, type Answerer } from '../harness'
+import { type Answerer } from '../harness'
 import { EnvServerError, EpisodeSessions } from './sessions'
 import type { WorkerInit, WorkerReply, WorkerRequest } from './lanes'
 
@@ -29,7 +29,6 @@ const remoteAnswerer = (name: string): Answerer => ({
 
 let sessions: EpisodeSessions
 try {
-  registerBuiltinEnvironments()
   const raw = openSqlite(init.file, { readonly: true })
   sessions = new EpisodeSessions(raw, { ...init.sessions, ...(init.answerer ? { answerer: remoteAnswerer(init.answerer.name) } : {}) })
 } catch (err) {

@@ -1,12 +1,7 @@
 import { metricCatalog } from '../eval'
-import { environmentCatalog, registerBuiltinEnvironments } from '../harness'
+import { environmentCatalog } from '../harness'
 import { scriptedPolicies } from '../policy/scripted'
 import { HARNESS1_TERMS, PUBLISHED_HARNESS1_WEIGHTS } from '../rl/rewards'
-
-/** Registers every built-in environment once (idempotent). */
-export function ensureEnvironments(): void {
-  registerBuiltinEnvironments()
-}
 
 /**
  * What the Runs page offers: environments as they declare themselves, scripted policies with the
@@ -14,7 +9,6 @@ export function ensureEnvironments(): void {
  * metric's label, direction and format; every reward term has an entry even if the catalogue lags).
  */
 export function harnessCatalog() {
-  ensureEnvironments()
   return {
     environments: environmentCatalog(),
     scriptedPolicies: scriptedPolicies().map((p) => ({ name: p.name, description: p.description, protocols: [...p.protocols] })),

@@ -16,7 +16,6 @@ import { resolveGold } from '../corpus/gold'
 import { corpusRepositories, type WorkspaceHandle } from '../corpus/repository'
 import type { SupportingFact } from '../corpus/types'
 import { environmentFactory, environmentNames, type Action, type ActionSpace, type EpisodeOutcome, type Preview, type StepInfo, type TrajectoryStep } from '../harness'
-import { ensureEnvironments } from './catalog'
 import { runStore, type ComparableRecord, type EpisodeRecord, type EpisodeWhere } from './store'
 import { replayRollout } from './training/replay'
 
@@ -285,7 +284,6 @@ export async function getEpisode(raw: WorkspaceHandle, episodeId: number) {
   // Training runs keep the training config under `config`.
   const envSource = r.run_kind === 'train' && runConfig.config ? runConfig.config : runConfig
   const environment = String(envSource.environment ?? '')
-  ensureEnvironments()
   const describe = environmentNames().includes(environment) ? environmentFactory(environment).describeStep : null
   const describeOf = (previous: unknown, snapshot: unknown) => (describe ? describe(previous, snapshot) : { changes: [], memory: null, committed: null })
   const outcome = JSON.parse(r.outcome_json) as EpisodeOutcome

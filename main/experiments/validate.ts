@@ -6,7 +6,6 @@ import { corpusRepositories } from '../corpus/repository'
 import { createEnvironment } from '../harness'
 import { checkSplit } from '../questions/splits'
 import { resolveHarness1Weights } from '../rl/rewards'
-import { ensureEnvironments } from './catalog'
 import { resolveTrainConfig, storedTrainConfig } from './training'
 import { policyFor } from './factories'
 import { runStore } from './store'
@@ -19,7 +18,6 @@ export async function validateEvalParams(raw: SQLite.Database, params: EvalParam
   const fail = (message: string): never => {
     throw new ApiError('VALIDATION', message)
   }
-  ensureEnvironments()
   try {
     // Building the environment checks its name and every config value.
     createEnvironment(params.environment, environmentContext(raw), params.envConfig)

@@ -1,6 +1,6 @@
 /** The harness layer: the environment interface and registry, the one episode loop, and the built-in environments. */
-export { registerBuiltinEnvironments } from './builtin'
-export { createEnvironment, environmentCatalog, environmentFactory, environmentNames, registerEnvironment, resolvedConfig } from './registry'
+export { createEnvironment, environmentCatalog, environmentFactory, environmentNames, environments, resolvedConfig } from './builtin'
+export type { EnvironmentInfo, EnvironmentRegistry } from './registry'
 export { EpisodeRun, runEpisode, type EpisodeLoopOptions, type StepTiming } from './run-episode'
 export type { Trajectory, TrajectoryStep } from './trajectory'
 export type { Policy, PolicyDecision } from './policy'

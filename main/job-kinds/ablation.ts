@@ -1,6 +1,5 @@
 import { APP_VERSION } from '../config/version'
 import { runAblation, storedAblation } from '../experiments/ablation'
-import { ensureEnvironments } from '../experiments/catalog'
 import { answererFor } from '../experiments/factories'
 import { defineJobKind } from '../jobs/define-job-kind'
 
@@ -8,7 +7,6 @@ import { defineJobKind } from '../jobs/define-job-kind'
 export const ablationJob = defineJobKind({
   kind: 'ablation.run',
   run: async (ctx, { params, db, own }) => {
-    ensureEnvironments()
     const { config } = storedAblation(db.raw, params.ablationId)
     const answererSpec = config.base.answerer
     const answerer = own(await answererFor(answererSpec), answererSpec.kind === 'gguf' ? answererSpec.modelPath : undefined)

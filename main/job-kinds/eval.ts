@@ -1,6 +1,5 @@
 import { APP_VERSION } from '../config/version'
 import { metricInfo } from '../eval'
-import { ensureEnvironments } from '../experiments/catalog'
 import { runEvaluation } from '../experiments/evaluate'
 import { answererFor, policyFor } from '../experiments/factories'
 import { defineJobKind } from '../jobs/define-job-kind'
@@ -17,7 +16,6 @@ const figure = (aggregates: Record<string, { mean: number | null } | undefined>,
 export const evalJob = defineJobKind({
   kind: 'eval.run',
   run: async (ctx, { params, db, own }) => {
-    ensureEnvironments()
     // Owned in order, closed in reverse: answerer, policy, then the database. The model files they load are reported as held.
     const policy = own(await policyFor(params.policy, params.environment, db.raw), params.policy.kind === 'llm' ? params.policy.modelPath : undefined)
     const answerer = own(await answererFor(params.answerer), params.answerer.kind === 'gguf' ? params.answerer.modelPath : undefined)

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { exportFileName, exportFormats, writeExport } from '../exports'
 import { defineJobKind } from '../jobs/define-job-kind'
+import { formatBytes } from '../text/bytes'
 import { checkOutputFile } from '../jobs/output-paths'
 
 /**
@@ -28,6 +29,6 @@ export const dataExportJob = defineJobKind({
       progress: (done, total) => ctx.progress(total > 0 ? Math.min(1, done / total) : 0, 'writing', `${done.toLocaleString()} / ${total.toLocaleString()}`),
       checkpoint: () => ctx.throwIfCancelled(),
     })
-    return { result: r, message: `${label}: ${r.rows.toLocaleString()} rows, ${(r.bytes / 1024).toFixed(1)} KiB → ${r.file}` }
+    return { result: r, message: `${label}: ${r.rows.toLocaleString()} rows, ${formatBytes(r.bytes)} → ${r.file}` }
   },
 })

@@ -1,5 +1,6 @@
 import { databaseBytes } from '../db/file-size'
 import { defineJobKind } from '../jobs/define-job-kind'
+import { formatBytes } from '../text/bytes'
 
 /**
  * Integrity check (table by table, so progress and cancellation have a grain), foreign-key check,
@@ -44,10 +45,3 @@ export const maintenanceJob = defineJobKind({
     return { result: { ok: problems.length === 0, tables: tables.length, problems: problems.slice(0, 100), sizeBefore, sizeAfter }, message }
   },
 })
-
-function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`
-  if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KiB`
-  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MiB`
-  return `${(n / 1024 ** 3).toFixed(2)} GiB`
-}

@@ -14,11 +14,14 @@ import { dataDirKey, OwnerLock, ownerStatus, type OwnerStatus } from './owner-lo
 import type { WorkerInput, WorkerMessage } from './protocol'
 import { defaultJobLimit, planQueue, type PlannedJob, type QueuePlace, type QueuePlan } from './queue-plan'
 
-/** Where the worker script is: the built `job-worker.js`, or `worker.ts` from source (CLI, tests). */
-export type WorkerEntry = { url: URL } | { sourceEntry: URL }
-
-const workerSpec = (entry: WorkerEntry): { url: URL; extra: Record<string, string> } =>
-  'url' in entry ? { url: entry.url, extra: {} } : { url: new URL('../job-kinds/source-worker.mjs', import.meta.url), extra: { sourceEntry: entry.sourceEntry.href } }
+/**
+ * Where the worker script is, as its caller knows it: the built `job-worker.js`, or the source loader with
+ * the entry it loads in `workerData` (main/job-kinds/source-entry.ts, for the CLI and tests).
+ */
+export interface WorkerEntry {
+  url: URL
+  workerData?: Record<string, string>
+}
 
 /** Checks a kind needs before it is queued (a question set exists, a model file is there), so mistakes fail at once. */
 export type JobPreflight = { [K in JobKind]?: (params: JobParams<K>, workspaceId: string | null) => Promise<void> }
@@ -269,13 +272,13 @@ export class JobManager {
   }
 
   /**
-   * A file a job writes (graph.export's and data.export's path) must lie in the data folder or in a folder the user picked
+   * A file a job writes (the `path` of a kind declared `writesPath`) must lie in the data folder or in a folder the user picked
    * natively in this process; it is stored resolved (symlinks followed), so the worker writes exactly
    * where this check looked. VALIDATION otherwise, before anything is queued.
    */
   private confineOutputs<K extends JobKind>(kind: K, params: JobParams<K>): JobParams<K> {
-    if (kind !== 'graph.export' && kind !== 'data.export') return params
-    const p = params as JobParams<'graph.export'> | JobParams<'data.export'>
+    if (!jobKinds[kind].writesPath) return params
+    const p = params as JobParams<K> & { path?: string }
     if (p.path === undefined) return params
     return { ...p, path: confineOutputPath(p.path, [this.options.dataDir, ...this.outputFolders.list()]) } as JobParams<K>
   }
@@ -435,8 +438,8 @@ export class JobManager {
       return
     }
     // Registered before any await, so a cancel arriving now finds the running job.
-    const spec = workerSpec(this.options.worker)
-    const worker = new Worker(spec.url, { workerData: { ...input, ...spec.extra } })
+    const entry = this.options.worker
+    const worker = new Worker(entry.url, { workerData: { ...input, ...entry.workerData } })
     const run: Running = { kind, worker, cancelFlag: new Int32Array(cancelBuffer), settled: false, lastWrite: 0, lastEmit: 0 }
     this.running.set(row.id, run)
     this.claiming.delete(row.id)

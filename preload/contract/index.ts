@@ -18,6 +18,7 @@ import { trainingRoutes } from './training'
 import { workspaceRoutes } from './workspace'
 
 export * from './ablations'
+export * from './bounds'
 export * from './corpus'
 export * from './define'
 export * from './env-server'

@@ -111,6 +111,8 @@ interface JobKindDef<P extends z.ZodType, R extends z.ZodType, W extends boolean
    * so it never waits behind a training run, though it still honours exclusivity.
    */
   brief?: true
+  /** Its params' `path` is a file it writes: the job manager confines it to the data folder or a folder the user picked. */
+  writesPath?: true
   params: P
   result: R
 }
@@ -128,10 +130,10 @@ export const jobKinds = {
   'eval.run': kind({ summary: 'Evaluate a policy over a question split', workspace: true, params: EvalParams, result: EvalResult }),
   'train.run': kind({ summary: 'A short RL run of the policy head (new, or resumed from its last completed step)', workspace: true, params: TrainParams, result: TrainResult }),
   'ablation.run': kind({ summary: 'Run an ablation matrix: every row and seed on the same questions, then its paired results', workspace: true, params: AblationRunParams, result: AblationRunResult }),
-  'graph.export': kind({ summary: 'Export the graph as GraphML', workspace: true, params: GraphExportParams.default({}), result: GraphExportResult }),
+  'graph.export': kind({ summary: 'Export the graph as GraphML', workspace: true, writesPath: true, params: GraphExportParams.default({}), result: GraphExportResult }),
   'questions.generate': kind({ summary: 'Generate bridge and comparison questions from the corpus graph (no LLM)', workspace: true, params: QuestionGenerateParams, result: QuestionGenerateResult }),
   'questions.import': kind({ summary: 'Import a question set from a staged JSONL, JSON or CSV file (read off the main thread, written whole or not at all)', workspace: true, brief: true, params: QuestionImportParams, result: QuestionImportResult }),
-  'data.export': kind({ summary: 'Export a run or a question set as a file (CSV, JSONL, Parquet)', workspace: true, params: ExportParams, result: ExportResult }),
+  'data.export': kind({ summary: 'Export a run or a question set as a file (CSV, JSONL, Parquet)', workspace: true, writesPath: true, params: ExportParams, result: ExportResult }),
   'model.download': kind({ summary: 'Download a GGUF model and register it', workspace: false, params: ModelDownloadParams, result: ModelDownloadResult }),
 }
 type JobKinds = typeof jobKinds

@@ -175,7 +175,8 @@ export const TrainingCatalogSchema = z.object({
       name: z.string(),
       label: z.string(),
       description: z.string(),
-      params: z.array(z.object({ key: LossParam, label: z.string(), description: z.string(), default: z.number().nullable(), nullable: z.boolean(), min: z.number(), max: z.number().nullable() })),
+      /** Bounds from the loss's declaration; with `minExclusive` the value must exceed `min`. */
+      params: z.array(z.object({ key: LossParam, label: z.string(), description: z.string(), default: z.number().nullable(), nullable: z.boolean(), min: z.number().nullable(), minExclusive: z.boolean(), max: z.number().nullable() })),
     }),
   ),
   /** The TrainConfig defaults (minus the splits). */

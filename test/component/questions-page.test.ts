@@ -11,7 +11,6 @@ import { createPinia, setActivePinia } from 'pinia'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createMemoryHistory, createRouter, type Router } from 'vue-router'
 import { APP_VERSION } from '../../main/config/version'
-import { ensureEnvironments } from '../../main/experiments/catalog'
 import { runEvaluation } from '../../main/experiments/evaluate'
 import { answererFor, policyFor } from '../../main/experiments/factories'
 import { defaultIngestOptions, runIngest } from '../../main/ingest/run'
@@ -124,7 +123,6 @@ describe('Questions page', () => {
   it('once an evaluation used the test split it is frozen, naming the run; a question opens its episodes', async () => {
     const { raw } = await backend.services.workspaces.handle(workspaceId)
     const setId = (await backend.call('questions.sets', { workspaceId }))[0]!.id
-    ensureEnvironments()
     const policy = await policyFor({ kind: 'scripted', name: 'greedy' }, 'graph-menu')
     const answerer = await answererFor({ kind: 'lexical' })
     const { runId } = await runEvaluation(

@@ -12,7 +12,6 @@ import { useJobsStore } from '../../renderer/src/stores/jobs'
 import { APP_VERSION } from '../../main/config/version'
 import { runEvaluation } from '../../main/experiments/evaluate'
 import { answererFor, policyFor } from '../../main/experiments/factories'
-import { ensureEnvironments } from '../../main/experiments/catalog'
 import { defaultIngestOptions, runIngest } from '../../main/ingest/run'
 import { inProcessApi } from '../helpers/in-process-api'
 import { quiet } from '../helpers/corpus'
@@ -33,7 +32,6 @@ describe('Corpus search and grep, the document reader and its links', () => {
     workspaceId = (await backend.call('workspace.create', { name: 'Reader' })).id
     const { raw } = await backend.services.workspaces.handle(workspaceId)
     await runIngest(raw, { kind: 'demo', seed: 8, size: 0.4 }, defaultIngestOptions(), quiet)
-    ensureEnvironments()
     const setId = (await backend.call('questions.sets', { workspaceId }))[0]!.id
     const policy = await policyFor({ kind: 'scripted', name: 'greedy' }, 'graph-menu')
     const answerer = await answererFor({ kind: 'lexical' })

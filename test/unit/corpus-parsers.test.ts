@@ -260,7 +260,7 @@ describe('json and jsonl', () => {
 
 describe('files that cannot be ingested', () => {
   it('refuses a file over the size limit before reading it', async () => {
-    const error = await expectFailure(parseWritten('big.txt', 'x'.repeat(2048), { maxFileBytes: 1024 }), 'too-large', /big\.txt: 2\.0 KB is over the 1\.0 KB limit/)
+    const error = await expectFailure(parseWritten('big.txt', 'x'.repeat(2048), { maxFileBytes: 1024 }), 'too-large', /big\.txt: 2\.0 KiB is over the 1\.0 KiB limit/)
     expect(error.message).toMatch(/raise the limit or split the file/)
   })
 
@@ -376,7 +376,7 @@ describe('hostile files', () => {
     await expectFailure(
       parseWritten('bomb.docx', bomb, { ...OPTIONS, maxDecompressedBytes: 1024 * 1024 }),
       'too-large',
-      /bomb\.docx: the archive declares more than 1\.0 MB of uncompressed content .* "word\/document\.xml".*ZIP bomb/,
+      /bomb\.docx: the archive declares more than 1\.0 MiB of uncompressed content .* "word\/document\.xml".*ZIP bomb/,
     )
   })
 

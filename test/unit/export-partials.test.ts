@@ -42,7 +42,7 @@ describe('export files', () => {
     const code = `
       const { createServices } = await import(${url('main/app/services.ts')})
       const { writeExport } = await import(${url('main/exports/index.ts')})
-      const services = await createServices({ dataDir: ${JSON.stringify(dataDir)}, worker: { sourceEntry: new URL(${url('main/job-kinds/worker.ts')}) } })
+      const services = await createServices({ dataDir: ${JSON.stringify(dataDir)}, worker: (await import(${url('main/job-kinds/source-entry.ts')})).sourceWorkerEntry() })
       const { raw } = await services.workspaces.handle(${JSON.stringify(workspaceId)})
       await writeExport(raw, { source: 'questions', questionSetId: 1, format: 'questions-verl-parquet' }, ${JSON.stringify(file)}, { progress: () => process.kill(process.pid, 'SIGKILL') })
       process.stdout.write('finished')`

@@ -33,7 +33,7 @@ describe('grep patterns in linear time', () => {
       const { createHandlers } = await import(${url('main/api/handlers/index.ts')})
       const { dispatch } = await import(${url('main/api/dispatch.ts')})
       const { runIngest, defaultIngestOptions } = await import(${url('main/ingest/run.ts')})
-      const services = await createServices({ dataDir: ${JSON.stringify(join(tmp.dir, 'data'))}, worker: { sourceEntry: new URL(${url('main/job-kinds/worker.ts')}) } })
+      const services = await createServices({ dataDir: ${JSON.stringify(join(tmp.dir, 'data'))}, worker: (await import(${url('main/job-kinds/source-entry.ts')})).sourceWorkerEntry() })
       const handlers = createHandlers(services, { mode: 'cli' })
       const call = async (route, input) => { const e = await dispatch(handlers, route, input); if (!e.ok) throw new Error(e.error.message); return e.data }
       const { id } = await call('workspace.create', { name: 'grep' })

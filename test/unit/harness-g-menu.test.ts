@@ -1,10 +1,9 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { OpenedDatabase } from '../../main/db/open'
-import { registerBuiltinEnvironments } from '../../main/harness/builtin'
 import { GRAPH_MENU_DEFAULTS, graphMenuFactory } from '../../main/harness/graph-menu'
 import type { SentenceEnvData, SentenceEnvSnapshot } from '../../main/harness/sentence-substrate'
-import { createEnvironment, environmentNames } from '../../main/harness/registry'
+import { createEnvironment, environmentNames } from '../../main/harness'
 import { runEpisode } from '../../main/harness'
 import { createScriptedPolicy } from '../../main/policy/scripted'
 import { snapshotsOf } from '../helpers/episodes'
@@ -34,9 +33,7 @@ describe('Harness-G menu environment (graph-menu)', () => {
   const menuEnv = (delta: Record<string, unknown> = {}) => createEnvironment('graph-menu', ctx, delta)
   const lookupOk = (entityId: number): number => Number(db.raw.prepare('select lookup_ok from entities where id = ?').pluck().get(entityId))
 
-  it('registers graph-menu and free-query once, however often it is called', () => {
-    registerBuiltinEnvironments()
-    registerBuiltinEnvironments()
+  it('declares graph-menu and free-query and checks config deltas', () => {
     expect(environmentNames()).toEqual(expect.arrayContaining(['graph-menu', 'free-query']))
     expect(() => menuEnv({ noSuchOption: 1 })).toThrow(/no option "noSuchOption"/)
     expect(() => menuEnv({ turnLimit: 0 })).toThrow(/turnLimit must be an integer/)

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { workspaceMigrations } from '../../main/db/migrations'
 import { openDatabase, type OpenedDatabase } from '../../main/db/open'
 import type { WorkspaceDatabase } from '../../main/db/schema'
-import { createEnvironment, environmentNames, resolvedConfig } from '../../main/harness/registry'
+import { createEnvironment, environmentNames, resolvedConfig } from '../../main/harness'
 import {
   changedSections,
   diffSnapshots,
@@ -18,7 +18,6 @@ import {
   type StatefulObservationData,
   type StatefulSnapshot,
 } from '../../main/harness/stateful'
-import { registerBuiltinEnvironments } from '../../main/harness'
 import { environmentContext, type Action, type EnvContext, type EnvQuestion } from '../../main/harness/types'
 import { defaultIngestOptions, runIngest, type IngestReporter } from '../../main/ingest/run'
 import { createHashedEmbedder, createRetriever, embedMissingChunks } from '../../main/retrieval'
@@ -56,9 +55,7 @@ describe('Harness-1 stateful environment', () => {
   const data = (env: StatefulEnvironment) => env.snapshot()
   const idOf = (s: StatefulSnapshot, title: string) => [...s.curated, ...s.pool].find((d) => d.title === title)?.id
 
-  it('registers "stateful" and "transcript" idempotently and validates config deltas', () => {
-    registerBuiltinEnvironments()
-    registerBuiltinEnvironments()
+  it('declares "stateful" and "transcript" and validates config deltas', () => {
     expect(environmentNames()).toEqual(expect.arrayContaining(['stateful', 'transcript']))
     expect(resolvedConfig('transcript')).toMatchObject({ transcript: true, autoSeed: false, budgetMarkers: false })
     expect(createEnvironment('stateful', ctx, { dedup: false }).name).toBe('stateful')
@@ -406,7 +403,6 @@ describe('Harness-1 stateful environment', () => {
 
   describe('append-only transcript baseline', () => {
     it('appends raw observations and keeps no rendered working memory', async () => {
-      registerBuiltinEnvironments()
       const env = createEnvironment('transcript', ctx, { contextTokens: 100_000 })
       await env.reset(putrera(), 1)
       const r1 = await env.step(tool('search_corpus', { query: 'Putrera Puvard' }))

@@ -8,13 +8,15 @@ import {
   memoScorer,
   outcomeCredit,
   pickAlternatives,
-  registerCredit,
+  creditSchemes,
+  sncDeclaration,
   snc,
   type CreditScheme,
   type CreditStep,
   type EvidenceScorer,
   type StepCredit,
 } from '../../main/rl/credit'
+import { namedRegistry } from '../../main/rl/named-registry'
 
 /** A fake answerer: a table from sorted id sets ('' for the empty set) to scores; unknown sets throw. */
 const tableScorer = (table: Record<string, number>): { score: EvidenceScorer; calls: string[] } => {
@@ -330,12 +332,13 @@ describe('registry and memo', () => {
     expect(() => creditScheme('gae')).toThrow('unknown credit scheme "gae" (known: outcome, snc, info-gain')
   })
 
-  it('registers new schemes, tolerates re-registering the same one and refuses a clash', () => {
+  it('builds a registry from declarations, refusing a name declared twice; capabilities are data', () => {
     const mine: CreditScheme = (input) => outcomeCredit(input)
-    registerCredit('test-credit', mine)
-    registerCredit('test-credit', mine)
-    expect(creditScheme('test-credit')).toBe(mine)
-    expect(() => registerCredit('snc', mine)).toThrow(/already registered/)
+    const decl = { name: 'test-credit', label: 'Test', description: 'A test scheme.', capabilities: { needsPreviews: false, usesLambda: false }, impl: mine }
+    expect(namedRegistry('credit scheme', [decl]).get('test-credit').impl).toBe(mine)
+    expect(() => namedRegistry('credit scheme', [sncDeclaration, { ...decl, name: 'snc' }])).toThrow(/declared twice/)
+    expect(creditSchemes.get('outcome').capabilities).toEqual({ needsPreviews: false, usesLambda: false })
+    expect(creditSchemes.get('snc').capabilities).toEqual({ needsPreviews: true, usesLambda: true })
   })
 
   it('memoises by sorted id set, concurrent calls included', async () => {

@@ -8,11 +8,12 @@ import {
   grpo,
   groupStd,
   meanCentred,
-  registerEstimator,
+  grpoDeclaration,
   reinforcePlusPlus,
   rloo,
   zeroAdvantageStats,
 } from '../../main/rl/estimators'
+import { namedRegistry } from '../../main/rl/named-registry'
 
 const close = (actual: number[][], expected: number[][], digits = 12): void => {
   expect(actual.map((g) => g.length)).toEqual(expected.map((g) => g.length))
@@ -72,10 +73,9 @@ describe('advantage estimators', () => {
     expect(estimatorNames()).toEqual(expect.arrayContaining(['grpo', 'mean-centred', 'rloo', 'reinforce++']))
     expect(estimator('grpo')).toBe(grpo)
     const raw = (g: readonly (readonly number[])[]) => g.map((r) => [...r])
-    registerEstimator('raw-for-test', raw)
-    registerEstimator('raw-for-test', raw)
-    expect(estimator('raw-for-test')([[3, 4]])).toEqual([[3, 4]])
-    expect(() => registerEstimator('grpo', raw)).toThrow(/already registered/)
+    const decl = { name: 'raw-for-test', label: 'Raw', description: 'Rewards as advantages.', capabilities: {}, impl: raw }
+    expect(namedRegistry('advantage estimator', [decl]).get('raw-for-test').impl([[3, 4]])).toEqual([[3, 4]])
+    expect(() => namedRegistry('advantage estimator', [grpoDeclaration, { ...decl, name: 'grpo' }])).toThrow(/declared twice/)
     expect(() => estimator('nope')).toThrow(/unknown advantage estimator/)
   })
 })
@@ -123,7 +123,7 @@ describe('zero-variance groups', () => {
 
   it('agree with the estimators: exactly tied groups get exactly zero advantage, near ties only approximately under grpo', () => {
     const kinds = classifyGroups(batch)
-    for (const name of estimatorNames().filter((n) => n !== 'raw-for-test')) {
+    for (const name of estimatorNames()) {
       const adv = estimator(name)(batch)
       for (const g of [0, 1, 3]) expect(adv[g]!.every((a) => a === 0)).toBe(true)
     }

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest'
 import { seededRandom } from '../../main/eval'
 import { createHead } from '../../main/policy/head'
-import { cispoLoss, lossNames, policyLoss, ppoClipLoss, registerLoss, reinforceLoss, type PolicyLoss, type PolicyLossOptions } from '../../main/rl/losses'
+import { checkLossConfig, cispoDeclaration, cispoLoss, lossNames, policyLoss, ppoClipLoss, reinforceDeclaration, reinforceLoss, type PolicyLoss, type PolicyLossOptions } from '../../main/rl/losses'
+import { namedRegistry } from '../../main/rl/named-registry'
 
 /** Samples with logpOld = -1 and the given ratios: logpNew = -1 + ln r. */
 const samples = (ratios: number[], advantages: number[]) => ({
@@ -149,10 +150,21 @@ describe('registry', () => {
       const out = reinforceLoss(input, options)
       return { ...out, loss: out.loss / 2, grad: out.grad.map((g) => g / 2) }
     }
-    registerLoss('half-reinforce-for-test', half)
-    expect(policyLoss('half-reinforce-for-test')(samples([1], [2])).grad[0]).toBe(-1)
-    expect(() => registerLoss('cispo', half)).toThrow(/already registered/)
+    const decl = { ...reinforceDeclaration, name: 'half-reinforce-for-test', impl: half }
+    expect(namedRegistry('policy loss', [decl]).get('half-reinforce-for-test').impl(samples([1], [2])).grad[0]).toBe(-1)
+    expect(() => namedRegistry('policy loss', [cispoDeclaration, { ...decl, name: 'cispo' }])).toThrow(/declared twice/)
     expect(() => policyLoss('nope')).toThrow(/unknown policy loss/)
+  })
+
+  it('checks the options a loss reads against its declared bounds', () => {
+    const loss = { name: 'ppo-clip', clipEps: 0.2, dualClip: 3, cispoLow: 0, cispoHigh: 5 }
+    expect(() => checkLossConfig(loss)).not.toThrow()
+    expect(() => checkLossConfig({ ...loss, dualClip: null })).not.toThrow()
+    expect(() => checkLossConfig({ ...loss, dualClip: 1 })).toThrow('the dual clip C must exceed 1 (or be off), got 1')
+    // A loss checks only what it reads: ppo-clip ignores the CISPO range, CISPO ignores the dual clip.
+    expect(() => checkLossConfig({ ...loss, cispoLow: 3, cispoHigh: 2 })).not.toThrow()
+    expect(() => checkLossConfig({ ...loss, name: 'cispo', cispoLow: 3, cispoHigh: 2 })).toThrow('the CISPO clip needs lo <= hi, got [3, 2]')
+    expect(() => checkLossConfig({ ...loss, name: 'cispo', dualClip: 1 })).not.toThrow()
   })
 })
 

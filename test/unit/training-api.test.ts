@@ -63,6 +63,10 @@ describe('training API', () => {
     expect(c.losses.find((l) => l.name === 'ppo-clip')!.params.map((p) => [p.key, p.default])).toEqual([['clipEps', 0.2], ['dualClip', 3]])
     expect(c.losses.find((l) => l.name === 'cispo')!.params.map((p) => [p.key, p.default])).toEqual([['cispoLow', 0], ['cispoHigh', 5]])
     expect(c.losses.find((l) => l.name === 'reinforce')!.params).toEqual([])
+    // Bounds and capabilities come from the declarations: the dual clip must exceed 1 or be off; outcome credit needs no menu.
+    expect(c.losses.find((l) => l.name === 'ppo-clip')!.params[1]).toMatchObject({ key: 'dualClip', min: 1, minExclusive: true, max: null, nullable: true })
+    expect(c.credit.find((x) => x.name === 'outcome')).toMatchObject({ needsMenu: false, usesLambda: false })
+    expect(c.credit.find((x) => x.name === 'snc')).toMatchObject({ needsMenu: true, usesLambda: true })
     expect(c.defaults).toEqual(SavedTrainConfigSchema.parse({ environment: 'graph-menu' }))
     const driven = environmentCatalog().filter((e) => (HEAD_PROTOCOLS as string[]).includes(e.protocol)).map((e) => e.name)
     expect(c.environments.filter((e) => e.headDriven).map((e) => e.name)).toEqual(driven)
@@ -122,6 +126,13 @@ describe('training API', () => {
     const e = await failure('job.start', { kind: 'train.run', workspaceId, params: { mode: 'new', config } })
     expect(e).toMatchObject({ code: 'VALIDATION' })
     expect(e.message).toBe('The train split (questions 0..19) and the held-out split (15..24) of set 1 overlap by 5: held-out questions must never be trained on')
+  })
+
+  it('job.start (the API and the CLI) refuses a loss clip outside its declared bounds, as a saved config does', async () => {
+    const splits = { train: { questionSetId: 1, offset: 0, limit: 10 }, heldOut: { questionSetId: 1, offset: 10, limit: 5 } }
+    const start = (loss: Record<string, unknown>) => failure('job.start', { kind: 'train.run', workspaceId, params: { mode: 'new', config: { environment: 'graph-menu', loss, ...splits } } })
+    expect(await start({ name: 'ppo-clip', dualClip: 1 })).toMatchObject({ code: 'VALIDATION', message: 'Loss: the dual clip C must exceed 1 (or be off), got 1' })
+    expect(await start({ name: 'cispo', cispoLow: 3, cispoHigh: 2 })).toMatchObject({ code: 'VALIDATION', message: 'Loss: the CISPO clip needs lo <= hi, got [3, 2]' })
   })
 
   it('reads a tiny real run back: diagnostics per step, held-out before/after with CIs, paired comparison, rollouts per step', async () => {

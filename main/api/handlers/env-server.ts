@@ -1,7 +1,6 @@
 import { ApiError, type EnvServerStatus, type envServerRoutes } from '../../../preload/contract'
 import type { Services } from '../../app/services'
 import { startEnvServer, type EnvServer, type StoreMode } from '../../env-server'
-import { registerBuiltinEnvironments } from '../../harness'
 import type { HandlerGroup } from './handler-group'
 
 /** One environment server per process, started and stopped from the Policies page. */
@@ -34,7 +33,6 @@ export function envServerHandlers(services: Services): HandlerGroup<typeof envSe
     'envServer.start': async (input) => {
       if (running) throw new ApiError('CONFLICT', `The environment server already runs at ${running.server.url}: stop it first`)
       const handle = await services.workspaces.handle(input.workspaceId)
-      registerBuiltinEnvironments()
       try {
         const server = await startEnvServer({
           raw: handle.raw,

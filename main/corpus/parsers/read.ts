@@ -1,13 +1,8 @@
 import { readFile, stat } from 'node:fs/promises'
 import { basename, extname } from 'node:path'
+import { formatBytes } from '../../text/bytes'
 import { IngestFileError } from '../types'
 
-/** Human-readable byte size for messages ("2.4 MB"). */
-export const formatBytes = (bytes: number): string => {
-  if (bytes < 1024) return `${bytes} B`
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`
-}
 
 const fsReason = (error: unknown): string => {
   const code = (error as NodeJS.ErrnoException | undefined)?.code

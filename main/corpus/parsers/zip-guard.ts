@@ -1,6 +1,6 @@
 import { crc32, inflateRawSync } from 'node:zlib'
 import { IngestFileError } from '../types'
-import { formatBytes } from './read'
+import { formatBytes } from '../../text/bytes'
 
 /**
  * A ZIP archive read with a budget, for containers such as DOCX: the central directory's declared

@@ -12,7 +12,6 @@ import { createEnvironment, environmentContext, environmentFactory } from '../..
 import { candidateBuilder, readHeadWeights } from '../../policy/head-policy'
 import { scriptedPolicies } from '../../policy/scripted'
 import { resolveHarness1Weights } from '../../rl/rewards'
-import { ensureEnvironments } from '../catalog'
 import { resolveTrainConfig, trainedHeadFor } from '../training'
 
 /** Whether this build's GGUF policy takes a LoRA adapter (another part of the app adds it to the policy spec). */
@@ -48,7 +47,6 @@ export function trainingConfig(base: AblationBase, row: ResolvedRow, seed: numbe
 }
 
 function resolveRow(raw: SQLite.Database, base: AblationBase, row: AblationRow, index: number): ResolvedRow {
-  ensureEnvironments()
   const environment = row.environment ?? base.environment
   const factory = environmentFactory(environment)
   let envConfig: Record<string, unknown> = row.environment && row.environment !== base.environment ? {} : { ...base.envConfig }

@@ -1,23 +1,23 @@
 /**
  * What a training config can name, as the Rewards page and the training launcher offer it: the reward
  * terms (from their registry, with their warnings), presets, Harness-1's weights with the published
- * defaults, credit schemes, estimators and losses (each with a one-line description and the options it
- * reads), the TrainConfig defaults, and which environments the policy head drives.
+ * defaults, credit schemes, estimators and losses (from their declarations: words, capabilities, and the
+ * options a loss reads with their declared bounds), the TrainConfig defaults, and which environments the policy head drives.
  */
-import { SavedTrainConfigSchema, type LossParam, type TrainingCatalog } from '../../../preload/contract'
+import { numberBounds, SavedTrainConfigSchema, type LossParam, type TrainingCatalog } from '../../../preload/contract'
 import { environmentCatalog } from '../../harness'
 import { HEAD_PROTOCOLS } from '../../policy/head-policy'
-import { creditNames } from '../../rl/credit'
-import { estimatorNames } from '../../rl/estimators'
-import { lossNames } from '../../rl/losses'
+import { creditSchemes } from '../../rl/credit'
+import { estimators } from '../../rl/estimators'
+import { losses } from '../../rl/losses'
 import { REWARD_PRESETS, rewardTerms } from '../../rl/reward-schemes'
 import { PUBLISHED_HARNESS1_WEIGHTS } from '../../rl/rewards'
-import { ensureEnvironments } from '../catalog'
-import { HARNESS1_WEIGHT_FIELDS, LOSS_PARAMS, TRAINING_METRICS, described } from './descriptions'
+import { HARNESS1_WEIGHT_FIELDS, TRAINING_METRICS } from './descriptions'
+
+const words = (d: { name: string; label: string; description: string }) => ({ name: d.name, label: d.label, description: d.description })
 
 /** The environment a new config names: the first one the head drives, graph-menu where registered. */
 export function defaultTrainEnvironment(): string {
-  ensureEnvironments()
   const driven = environmentCatalog().filter((e) => (HEAD_PROTOCOLS as readonly string[]).includes(e.protocol))
   return (driven.find((e) => e.name === 'graph-menu') ?? driven[0])?.name ?? 'graph-menu'
 }
@@ -26,7 +26,6 @@ export function defaultTrainEnvironment(): string {
 export const trainConfigDefaults = () => SavedTrainConfigSchema.parse({ environment: defaultTrainEnvironment() })
 
 export function trainingCatalog(): TrainingCatalog {
-  ensureEnvironments()
   const defaults = trainConfigDefaults()
   const lossDefault = (key: LossParam): number | null => defaults.loss[key]
   return {
@@ -37,11 +36,14 @@ export function trainingCatalog(): TrainingCatalog {
     ],
     rewardPresets: REWARD_PRESETS.map((p) => ({ name: p.name, label: p.label, reward: p.config })),
     harness1Weights: HARNESS1_WEIGHT_FIELDS.map((f) => ({ ...f, published: PUBLISHED_HARNESS1_WEIGHTS[f.name] })),
-    credit: creditNames().map((name) => ({ ...described('credit', name), needsMenu: name !== 'outcome', usesLambda: name !== 'outcome' })),
-    estimators: estimatorNames().map((name) => described('estimator', name)),
-    losses: lossNames().map((name) => ({
-      ...described('loss', name),
-      params: (LOSS_PARAMS[name] ?? []).map((p) => ({ ...p, default: lossDefault(p.key) })),
+    credit: creditSchemes.declarations().map((d) => ({ ...words(d), needsMenu: d.capabilities.needsPreviews, usesLambda: d.capabilities.usesLambda })),
+    estimators: estimators.declarations().map(words),
+    losses: losses.declarations().map((d) => ({
+      ...words(d),
+      params: d.params.map((p) => {
+        const b = numberBounds(p.schema)
+        return { key: p.key, label: p.label, description: p.description, nullable: b.nullable, min: b.min, minExclusive: b.minExclusive, max: b.max, default: lossDefault(p.key) }
+      }),
     })),
     defaults,
     environments: environmentCatalog().map((e) => ({

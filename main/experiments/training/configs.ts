@@ -1,19 +1,13 @@
 /**
  * Named training configs in the workspace database (train_configs). A saved config is the TrainConfig
  * minus the splits (SavedTrainConfigSchema): the question set and the train / held-out ranges are chosen
- * at launch. Saving checks what the schema cannot: registry names, the environment against the head and
- * the credit scheme, the Harness-1 weight edits and the loss's clip bounds.
+ * at launch. Saving checks what the schema cannot with the rules every training config meets
+ * (resolve-config.ts: registry names, the environment against the head and the credit scheme, the
+ * Harness-1 weight edits, the loss's declared clip bounds).
  */
 import type SQLite from 'better-sqlite3'
 import { ApiError, SavedTrainConfigSchema, type SavedTrainConfig, type SavedTrainConfigRow } from '../../../preload/contract'
-import { createEnvironment, environmentFactory, environmentContext } from '../../harness'
-import { candidateBuilder } from '../../policy/head-policy'
-import { creditScheme } from '../../rl/credit'
-import { estimator } from '../../rl/estimators'
-import { policyLoss } from '../../rl/losses'
-import { checkRewardConfig } from '../../rl/reward-schemes'
-import { resolveHarness1Weights } from '../../rl/rewards'
-import { ensureEnvironments } from '../catalog'
+import { checkTrainChoices } from './resolve-config'
 
 interface Row {
   name: string
@@ -22,39 +16,13 @@ interface Row {
   updated_at: string
 }
 
-const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err))
-
-/** Throws a VALIDATION error naming the first problem of a config that passed the schema. */
+/** Throws a VALIDATION error naming the first problem of a config that passed the schema (the rules every training config meets). */
 export function checkSavedConfig(raw: SQLite.Database, config: SavedTrainConfig): void {
-  const check = (what: string, fn: () => unknown): void => {
-    try {
-      fn()
-    } catch (err) {
-      throw new ApiError('VALIDATION', `${what}: ${messageOf(err)}`)
-    }
+  try {
+    checkTrainChoices(raw, config)
+  } catch (err) {
+    throw new ApiError('VALIDATION', err instanceof Error ? err.message : String(err))
   }
-  ensureEnvironments()
-  check('Environment', () => {
-    const factory = environmentFactory(config.environment)
-    candidateBuilder(factory.protocol)
-    createEnvironment(config.environment, environmentContext(raw), config.envConfig)
-  })
-  check('Credit', () => {
-    creditScheme(config.credit.scheme)
-    if (config.credit.scheme !== 'outcome' && environmentFactory(config.environment).actionKind !== 'menu') {
-      throw new Error(`"${config.credit.scheme}" reads menu previews; ${config.environment} has none: use "outcome"`)
-    }
-  })
-  check('Estimator', () => estimator(config.estimator))
-  check('Loss', () => {
-    policyLoss(config.loss.name)
-    if (config.loss.dualClip !== null && !(config.loss.dualClip > 1)) throw new Error(`the dual clip C must exceed 1 (or be off), got ${config.loss.dualClip}`)
-    if (config.loss.cispoLow > config.loss.cispoHigh) throw new Error(`the CISPO clip needs lo <= hi, got [${config.loss.cispoLow}, ${config.loss.cispoHigh}]`)
-  })
-  check('Reward', () => {
-    checkRewardConfig(config.reward)
-    resolveHarness1Weights(config.reward.harness1Weights)
-  })
 }
 
 function toRow(r: Row): SavedTrainConfigRow {

@@ -1,57 +1,10 @@
 /**
- * The words of the training catalogue: one line for each credit scheme, estimator and loss, the
- * Harness-1 weights' labels, the loss clip options, and the metric descriptions of the training
- * diagnostics (the metric catalogue in main/eval describes the evaluation metrics).
+ * The words of the training catalogue that belong to no plug-in: the Harness-1 weights' labels and the
+ * metric descriptions of the training diagnostics (a credit scheme, estimator or loss carries its own
+ * words in its declaration; the metric catalogue in main/eval describes the evaluation metrics).
  */
-import type { LossParam, MetricInfo } from '../../../preload/contract'
+import type { MetricInfo } from '../../../preload/contract'
 import type { Harness1Weights } from '../../rl/rewards'
-
-type Kind = 'credit' | 'estimator' | 'loss'
-
-const WORDS: Record<Kind, Record<string, { label: string; description: string }>> = {
-  credit: {
-    outcome: { label: 'Outcome only', description: "Every step gets its rollout's group advantage; lambda is not used." },
-    snc: {
-      label: 'Structured Non-myopic Credit (SNC)',
-      description: 'Harness-G: frontier-relative gain of each action against up to four same-state menu alternatives, plus enablement credit passed back over provenance; combined with the outcome advantage by lambda. Needs menu previews.',
-    },
-    'info-gain': { label: 'Information gain (IGPO-style)', description: "The answerer's likelihood of the gold answer after each turn minus before it, combined with the outcome advantage by lambda. Needs menu previews." },
-  },
-  estimator: {
-    grpo: { label: 'GRPO', description: '(r − group mean) / (group std + 1e-6): each group scaled to unit spread.' },
-    'mean-centred': { label: 'Mean-centred', description: "r − group mean, unscaled (Harness-1's trainer): the reward's units stay in the gradient." },
-    rloo: { label: 'RLOO', description: 'Leave-one-out baseline: r − the mean of the other rollouts of the group.' },
-    'reinforce++': { label: 'REINFORCE++', description: 'r − group mean, then whitened over the whole batch: a wide reward spread still pushes harder than a near tie.' },
-  },
-  loss: {
-    reinforce: { label: 'REINFORCE', description: '−A · log π: the plain score-function estimator; no ratio, no clipping.' },
-    'ppo-clip': { label: 'PPO-clip (dual clip)', description: 'Clipped importance ratio in [1 − ε, 1 + ε]; for A < 0 the loss is also bounded by the dual clip C.' },
-    cispo: { label: 'CISPO', description: "−stopgrad(clip(ratio, lo, hi)) · A · log π: the weight is clipped but every sample keeps its gradient (Harness-1's RL)." },
-  },
-}
-
-/** Name, label and one-line description of a registered name (a name registered later without words still gets a line). */
-export function described(kind: Kind, name: string): { name: string; label: string; description: string } {
-  const w = WORDS[kind][name]
-  return { name, label: w?.label ?? name, description: w?.description ?? `Registered ${kind} "${name}" (no description).` }
-}
-
-interface LossParamField {
-  key: LossParam
-  label: string
-  description: string
-  nullable: boolean
-  min: number
-  max: number | null
-}
-
-const EPS: LossParamField = { key: 'clipEps', label: 'Clip ε', description: 'The ratio is clipped to [1 − ε, 1 + ε].', nullable: false, min: 0.001, max: 1 }
-const DUAL: LossParamField = { key: 'dualClip', label: 'Dual clip C', description: 'Bounds the loss of negative-advantage samples at C · |A| (must exceed 1); off disables it.', nullable: true, min: 1.001, max: null }
-const LO: LossParamField = { key: 'cispoLow', label: 'Weight clip lo', description: 'Lower bound of the clipped importance weight.', nullable: false, min: 0, max: null }
-const HI: LossParamField = { key: 'cispoHigh', label: 'Weight clip hi', description: 'Upper bound of the clipped importance weight (at least lo).', nullable: false, min: 0.001, max: null }
-
-/** The clip options each loss reads from the config's `loss` object. */
-export const LOSS_PARAMS: Record<string, LossParamField[]> = { reinforce: [], 'ppo-clip': [EPS, DUAL], cispo: [LO, HI] }
 
 type WeightName = keyof Harness1Weights
 const w = (name: WeightName, label: string, description: string, integer = false, min: number | null = null) => ({ name, label, description, integer, min })

@@ -7,7 +7,6 @@
  */
 import type SQLite from 'better-sqlite3'
 import { createEnvironment, runEpisode, type Policy, type PolicyDecision, type Trajectory, environmentContext } from '../../harness'
-import { ensureEnvironments } from '../catalog'
 import { decodeSteps, type CompactStep } from './store'
 
 /** Plays back the stored actions with their recorded decisions (and the credit each step received). */
@@ -40,7 +39,6 @@ export async function replayRollout(
   raw: SQLite.Database,
   stored: { environment: string; envConfig: Record<string, unknown>; questionId: number | null; question: string; seed: number; gold: { answers: string[]; supportingFacts: { title: string; sentence: number }[]; supportingDocs: string[] }; outcomeJson: string; steps: Uint8Array },
 ): Promise<ReplayedRollout> {
-  ensureEnvironments()
   const steps = decodeSteps(stored.steps)
   const env = createEnvironment(stored.environment, environmentContext(raw), stored.envConfig)
   const question = { id: String(stored.questionId ?? 'replay'), question: stored.question, ...stored.gold }

@@ -6,7 +6,7 @@
 import type SQLite from 'better-sqlite3'
 import { runEpisode, type Answerer, type Environment, type EnvQuestion, type Policy, type Trajectory } from '../../harness'
 import type { HeadDecisionRecord, HeadPolicy } from '../../policy/head-policy'
-import { creditScheme, memoScorer, type StepCredit } from '../../rl/credit'
+import { creditSchemes, memoScorer, type StepCredit } from '../../rl/credit'
 import { computeReward, rewardCorrect, type RewardConfig, type RewardValue } from '../../rl/reward-schemes'
 import type { TrainingRollout } from '../../rl/trainer'
 import type { EvidenceResolver } from '../evidence'
@@ -33,7 +33,9 @@ export interface PlayedRollout extends TrainingRollout {
 
 /** `policy` is the head's (its decision records feed the head update) or any other, e.g. a GGUF menu policy (no records). */
 export async function playRollout(env: Environment, policy: HeadPolicy | Policy, question: EnvQuestion, seed: number, ctx: RolloutContext): Promise<PlayedRollout> {
-  const needsCredit = ctx.credit !== 'outcome'
+  // A scheme that reads no previews (outcome) leaves every step's credit at 0: nothing to record or score.
+  const scheme = creditSchemes.get(ctx.credit)
+  const needsCredit = scheme.capabilities.needsPreviews
   const rewarder = ctx.reward.weights.harness1 ? rewarderFor(ctx.rewardScheme, ctx.raw, ctx.reward.harness1Weights) : null
   const trajectory = await runEpisode(env, policy, question, seed, {
     previews: needsCredit,
@@ -54,7 +56,7 @@ export async function playRollout(env: Environment, policy: HeadPolicy | Policy,
   if (needsCredit) {
     const gold = question.answers[0] ?? ''
     const scorer = memoScorer(async (ids) => ctx.answerer.score(question.question, ctx.evidence.sentences(ids).map((s) => s.text), gold))
-    credit = await creditScheme(ctx.credit)({ steps: creditSteps(trajectory), score: (ids) => scorer.score(ids), seed })
+    credit = await scheme.impl({ steps: creditSteps(trajectory), score: (ids) => scorer.score(ids), seed })
   }
   const outcome = trajectory.outcome
   const summary = {

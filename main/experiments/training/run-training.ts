@@ -5,7 +5,6 @@
  * derived from the run seed and the step number, so a run resumed from its last checkpoint continues
  * exactly as an uninterrupted run would.
  */
-import { existsSync } from 'node:fs'
 import type SQLite from 'better-sqlite3'
 import { aggregate, seededRandom } from '../../eval'
 import { createEnvironment, environmentFactory, runEpisode, type Answerer, type Environment, environmentContext, type Policy, type Trajectory } from '../../harness'
@@ -13,19 +12,15 @@ import { Adam, createHead, restoreHead, type PolicyHead } from '../../policy/hea
 import { candidateBuilder, HeadPolicy, headInputDim, type PriorProvider } from '../../policy/head-policy'
 import { getSharedRuntime } from '../../llm/llama-runtime'
 import { createPolicy, menuPrior, type MenuLlmPolicy } from '../../policy/llm-policy'
-import { creditScheme } from '../../rl/credit'
-import { estimator } from '../../rl/estimators'
-import { policyLoss } from '../../rl/losses'
-import { checkRewardConfig, checkRewardFits, defaultRewardPreset } from '../../rl/reward-schemes'
-import { checkSplits, trainConfigSchema, trainOnBatch, type TrainConfig, type TrainConfigInput } from '../../rl/trainer'
-import { ensureEnvironments } from '../catalog'
+import { trainOnBatch, updateConfigOf, type TrainConfig, type TrainConfigInput } from '../../rl/trainer'
 import { EvidenceResolver } from '../evidence'
-import { corpusSignature, describeRange, loadQuestions, splitGoldProfile, type StoredQuestion } from '../questions'
+import { corpusSignature, loadQuestions, type StoredQuestion } from '../questions'
 import { scoreEpisode } from '../score'
 import { RunStore } from '../store'
 import { playRollout } from './rollouts'
 import { TrainingStore } from './store'
 import { runGgufTraining, type GgufTrainingDeps, type TrainedGguf } from './gguf-run'
+import { resolveTrainConfig } from './resolve-config'
 
 export interface TrainingDeps {
   answerer: Answerer
@@ -42,39 +37,6 @@ export interface TrainingDeps {
 export interface HeldOutResult {
   aggregates: ReturnType<typeof aggregate>
   perQuestion: Record<string, Record<string, number | null>>
-}
-
-/**
- * Resolves and checks a training config: unknown registry names, overlapping splits, empty splits and a
- * reward the train questions' gold cannot feed are errors before anything runs; a config that names no
- * reward gets the default for the questions' gold level.
- */
-export function resolveTrainConfig(raw: SQLite.Database, input: TrainConfigInput): TrainConfig {
-  const config = trainConfigSchema.parse(input)
-  ensureEnvironments()
-  const factory = environmentFactory(config.environment)
-  // The reward must be computable on the train questions; left out, it is the default for their gold level.
-  const gold = splitGoldProfile(raw, config.train.questionSetId, config.train.offset, config.train.limit, config.train.split)
-  if (input.reward === undefined && gold.questions > 0) config.reward = structuredClone(defaultRewardPreset(gold).config)
-  if (gold.questions > 0) checkRewardFits(config.reward, gold, describeRange('train', config.train.questionSetId, config.train.split))
-  candidateBuilder(factory.protocol)
-  creditScheme(config.credit.scheme)
-  if (config.credit.scheme !== 'outcome' && factory.actionKind !== 'menu') {
-    throw new Error(`Credit "${config.credit.scheme}" reads menu previews; ${config.environment} has none: use credit "outcome"`)
-  }
-  if (config.prior && factory.protocol !== 'sentence-menu') throw new Error(`An LLM prior scores menu ids; ${config.environment} has no menu: train without a prior`)
-  if (config.gguf && factory.actionKind !== 'menu') throw new Error(`Training the GGUF weights supports menu environments (graph-menu) so far; ${config.environment} is not one`)
-  if (config.gguf && !existsSync(config.gguf.modelPath)) throw new Error(`No GGUF model file at ${config.gguf.modelPath}`)
-  if (config.prior && !existsSync(config.prior.modelPath)) throw new Error(`No prior model file at ${config.prior.modelPath}`)
-  estimator(config.estimator)
-  policyLoss(config.loss.name)
-  checkRewardConfig(config.reward)
-  checkSplits(config)
-  createEnvironment(config.environment, environmentContext(raw), config.envConfig)
-  for (const [label, split] of [['train', config.train], ['held-out', config.heldOut]] as const) {
-    if (loadQuestions(raw, split.questionSetId, split.offset, 1, split.split).length === 0) throw new Error(`The ${label} split of question set ${split.questionSetId}${split.split !== undefined ? ` (split ${split.split})` : ''} has no questions from offset ${split.offset}`)
-  }
-  return config
 }
 
 /** The greedy (argmax) head on the held-out split: per-question metrics and aggregates with bootstrap CIs. */
@@ -178,7 +140,7 @@ export async function runTraining(raw: SQLite.Database, input: TrainConfigInput,
         }
         groups.push(group)
       }
-      const result = trainOnBatch(head, adam, groups.map((g) => g.map((x) => x.rollout)), config)
+      const result = trainOnBatch(head, adam, groups.map((g) => g.map((x) => x.rollout)), updateConfigOf(config))
       const diagnostics: Record<string, unknown> = {
         ...result.diagnostics,
         loss: result.update.loss,

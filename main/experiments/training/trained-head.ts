@@ -6,7 +6,6 @@ import type SQLite from 'better-sqlite3'
 import { environmentFactory } from '../../harness'
 import { restoreHead, type PolicyHead } from '../../policy/head'
 import { headWeightsFile, type HeadWeightsFile } from '../../policy/head-policy'
-import { ensureEnvironments } from '../catalog'
 import { checkpointOf } from './store'
 import { storedTrainConfig } from './run-training'
 
@@ -27,7 +26,6 @@ export function trainedHead(raw: SQLite.Database, runId: number, step?: number):
 
 /** The head of a run, checked to drive `environment`: the same protocol as the environment it was trained on. */
 export function trainedHeadFor(raw: SQLite.Database, runId: number, step: number | undefined, environment: string): TrainedHead {
-  ensureEnvironments()
   const trained = trainedHead(raw, runId, step)
   const want = environmentFactory(environment).protocol
   const had = environmentFactory(trained.environment).protocol
@@ -37,7 +35,6 @@ export function trainedHeadFor(raw: SQLite.Database, runId: number, step: number
 }
 
 export function exportHeadWeights(raw: SQLite.Database, runId: number, step?: number): HeadWeightsFile {
-  ensureEnvironments()
   const trained = trainedHead(raw, runId, step)
   if (trained.hasPrior) throw new Error(`Training run #${runId} trained its head on top of an LLM prior: its weights alone are not the policy`)
   return headWeightsFile(environmentFactory(trained.environment).protocol, trained.environment, trained.head.checkpoint(), { trainingRun: runId, step: trained.step, reward: trained.reward })

@@ -1,6 +1,5 @@
 import type { ActionShape, ActionSpaceShape } from '../../../preload/contract'
 import { getEpisode } from '../../experiments/queries'
-import { ensureEnvironments } from '../../experiments/catalog'
 import { environmentFactory, environmentNames } from '../../harness'
 import { DEFAULT_MAX_QUERY_CHARS, menuPromptBody } from '../../policy/llm-policy'
 import { describeTools, FREE_QUERY_SYSTEM_PROMPT, MENU_SYSTEM_PROMPT, TOOLS_SYSTEM_PROMPT } from '../../policy/prompt'
@@ -41,7 +40,6 @@ export const runSftJsonl = defineFormat({
   contentType: 'application/x-ndjson; charset=utf-8',
   async write({ raw, out, progress, checkpoint }, { runId }) {
     const run = runOrThrow(raw, runId)
-    ensureEnvironments()
     let rows = 0
     let episodes = 0
     // Pages are read whole (no open statement iterator), so getEpisode may read between them.

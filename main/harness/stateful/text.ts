@@ -4,6 +4,7 @@
  * simpler than the FTS5 porter tokenizer: it only ranks sentences inside one chunk.
  */
 import { STOPWORDS } from '../../retrieval'
+import { foldPlural } from '../../text/fold'
 
 const WORD = /[\p{L}\p{N}]+/gu
 
@@ -11,11 +12,7 @@ export function words(text: string): string[] {
   return (text.toLowerCase().match(WORD) ?? []) as string[]
 }
 
-function fold(word: string): string {
-  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`
-  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1)
-  return word
-}
+const fold = (word: string): string => foldPlural(word, { ies: true })
 
 /** Content terms of a text, in order, with repeats. */
 export function contentTerms(text: string): string[] {

@@ -5,6 +5,7 @@
  */
 import { answerTokens } from '../../eval/normalise'
 import { STOPWORDS } from '../../retrieval/stopwords'
+import { foldPlural } from '../../text/fold'
 
 export type SpanType = 'entity' | 'date' | 'number'
 
@@ -37,7 +38,7 @@ export function contentWords(text: string): string[] {
 
 /** "films" and "film" match; short words and words in -ss are left alone. */
 export function fold(token: string): string {
-  return token.length > 3 && token.endsWith('s') && !token.endsWith('ss') ? token.slice(0, -1) : token
+  return foldPlural(token, { ies: false })
 }
 
 /** Maximal runs of capitalised words, joined by connectors, never starting or ending on one. */

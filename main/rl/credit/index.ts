@@ -6,15 +6,17 @@
 export { pickAlternatives } from './alternatives'
 export { combineAdvantages, creditScale, type CombineOptions, type CombinedAdvantages, type CreditScaleKind } from './combine'
 export { canonicalSet, memoScorer, newEvidence, type MemoScorer } from './evidence'
-export { infoGain } from './info-gain'
-export { outcomeCredit } from './outcome'
-export { creditNames, creditScheme, registerCredit } from './registry'
-export { snc } from './snc'
+export { infoGain, infoGainDeclaration } from './info-gain'
+export { outcomeCredit, outcomeDeclaration } from './outcome'
+export { creditNames, creditScheme, creditSchemes } from './registry'
+export { snc, sncDeclaration } from './snc'
 export {
   COMMIT_TYPES,
   SURFACE_TYPES,
   isInformationAction,
   type CreditAlternative,
+  type CreditCapabilities,
+  type CreditDeclaration,
   type CreditInput,
   type CreditMenuItem,
   type CreditOptions,

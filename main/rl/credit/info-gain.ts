@@ -5,7 +5,7 @@
  * the other moves on offer.
  */
 import { canonicalSet, memoScorer, sameSet } from './evidence'
-import { clampTo, isInformationAction, resolveCreditOptions, type CreditScheme, type CreditStep } from './types'
+import { clampTo, isInformationAction, resolveCreditOptions, type CreditDeclaration, type CreditScheme, type CreditStep } from './types'
 
 const evidenceBefore = (step: CreditStep): number[] => canonicalSet([...step.seenBefore, ...step.committedBefore])
 
@@ -30,4 +30,12 @@ export const infoGain: CreditScheme = async (input, options) => {
     credits.push({ total: clampTo(gain, clamp), frontier: 0, enablement: 0, gain, alternatives: [] })
   }
   return credits
+}
+
+export const infoGainDeclaration: CreditDeclaration = {
+  name: 'info-gain',
+  label: 'Information gain (IGPO-style)',
+  description: "The answerer's likelihood of the gold answer after each turn minus before it, combined with the outcome advantage by lambda. Needs menu previews.",
+  capabilities: { needsPreviews: true, usesLambda: true },
+  impl: infoGain,
 }

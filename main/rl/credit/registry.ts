@@ -1,16 +1,11 @@
-/** Credit schemes by name, like the estimator and loss registries: a run config names its scheme. */
+/** Credit schemes by name, built once from their declarations (like the estimator and loss registries). */
 import { namedRegistry } from '../named-registry'
-import { infoGain } from './info-gain'
-import { outcomeCredit } from './outcome'
-import { snc } from './snc'
-import type { CreditScheme } from './types'
+import { infoGainDeclaration } from './info-gain'
+import { outcomeDeclaration } from './outcome'
+import { sncDeclaration } from './snc'
+import type { CreditDeclaration, CreditScheme } from './types'
 
-const schemes = namedRegistry<CreditScheme>('credit scheme', [
-  ['outcome', outcomeCredit],
-  ['snc', snc],
-  ['info-gain', infoGain],
-])
+export const creditSchemes = namedRegistry<CreditDeclaration>('credit scheme', [outcomeDeclaration, sncDeclaration, infoGainDeclaration])
 
-export const registerCredit = (name: string, scheme: CreditScheme): void => schemes.register(name, scheme)
-export const creditScheme = (name: string): CreditScheme => schemes.get(name)
-export const creditNames = (): string[] => schemes.names()
+export const creditScheme = (name: string): CreditScheme => creditSchemes.get(name).impl
+export const creditNames = (): string[] => creditSchemes.names()

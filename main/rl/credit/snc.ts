@@ -14,6 +14,7 @@ import {
   isInformationAction,
   resolveCreditOptions,
   type CreditAlternative,
+  type CreditDeclaration,
   type CreditScheme,
   type CreditStep,
 } from './types'
@@ -88,4 +89,13 @@ export const snc: CreditScheme = async (input, options) => {
     gain: f.gain,
     alternatives: f.alternatives,
   }))
+}
+
+export const sncDeclaration: CreditDeclaration = {
+  name: 'snc',
+  label: 'Structured Non-myopic Credit (SNC)',
+  description:
+    'Harness-G: frontier-relative gain of each action against up to four same-state menu alternatives, plus enablement credit passed back over provenance; combined with the outcome advantage by lambda. Needs menu previews.',
+  capabilities: { needsPreviews: true, usesLambda: true },
+  impl: snc,
 }

@@ -1,3 +1,5 @@
+import type { PluginDeclaration } from '../named-registry'
+
 /**
  * Per-step credit for one episode (README, "Environments, policies and evaluation", Training). The trainer extracts these steps from a
  * trajectory and supplies the frozen answerer as an EvidenceScorer; nothing here touches an
@@ -75,6 +77,16 @@ export interface CreditOptions {
 }
 
 export type CreditScheme = (input: CreditInput, options?: CreditOptions) => Promise<StepCredit[]>
+
+/** What a scheme needs and does, read by the catalogue and the config checks instead of its name. */
+export interface CreditCapabilities {
+  /** Reads the environment's read-only menu previews: only menu environments can feed it. */
+  needsPreviews: boolean
+  /** Its per-step credit is combined with the outcome advantage by the config's lambda. */
+  usesLambda: boolean
+}
+
+export type CreditDeclaration = PluginDeclaration<CreditScheme, CreditCapabilities>
 
 /** Actions that commit their previewed sentence. */
 export const COMMIT_TYPES: ReadonlySet<string> = new Set(['SELECT', 'ANSWER_WITH'])

@@ -1,16 +1,10 @@
 /** Group-relative advantage estimators by name, and zero-variance group handling (README, "Environments, policies and evaluation", Training). */
-export {
-  grpo,
-  groupMean,
-  groupStd,
-  meanCentred,
-  reinforcePlusPlus,
-  rloo,
-  type AdvantageEstimator,
-  type EstimatorOptions,
-  type RewardGroups,
-} from './group'
-export { estimator, estimatorNames, registerEstimator } from './registry'
+export { groupMean, groupStd, type AdvantageEstimator, type EstimatorDeclaration, type EstimatorOptions, type RewardGroups } from './group'
+export { grpo, grpoDeclaration } from './grpo'
+export { meanCentred, meanCentredDeclaration } from './mean-centred'
+export { reinforcePlusPlus, reinforcePlusPlusDeclaration } from './reinforce-plus-plus'
+export { rloo, rlooDeclaration } from './rloo'
+export { estimator, estimatorNames, estimators } from './registry'
 export {
   classifyGroups,
   dropZeroVarianceGroups,

@@ -1,17 +1,15 @@
 /**
- * Advantage estimators by name, in the style of verl's register_adv_est: a run config names its
- * estimator and new ones plug in without touching the trainer.
+ * Advantage estimators by name, in the style of verl's register_adv_est: built once from their
+ * declarations, so a run config names its estimator and a new one is one file added to this list.
  */
 import { namedRegistry } from '../named-registry'
-import { grpo, meanCentred, reinforcePlusPlus, rloo, type AdvantageEstimator } from './group'
+import type { AdvantageEstimator, EstimatorDeclaration } from './group'
+import { grpoDeclaration } from './grpo'
+import { meanCentredDeclaration } from './mean-centred'
+import { reinforcePlusPlusDeclaration } from './reinforce-plus-plus'
+import { rlooDeclaration } from './rloo'
 
-const estimators = namedRegistry<AdvantageEstimator>('advantage estimator', [
-  ['grpo', grpo],
-  ['mean-centred', meanCentred],
-  ['rloo', rloo],
-  ['reinforce++', reinforcePlusPlus],
-])
+export const estimators = namedRegistry<EstimatorDeclaration>('advantage estimator', [grpoDeclaration, meanCentredDeclaration, rlooDeclaration, reinforcePlusPlusDeclaration])
 
-export const registerEstimator = (name: string, fn: AdvantageEstimator): void => estimators.register(name, fn)
-export const estimator = (name: string): AdvantageEstimator => estimators.get(name)
+export const estimator = (name: string): AdvantageEstimator => estimators.get(name).impl
 export const estimatorNames = (): string[] => estimators.names()

@@ -2,8 +2,13 @@
  * Policy-gradient losses over sampled actions (README, "Environments, policies and evaluation", Training). Each takes per-sample
  * log-probabilities under the current policy (logpNew) and the behaviour policy (logpOld) with an
  * advantage, and returns the mean loss and dLoss/dlogpNew per sample (already divided by the
- * denominator), ready for PolicyHead.accumulate. ratio = exp(logpNew - logpOld).
+ * denominator), ready for PolicyHead.accumulate. ratio = exp(logpNew - logpOld). Each loss is one
+ * file (reinforce.ts, ppo-clip.ts, cispo.ts) declaring its code, words and options; this file holds
+ * what they share.
  */
+import type { z } from 'zod'
+import type { LossParam, TrainConfig } from '../../../preload/contract'
+import type { PluginDeclaration } from '../named-registry'
 
 export interface PolicyLossInput {
   logpNew: ArrayLike<number>
@@ -37,7 +42,7 @@ export interface PolicyLossResult {
 
 export type PolicyLoss = (input: PolicyLossInput, options?: PolicyLossOptions) => PolicyLossResult
 
-interface Prepared {
+export interface Prepared {
   n: number
   denominator: number
   logpNew: ArrayLike<number>
@@ -45,7 +50,7 @@ interface Prepared {
   advantages: ArrayLike<number>
 }
 
-const prepare = (input: PolicyLossInput, options: PolicyLossOptions): Prepared => {
+export const prepare = (input: PolicyLossInput, options: PolicyLossOptions): Prepared => {
   const { logpNew, logpOld, advantages } = input
   const n = logpNew.length
   if (logpOld.length !== n || advantages.length !== n) throw new RangeError(`logpNew, logpOld and advantages must have the same length (${n}, ${logpOld.length}, ${advantages.length})`)
@@ -62,89 +67,33 @@ const prepare = (input: PolicyLossInput, options: PolicyLossOptions): Prepared =
   return { n, denominator, logpNew, ratio, advantages }
 }
 
-const meanOf = (values: Float64Array): number => {
+export const meanOf = (values: Float64Array): number => {
   if (values.length === 0) return 0
   let s = 0
   for (const v of values) s += v
   return s / values.length
 }
 
-/** -A * logpNew: the plain score-function estimator; logpOld only feeds the ratio diagnostic. */
-export const reinforceLoss: PolicyLoss = (input, options = {}) => {
-  const { n, denominator, logpNew, ratio, advantages } = prepare(input, options)
-  const grad = new Float64Array(n)
-  let sum = 0
-  for (let i = 0; i < n; i++) {
-    const a = advantages[i]!
-    sum += -a * logpNew[i]!
-    grad[i] = -a / denominator
-  }
-  return { loss: n === 0 ? 0 : sum / denominator, grad, clippedFraction: 0, meanRatio: meanOf(ratio) }
+/** One option of the config's `loss` object a loss reads, with its words and its bounds (the schema). */
+export interface LossParamDeclaration {
+  key: LossParam
+  label: string
+  description: string
+  /** The value's bounds; its messages say what is wrong ("must exceed 1 (or be off)"). */
+  schema: z.ZodType<number | null>
 }
 
-/**
- * PPO clipped surrogate, objective o = min(r A, clip(r, 1 - epsLow, 1 + epsHigh) A), and for A < 0
- * the dual clip o = max(o, C A) (Ye et al. 2020), which stops a stale sample with a huge ratio from
- * dominating. loss = -o. Where a clipped (constant) branch is selected the gradient is 0; otherwise
- * d(-r A)/dlogpNew = -r A. Ties go to the unclipped branch (both values are equal there).
- */
-export const ppoClipLoss: PolicyLoss = (input, options = {}) => {
-  const eps = options.clipEps ?? 0.2
-  const epsLow = options.clipEpsLow ?? eps
-  const epsHigh = options.clipEpsHigh ?? eps
-  if (!(epsLow >= 0 && epsLow < 1 && epsHigh >= 0)) throw new RangeError(`clip epsilons must satisfy 0 <= low < 1 and high >= 0, got ${epsLow}, ${epsHigh}`)
-  const dual = options.dualClip === undefined ? 3 : options.dualClip
-  if (dual !== null && !(dual > 1)) throw new RangeError(`dualClip must exceed 1 (or be null), got ${dual}`)
-  const { n, denominator, ratio, advantages } = prepare(input, options)
-  const grad = new Float64Array(n)
-  let sum = 0
-  let clipped = 0
-  for (let i = 0; i < n; i++) {
-    const a = advantages[i]!
-    // A = 0 contributes nothing; skipping also avoids 0 * Infinity when the ratio overflows.
-    if (a === 0) continue
-    const r = ratio[i]!
-    const rc = Math.min(Math.max(r, 1 - epsLow), 1 + epsHigh)
-    const unclipped = r * a
-    const clippedValue = rc * a
-    let objective: number
-    let flows: boolean
-    if (unclipped <= clippedValue) {
-      objective = unclipped
-      flows = true
-    } else {
-      objective = clippedValue
-      flows = false
-    }
-    if (dual !== null && a < 0 && dual * a > objective) {
-      objective = dual * a
-      flows = false
-    }
-    sum -= objective
-    if (flows) grad[i] = (-r * a) / denominator
-    else clipped += 1
-  }
-  return { loss: n === 0 ? 0 : sum / denominator, grad, clippedFraction: n === 0 ? 0 : clipped / n, meanRatio: meanOf(ratio) }
+export interface LossCapabilities {
+  /** Weighs samples by the importance ratio, which only moves from the second substep on. */
+  usesRatio: boolean
 }
 
-/**
- * CISPO: -stopgrad(clip(r, lo, hi)) * A * logpNew. The clipped ratio only reweights; the gradient
- * -clip(r) A flows through logpNew for every sample, clipped ones included, unlike PPO which drops them.
- */
-export const cispoLoss: PolicyLoss = (input, options = {}) => {
-  const [lo, hi] = options.cispoRange ?? [0, 5]
-  if (!(lo >= 0 && hi >= lo && Number.isFinite(hi))) throw new RangeError(`cispoRange must satisfy 0 <= lo <= hi < Infinity, got [${lo}, ${hi}]`)
-  const { n, denominator, logpNew, ratio, advantages } = prepare(input, options)
-  const grad = new Float64Array(n)
-  let sum = 0
-  let clipped = 0
-  for (let i = 0; i < n; i++) {
-    const r = ratio[i]!
-    const w = Math.min(Math.max(r, lo), hi)
-    if (w !== r) clipped += 1
-    const a = advantages[i]!
-    sum += -w * a * logpNew[i]!
-    grad[i] = (-w * a) / denominator
-  }
-  return { loss: n === 0 ? 0 : sum / denominator, grad, clippedFraction: n === 0 ? 0 : clipped / n, meanRatio: meanOf(ratio) }
+export type LossConfig = TrainConfig['loss']
+
+export interface LossDeclaration extends PluginDeclaration<PolicyLoss, LossCapabilities> {
+  params: readonly LossParamDeclaration[]
+  /** A rule across options, beyond each one's bounds; throws its message. */
+  check?(config: LossConfig): void
+  /** The implementation's options from the config's `loss` object. */
+  options(config: LossConfig): PolicyLossOptions
 }

@@ -1,13 +1,21 @@
-/** Policy-gradient losses by name, so a run config selects one and new ones plug in. */
+/** Policy-gradient losses by name, built once from their declarations, so a run config selects one. */
 import { namedRegistry } from '../named-registry'
-import { cispoLoss, ppoClipLoss, reinforceLoss, type PolicyLoss } from './policy'
+import { cispoDeclaration } from './cispo'
+import type { LossConfig, LossDeclaration, PolicyLoss } from './policy'
+import { ppoClipDeclaration } from './ppo-clip'
+import { reinforceDeclaration } from './reinforce'
 
-const losses = namedRegistry<PolicyLoss>('policy loss', [
-  ['reinforce', reinforceLoss],
-  ['ppo-clip', ppoClipLoss],
-  ['cispo', cispoLoss],
-])
+export const losses = namedRegistry<LossDeclaration>('policy loss', [reinforceDeclaration, ppoClipDeclaration, cispoDeclaration])
 
-export const registerLoss = (name: string, fn: PolicyLoss): void => losses.register(name, fn)
-export const policyLoss = (name: string): PolicyLoss => losses.get(name)
+export const policyLoss = (name: string): PolicyLoss => losses.get(name).impl
 export const lossNames = (): string[] => losses.names()
+
+/** Checks the options the config's loss reads against its declared bounds; throws the first problem. */
+export function checkLossConfig(config: LossConfig): void {
+  const loss = losses.get(config.name)
+  for (const p of loss.params) {
+    const parsed = p.schema.safeParse(config[p.key])
+    if (!parsed.success) throw new Error(`${parsed.error.issues[0]?.message ?? `${p.label} is out of bounds`}, got ${config[p.key]}`)
+  }
+  loss.check?.(config)
+}

@@ -1,4 +1,4 @@
-export { registerRewardTerm, rewardTerm, rewardTermNames, rewardTerms, type RewardTermDefinition } from './terms'
+export { rewardTerm, rewardTermNames, rewardTerms, type RewardTermDefinition } from './terms'
 export {
   REWARD_PRESETS,
   bestReward,

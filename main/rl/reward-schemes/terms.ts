@@ -1,5 +1,5 @@
 /**
- * Reward terms for training runs, registered by name. A training reward is a weighted sum of terms read
+ * Reward terms for training runs, declared by name in one static list. A training reward is a weighted sum of terms read
  * from the episode's metrics (computed once by scoring), so an ablation of the reward is a weight delta.
  * Each term declares the gold it needs, so a reward that cannot be computed on a question set is refused
  * before a run starts instead of training on a silent zero (gold-fit.ts).
@@ -22,23 +22,6 @@ export interface RewardTermDefinition {
   warning?: string
 }
 
-const terms = new Map<string, RewardTermDefinition>()
-
-export function registerRewardTerm(term: RewardTermDefinition): void {
-  if (terms.has(term.name) && terms.get(term.name) !== term) throw new Error(`Reward term "${term.name}" is already registered`)
-  terms.set(term.name, term)
-}
-
-export const rewardTermNames = (): string[] => [...terms.keys()]
-
-export function rewardTerm(name: string): RewardTermDefinition {
-  const t = terms.get(name)
-  if (!t) throw new Error(`Unknown reward term "${name}"; known: ${rewardTermNames().join(', ')}`)
-  return t
-}
-
-export const rewardTerms = (): RewardTermDefinition[] => [...terms.values()]
-
 type Metrics = Readonly<Record<string, number | null>>
 const metric = (name: string) => (m: Metrics) => m[name] ?? null
 const allOf = (recall: string) => (m: Metrics) => (m[recall] === null || m[recall] === undefined ? null : m[recall] === 1 ? 1 : 0)
@@ -47,7 +30,8 @@ const RECALL_WARNING =
   'A recall reward teaches the policy to commit every sentence the turn budget allows: recall "wins" by spending more evidence. Prefer F1, or add an item cost.'
 const ALL_GOLD_WARNING = 'Alone, like recall, it is won by committing every item the budget allows: weight it beside F1, not instead of it.'
 
-for (const t of [
+/** Every reward term, declared once: the registry below is built from this list (nothing registers at run time). */
+const TERMS: readonly RewardTermDefinition[] = [
   { name: 'answer.f1', label: 'Answer F1', needs: 'answer', metric: 'answer.f1.official', best: 1, description: 'Token F1 of the answer against the gold answers (max over aliases), under the chosen normalisation.', read: (m: Metrics, o: { normalisation: string }) => m[`answer.f1.${o.normalisation}`] ?? null },
   { name: 'answer.em', label: 'Answer EM', needs: 'answer', metric: 'answer.em.official', best: 1, description: 'Exact match of the normalised answer, under the chosen normalisation.', read: (m: Metrics, o: { normalisation: string }) => m[`answer.em.${o.normalisation}`] ?? null },
   { name: 'sp.f1', label: 'Supporting-fact F1', needs: 'sentence', metric: 'sp.f1', best: 1, description: 'F1 of the committed sentences against the gold supporting sentences.', read: metric('sp.f1') },
@@ -80,6 +64,20 @@ for (const t of [
   { name: 'harness1', label: 'Harness-1 reward', needs: 'paragraph', metric: 'harness1.curatedRecall', best: 1, description: "Harness-1's published reward (its own weights, editable, with the published values as the preset); it reads facts where the gold has them, else documents.", read: metric('reward.total') },
   { name: 'cost.turn', label: 'Per-turn cost', needs: null, metric: null, best: 0, description: 'Minus the number of turns taken (weight it small, e.g. 0.02).', read: (m: Metrics) => (m.turns === null || m.turns === undefined ? null : -m.turns) },
   { name: 'cost.item', label: 'Per-item cost', needs: null, metric: null, best: 0, description: 'Minus the number of evidence items committed or curated.', read: (m: Metrics) => (m['evidence.count'] === null || m['evidence.count'] === undefined ? null : -m['evidence.count']) },
-] as RewardTermDefinition[]) {
-  registerRewardTerm(t)
+]
+
+const terms = new Map<string, RewardTermDefinition>()
+for (const t of TERMS) {
+  if (terms.has(t.name)) throw new Error(`Reward term "${t.name}" is declared twice`)
+  terms.set(t.name, t)
 }
+
+export const rewardTermNames = (): string[] => [...terms.keys()]
+
+export function rewardTerm(name: string): RewardTermDefinition {
+  const t = terms.get(name)
+  if (!t) throw new Error(`Unknown reward term "${name}"; known: ${rewardTermNames().join(', ')}`)
+  return t
+}
+
+export const rewardTerms = (): RewardTermDefinition[] => [...TERMS]

@@ -6,7 +6,7 @@
 import type { Adam, PolicyHead } from '../../policy/head'
 import type { HeadDecisionRecord } from '../../policy/head-policy'
 import type { StepCredit } from '../credit'
-import type { TrainConfig } from './config'
+import type { UpdateConfig } from './config'
 import { groupAdvantages } from './group-advantages'
 import { stepDiagnostics, type RolloutSummary, type StepDiagnostics } from './diagnostics'
 import { policyUpdate, type TrainingSample, type UpdateStats } from './update'
@@ -30,7 +30,7 @@ export interface BatchResult {
   diagnostics: StepDiagnostics
 }
 
-export function trainOnBatch(head: PolicyHead, adam: Adam, groups: readonly (readonly TrainingRollout[])[], config: TrainConfig): BatchResult {
+export function trainOnBatch(head: PolicyHead, adam: Adam, groups: readonly (readonly TrainingRollout[])[], config: UpdateConfig): BatchResult {
   const { outcomeAdvantages, kept, keptSet, flat, combined } = groupAdvantages(groups, config)
   const stepAdvantages: number[][][] = groups.map(() => [])
   const samples: TrainingSample[] = []

@@ -7,6 +7,24 @@ export type TrainConfig = z.infer<typeof TrainConfigSchema>
 export type TrainConfigInput = z.input<typeof TrainConfigSchema>
 export type SplitSpec = TrainConfig['train']
 
+/** What the advantage pipeline reads of a config: the estimator, zero-variance dropping, credit's lambda. */
+export type AdvantageConfig = Pick<TrainConfig, 'estimator' | 'dropZeroVariance' | 'credit'>
+
+/** What one update reads of a config (the advantage pipeline and the optimiser's numbers), nothing of the run around it. */
+export type UpdateConfig = AdvantageConfig & Pick<TrainConfig, 'loss' | 'entropyCoef' | 'entropyOnDropped' | 'temperature' | 'substeps' | 'gradClip'>
+
+export const updateConfigOf = (c: TrainConfig): UpdateConfig => ({
+  estimator: c.estimator,
+  dropZeroVariance: c.dropZeroVariance,
+  credit: c.credit,
+  loss: c.loss,
+  entropyCoef: c.entropyCoef,
+  entropyOnDropped: c.entropyOnDropped,
+  temperature: c.temperature,
+  substeps: c.substeps,
+  gradClip: c.gradClip,
+})
+
 /** Train and held-out ranges of the same set must not overlap: held-out figures would be trained on. */
 export function checkSplits(config: Pick<TrainConfig, 'train' | 'heldOut'>): void {
   const a = config.train

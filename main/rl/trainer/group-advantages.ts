@@ -5,7 +5,7 @@
  */
 import { combineAdvantages, type StepCredit } from '../credit'
 import { dropZeroVarianceGroups, estimator } from '../estimators'
-import type { TrainConfig } from './config'
+import type { AdvantageConfig } from './config'
 import type { RolloutSummary } from './diagnostics'
 
 export interface AdvantageRollout {
@@ -23,7 +23,7 @@ export interface GroupAdvantages<R> {
   combined: ReturnType<typeof combineAdvantages>
 }
 
-export function groupAdvantages<R extends AdvantageRollout>(groups: readonly (readonly R[])[], config: Pick<TrainConfig, 'estimator' | 'dropZeroVariance' | 'credit'>): GroupAdvantages<R> {
+export function groupAdvantages<R extends AdvantageRollout>(groups: readonly (readonly R[])[], config: AdvantageConfig): GroupAdvantages<R> {
   const rewards = groups.map((g) => g.map((r) => r.summary.reward))
   const outcomeAdvantages = estimator(config.estimator)(rewards)
   const kept = config.dropZeroVariance

@@ -7,7 +7,7 @@
  * positive advantage raises the chosen reply's probability and a negative one lowers it.
  */
 import type { StepCredit } from '../credit'
-import type { TrainConfig } from './config'
+import type { AdvantageConfig } from './config'
 import { groupAdvantages } from './group-advantages'
 import type { RolloutSummary } from './diagnostics'
 
@@ -41,7 +41,7 @@ export interface TokenBatch {
   tokens: number
 }
 
-export function tokenBatch(groups: readonly (readonly TokenRollout[])[], config: Pick<TrainConfig, 'estimator' | 'dropZeroVariance' | 'credit'>): TokenBatch {
+export function tokenBatch(groups: readonly (readonly TokenRollout[])[], config: AdvantageConfig): TokenBatch {
   const { outcomeAdvantages, kept, keptSet, flat, combined } = groupAdvantages(groups, config)
   const stepAdvantages: number[][][] = groups.map(() => [])
   const picked: Array<{ d: TokenDecision; a: number }> = []

@@ -5,8 +5,8 @@
  */
 import { Adam, clipGradNorm, type PolicyHead } from '../../policy/head'
 import type { HeadDecisionRecord } from '../../policy/head-policy'
-import { policyLoss } from '../losses'
-import type { TrainConfig } from './config'
+import { losses } from '../losses'
+import type { UpdateConfig } from './config'
 
 export interface TrainingSample {
   record: HeadDecisionRecord
@@ -32,13 +32,15 @@ export interface UpdateStats {
  * decision given, so decisions of dropped zero-variance groups (the states where the policy has already
  * become deterministic) still pull back from collapse without adding noise to the gradient.
  */
-export function policyUpdate(head: PolicyHead, adam: Adam, samples: readonly TrainingSample[], config: TrainConfig): UpdateStats {
+export function policyUpdate(head: PolicyHead, adam: Adam, samples: readonly TrainingSample[], config: UpdateConfig): UpdateStats {
   const all = samples.length
   const pg = samples.filter((s) => !s.entropyOnly)
   const entropyOnly = samples.filter((s) => s.entropyOnly)
   const entropy = all ? samples.reduce((s, x) => s + x.record.entropy, 0) / all : 0
   if (pg.length === 0 && (entropyOnly.length === 0 || config.entropyCoef === 0)) return { loss: 0, gradNorm: 0, clippedFraction: 0, meanRatio: 1, entropy, samples: 0 }
-  const loss = policyLoss(config.loss.name)
+  const declared = losses.get(config.loss.name)
+  const loss = declared.impl
+  const lossOptions = declared.options(config.loss)
   const logpOld = pg.map((s) => s.record.logp)
   const advantages = pg.map((s) => s.advantage)
   const bonus = config.entropyCoef / all
@@ -48,10 +50,7 @@ export function policyUpdate(head: PolicyHead, adam: Adam, samples: readonly Tra
     head.zeroGrad()
     const forwards = pg.map(forward)
     const logpNew = forwards.map((f, i) => f.logp[pg[i]!.record.chosen]!)
-    const result = loss(
-      { logpNew, logpOld, advantages },
-      { clipEps: config.loss.clipEps, dualClip: config.loss.dualClip, cispoRange: [config.loss.cispoLow, config.loss.cispoHigh] },
-    )
+    const result = loss({ logpNew, logpOld, advantages }, lossOptions)
     forwards.forEach((f, i) => head.accumulate(f.cache, pg[i]!.record.chosen, result.grad[i]!, bonus))
     if (bonus > 0) for (const s of entropyOnly) head.accumulate(forward(s).cache, s.record.chosen, 0, bonus)
     const gradNorm = clipGradNorm(head.grad, config.gradClip)

@@ -1,8 +1,2 @@
-export { writeTinyLlama, writeTinyLoraAdapter, resolveShape, blockMatrices } from './tiny-llama'
-export type { TinyLlamaOptions, TinyLoraOptions, TinyModelInfo, TinyLlamaShape } from './tiny-llama'
-export { encodeGguf, writeGgufFile, toHalf, GGUF_ALIGNMENT, u32, i32, f32, bool, str, arr } from './gguf-file'
-export type { GgufSpec, GgufTensor, GgufValue, TensorType } from './gguf-file'
-export { spmVocab, bpeVocab, byteLevelAlphabet, DEFAULT_WORDS } from './vocab'
-export type { Vocab, VocabKind, BpeOptions } from './vocab'
-export { seededRng } from './rng'
-export { STORIES_260K, storiesAvailable, STORIES_SKIP_REASON, storiesTitle, fixtureDir, tinyModel } from './fixtures'
+// The GGUF writers moved to bench/support/gguf/ (benches use them too); the runtime and reference helpers stay here, test-only.
+export * from '../../../bench/support/gguf'

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest'
 import { LlamaRuntime } from '../../../main/llm/llama-runtime'
-import { fixtureDir } from './fixtures'
+import { fixtureDir } from '../../../bench/support/gguf/fixtures'
 
 /**
  * One llama runtime and one fixture folder for a test file, made before its tests and disposed after.

@@ -1,0 +1,78 @@
+/**
+ * The one training-config resolver. A config from the API, the CLI, a job, an ablation cell or a stored
+ * run is parsed here once and checked by one set of rules: the choices a saved config also gets
+ * (`checkTrainChoices`: registry names, what the environment can feed the credit scheme, the loss's
+ * declared bounds, the reward) and, for a run, its splits and the gold they hold. Capabilities come from
+ * the declarations (a credit scheme's `needsPreviews`, an environment's `actionKind`), never from a name.
+ */
+import { existsSync } from 'node:fs'
+import type SQLite from 'better-sqlite3'
+import { TrainConfigSchema, type SavedTrainConfig, type TrainConfig, type TrainConfigInput } from '../../../preload/contract'
+import { createEnvironment, environmentContext, environmentFactory } from '../../harness'
+import { candidateBuilder } from '../../policy/head-policy'
+import { creditSchemes } from '../../rl/credit'
+import { estimators } from '../../rl/estimators'
+import { checkLossConfig } from '../../rl/losses'
+import { checkRewardConfig, checkRewardFits, defaultRewardPreset } from '../../rl/reward-schemes'
+import { resolveHarness1Weights } from '../../rl/rewards'
+import { checkSplits } from '../../rl/trainer'
+import { describeRange, loadQuestions, splitGoldProfile } from '../questions'
+
+const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err))
+
+/** Runs `fn`, prefixing the area to the message of what it throws ("Loss: the dual clip C must exceed 1 ..."). */
+function check(what: string, fn: () => unknown): void {
+  try {
+    fn()
+  } catch (err) {
+    throw new Error(`${what}: ${messageOf(err)}`)
+  }
+}
+
+/** The rules every training config meets, saved or run; throws the first problem, prefixed by its area. */
+export function checkTrainChoices(raw: SQLite.Database, config: SavedTrainConfig): void {
+  check('Environment', () => {
+    const factory = environmentFactory(config.environment)
+    candidateBuilder(factory.protocol)
+    createEnvironment(config.environment, environmentContext(raw), config.envConfig)
+  })
+  const factory = environmentFactory(config.environment)
+  check('Credit', () => {
+    if (creditSchemes.get(config.credit.scheme).capabilities.needsPreviews && factory.actionKind !== 'menu') {
+      throw new Error(`"${config.credit.scheme}" reads menu previews; ${config.environment} has none: use "outcome"`)
+    }
+  })
+  check('Estimator', () => estimators.get(config.estimator))
+  check('Loss', () => checkLossConfig(config.loss))
+  check('Reward', () => {
+    checkRewardConfig(config.reward)
+    resolveHarness1Weights(config.reward.harness1Weights)
+  })
+  check('Prior', () => {
+    if (config.prior && factory.protocol !== 'sentence-menu') throw new Error(`An LLM prior scores menu ids; ${config.environment} has no menu: train without a prior`)
+  })
+  check('GGUF', () => {
+    if (config.gguf && factory.actionKind !== 'menu') throw new Error(`Training the GGUF weights supports menu environments (graph-menu) so far; ${config.environment} is not one`)
+  })
+}
+
+/**
+ * Parses and checks a training config for a run: the choices above, then the model files, overlapping or
+ * empty splits and a reward the train questions' gold cannot feed, all before anything runs. A config that
+ * names no reward gets the default for the train questions' gold level.
+ */
+export function resolveTrainConfig(raw: SQLite.Database, input: TrainConfigInput): TrainConfig {
+  const config = TrainConfigSchema.parse(input)
+  // The reward must be computable on the train questions; left out, it is the default for their gold level.
+  const gold = splitGoldProfile(raw, config.train.questionSetId, config.train.offset, config.train.limit, config.train.split)
+  if (input.reward === undefined && gold.questions > 0) config.reward = structuredClone(defaultRewardPreset(gold).config)
+  if (gold.questions > 0) checkRewardFits(config.reward, gold, describeRange('train', config.train.questionSetId, config.train.split))
+  checkTrainChoices(raw, config)
+  if (config.gguf && !existsSync(config.gguf.modelPath)) throw new Error(`No GGUF model file at ${config.gguf.modelPath}`)
+  if (config.prior && !existsSync(config.prior.modelPath)) throw new Error(`No prior model file at ${config.prior.modelPath}`)
+  checkSplits(config)
+  for (const [label, split] of [['train', config.train], ['held-out', config.heldOut]] as const) {
+    if (loadQuestions(raw, split.questionSetId, split.offset, 1, split.split).length === 0) throw new Error(`The ${label} split of question set ${split.questionSetId}${split.split !== undefined ? ` (split ${split.split})` : ''} has no questions from offset ${split.offset}`)
+  }
+  return config
+}

@@ -4,6 +4,7 @@ import { ablationJob } from './ablation'
 import { embedJob } from './embed'
 import { evalJob } from './eval'
 import { dataExportJob } from './export'
+import { findingsJob } from './findings'
 import { graphExportJob } from './graph-export'
 import { ingestJob } from './ingest'
 import { maintenanceJob } from './maintenance'
@@ -23,4 +24,5 @@ export const jobRunners: { [K in JobKind]: JobKindRunner<K> } = {
   'questions.generate': questionsGenerateJob,
   'ablation.run': ablationJob,
   'data.export': dataExportJob,
+  'findings.run': findingsJob,
 }

@@ -6,7 +6,7 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type SQLite from 'better-sqlite3'
-import type { ClaimResult, FindingsDetail } from '../../../preload/contract'
+import { ApiError, type ClaimResult, type FindingsDetail } from '../../../preload/contract'
 import { ablationDetail } from '../ablation'
 import { storedPlan } from './saved'
 import { seriesSvg } from './svg'
@@ -26,7 +26,7 @@ export function verdictLine(c: ClaimResult): string {
 const slug = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
 
 export function findingsReport(raw: SQLite.Database, detail: FindingsDetail): ReportFile[] {
-  if (!detail.results) throw new Error(`Findings run #${detail.id} has no results yet (${detail.status})`)
+  if (!detail.results) throw new ApiError('CONFLICT', `Findings run #${detail.id} has no results yet (${detail.status}): run it to the end first`)
   const files: ReportFile[] = []
   const md: string[] = [
     `# ${detail.name} (#${detail.id})`,

@@ -82,9 +82,19 @@ function detailOf(raw: SQLite.Database, r: FindingsRecord, finalStatus?: FinalSt
     finishedAt: r.finished_at,
     error,
     config: FindingsConfigSchema.parse(JSON.parse(r.config_json)),
-    experiments: experiments.map((e) => ({ ...e, status: ablationDetail(raw, e.ablationId, finalStatus).status })),
+    experiments: experiments.map((e) => ({ ...e, status: experimentStatus(raw, e.ablationId, finalStatus) })),
     ranOn: r.ran_on_json ? (JSON.parse(r.ran_on_json) as FindingsDetail['ranOn']) : null,
     results: r.results_json ? FindingsResultsSchema.parse(JSON.parse(r.results_json)) : null,
+  }
+}
+
+/** An experiment's ablation status; "deleted" when its ablation was deleted on the Ablations page. */
+function experimentStatus(raw: SQLite.Database, ablationId: number, finalStatus?: FinalStatus): string {
+  try {
+    return ablationDetail(raw, ablationId, finalStatus).status
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'NOT_FOUND') return 'deleted'
+    throw err
   }
 }
 

@@ -3,7 +3,7 @@
  * trained policy, all off lowers it most; the scripted tool policy is a reference row.
  */
 import { BASE, trainedBase } from './base'
-import { armTable, metricValues, row } from '../measure'
+import { armTable, metricValues, numberAt, row, stepLine } from '../measure'
 import { pairedEffect } from '../verdict'
 import type { AblationRowInput } from '../../../../preload/contract'
 import type { ClaimDeclaration } from './types'
@@ -28,7 +28,7 @@ export const harness1Mechanisms: ClaimDeclaration = {
     ]
     return { key: 'harness1-mechanisms', config: { base: trainedBase(plan, 'stateful'), rows } }
   },
-  evaluate: ({ plan, results }) => {
+  evaluate: ({ raw, plan, results }) => {
     const labels = results.rows.map((r) => r.label)
     const arms = labels.map((label) => ({ label: label === BASE ? 'full harness' : label, values: metricValues(row(results, label), METRIC) }))
     return {
@@ -36,7 +36,8 @@ export const harness1Mechanisms: ClaimDeclaration = {
       metric: METRIC,
       effect: pairedEffect(metricValues(row(results, BASE), METRIC), metricValues(row(results, ALL_OFF), METRIC)),
       arms: armTable(arms, 'full harness'),
-      series: [],
+      // Training reward per step of every trained arm (the scripted reference does not train).
+      series: [{ title: 'Training reward', x: 'training step', y: 'reward', lines: results.rows.filter((r) => r.kind === 'train').map((r) => stepLine(raw, r, r.label === BASE ? 'full harness' : r.label, numberAt('reward'))) }],
       departures: [
         'recall: curated paragraph recall (the paper reports final answer recall)',
         ...(plan.budget.singleMechanisms ? [] : ['quick budget: only all-off is trained beside the full harness; the single switches run with --budget full']),

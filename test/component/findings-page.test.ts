@@ -9,7 +9,18 @@ import { verdictLine } from '../../main/experiments/findings'
 import type { FindingsDetail } from '../../preload/contract'
 import { provideApi } from '../../renderer/src/api'
 import type { TestBackend } from '../helpers/services'
-import { countingApi, mountApp, settle, startJobBackend, until } from './fixtures'
+import { h } from 'vue'
+import { createMemoryHistory, createRouter } from 'vue-router'
+import FindingsView from '../../renderer/src/views/FindingsView.vue'
+import { countingApi, mountShell, settle, startJobBackend, until } from './fixtures'
+
+/** The Findings view under its route (the shared fixture's router holds the other pages). */
+async function mountApp(path: string): Promise<VueWrapper> {
+  const router = createRouter({ history: createMemoryHistory(), routes: [{ path: '/', component: { render: () => h('p', 'elsewhere') } }, { path: '/workspaces/:id/findings', component: FindingsView }] })
+  await router.push(path)
+  await router.isReady()
+  return mountShell(router)
+}
 
 describe('Findings page', () => {
   let backend: TestBackend

@@ -88,4 +88,34 @@ describe('findings run (miniature)', () => {
     // A finished run is never run again.
     await expect(backend.call('job.start', { kind: 'findings.run', workspaceId, params: { findingsId: saved.id } })).rejects.toThrow(/is finished/)
   }, 600_000)
+
+  it('survives a cancel: finished experiments and cells stay, and running it again resumes from them', async () => {
+    const saved = await backend.call('findings.save', { workspaceId, config: { questionSetId: setId, overrides: { heldOut: 3, train: 4, steps: 1, groupSize: 2, questionsPerStep: 1 } } })
+    const job = await backend.call('job.start', { kind: 'findings.run', workspaceId, params: { findingsId: saved.id } })
+    // Cancel once the second experiment is under way (its progress stage names it).
+    await new Promise<void>((resolve) => {
+      const off = backend.services.events.subscribe((name, p) => {
+        const progress = p as { jobId: string; stage: string }
+        if (name === 'job.progress' && progress.jobId === job.id && progress.stage.startsWith('harness-g-credit')) {
+          off()
+          resolve()
+        }
+      })
+    })
+    await backend.call('job.cancel', { id: job.id })
+    expect((await backend.services.jobs.waitFor(job.id)).status).toBe('cancelled')
+    const stopped = await backend.call('findings.get', { workspaceId, id: saved.id })
+    expect(stopped.status).toBe('cancelled')
+    expect(stopped.results).toBeNull()
+    expect(stopped.experiments[0]!.status).toBe('done')
+    const firstRuns = (await backend.call('ablations.get', { workspaceId, id: stopped.experiments[0]!.ablationId })).cells.map((c) => c.runId)
+
+    const again = await backend.call('job.start', { kind: 'findings.run', workspaceId, params: { findingsId: saved.id } })
+    expect((await backend.services.jobs.waitFor(again.id)).status).toBe('done')
+    const detail = await backend.call('findings.get', { workspaceId, id: saved.id })
+    expect(detail.status).toBe('done')
+    expect(detail.results!.claims).toHaveLength(5)
+    // The finished experiment was not run again: its cells keep their runs.
+    expect((await backend.call('ablations.get', { workspaceId, id: detail.experiments[0]!.ablationId })).cells.map((c) => c.runId)).toEqual(firstRuns)
+  }, 600_000)
 })

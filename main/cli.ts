@@ -8,6 +8,7 @@ import { registerGraphCommands } from './cli/graph'
 import { registerJobCommands } from './cli/job'
 import { registerModelCommands } from './cli/model'
 import { registerQuestionCommands } from './cli/questions'
+import { registerReproduceCommands } from './cli/reproduce'
 import { registerRunCommands } from './cli/runs'
 import { registerTrainCommands } from './cli/train'
 import { registerWorkspaceCommands } from './cli/workspace'
@@ -26,6 +27,7 @@ registerTrainCommands(cli)
 registerCompareCommands(cli)
 registerQuestionCommands(cli)
 registerGraphCommands(cli)
+registerReproduceCommands(cli)
 
 program.parseAsync().catch((err: unknown) => {
   console.error(`Error: ${err instanceof Error ? err.message : String(err)}`)

@@ -3,6 +3,7 @@ import type { OpenedDatabase } from '../db/open'
 import type { WorkspaceDatabase } from '../db/schema'
 import { corpusRepositories } from '../corpus/repository'
 import { validateAblationRun } from '../experiments/ablation'
+import { validateFindingsRun } from '../experiments/findings'
 import { validateEvalParams, validateTrainParams } from '../experiments/validate'
 import type { JobPreflight } from '../jobs/manager'
 
@@ -28,6 +29,12 @@ export function jobPreflight(
       validateAblationRun((await workspaceDb(workspaceId!)).raw, params.ablationId)
       const busy = (await activeJobs(workspaceId!, 'ablation.run')).find((j) => j.params.ablationId === params.ablationId)
       if (busy) throw new ApiError('CONFLICT', `Ablation #${params.ablationId} is already ${busy.status} (job ${busy.id}): wait for it or cancel it first`)
+    },
+    // The same for a findings run: it exists, is not finished, and no other job runs it.
+    'findings.run': async (params, workspaceId) => {
+      validateFindingsRun((await workspaceDb(workspaceId!)).raw, params.findingsId)
+      const busy = (await activeJobs(workspaceId!, 'findings.run')).find((j) => j.params.findingsId === params.findingsId)
+      if (busy) throw new ApiError('CONFLICT', `Findings run #${params.findingsId} is already ${busy.status} (job ${busy.id}): wait for it or cancel it first`)
     },
   }
 }

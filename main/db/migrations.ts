@@ -386,4 +386,24 @@ export const workspaceMigrations: Record<string, Migration> = {
       await sql`insert into meta (key, value) values ('entity_links_dirty', '1') on conflict(key) do update set value = excluded.value`.execute(db)
     },
   },
+  '0011_findings': {
+    async up(db) {
+      // A findings run: the papers' claims measured through one ablation per matched experiment; verdicts stored once it finishes.
+      await db.schema
+        .createTable('findings')
+        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('config_json', 'text', (c) => c.notNull())
+        .addColumn('plan_json', 'text', (c) => c.notNull())
+        .addColumn('experiments_json', 'text', (c) => c.notNull())
+        .addColumn('ran_on_json', 'text')
+        .addColumn('results_json', 'text')
+        .addColumn('job_id', 'text')
+        .addColumn('error', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('finished_at', 'text')
+        .execute()
+    },
+  },
 }

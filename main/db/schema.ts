@@ -75,6 +75,7 @@ export interface WorkspaceDatabase {
   chunk_vectors: ChunkVectorTable
   ablations: AblationTable
   ablation_cells: AblationCellTable
+  findings: FindingsTable
 }
 
 export interface SourceFileTable {
@@ -289,4 +290,21 @@ export interface AblationCellTable {
   run_id: number | null
   train_run_id: number | null
   error: string | null
+}
+
+/** A findings run: its config, the resolved plan, its experiments (ablation ids and time spent) and, once finished, its verdicts. */
+export interface FindingsTable {
+  id: Generated<number>
+  name: string
+  /** saved, running, done, failed, cancelled */
+  status: string
+  config_json: string
+  plan_json: string
+  experiments_json: string
+  ran_on_json: string | null
+  results_json: string | null
+  job_id: string | null
+  error: string | null
+  created_at: string
+  finished_at: string | null
 }

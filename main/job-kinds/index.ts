@@ -4,6 +4,7 @@ import { ablationJob } from './ablation'
 import { embedJob } from './embed'
 import { evalJob } from './eval'
 import { dataExportJob } from './export'
+import { findingsJob } from './findings'
 import { graphExportJob } from './graph-export'
 import { ingestJob } from './ingest'
 import { maintenanceJob } from './maintenance'
@@ -25,4 +26,5 @@ export const jobRunners: { [K in JobKind]: JobKindRunner<K> } = {
   'questions.import': questionsImportJob,
   'ablation.run': ablationJob,
   'data.export': dataExportJob,
+  'findings.run': findingsJob,
 }

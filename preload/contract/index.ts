@@ -8,6 +8,7 @@ import { corpusRoutes } from './corpus'
 import { envServerRoutes } from './env-server'
 import { documentRoutes } from './documents'
 import { exportRoutes } from './exports'
+import { findingsRoutes } from './findings'
 import { graphRoutes } from './graph'
 import { jobEvents, jobRoutes } from './job'
 import { modelRoutes } from './models'
@@ -24,6 +25,7 @@ export * from './define'
 export * from './env-server'
 export * from './documents'
 export * from './exports'
+export * from './findings'
 export * from './graph'
 export * from './job'
 export * from './models'
@@ -34,7 +36,7 @@ export * from './trajectory'
 export * from './training'
 export * from './workspace'
 
-export const routes = { ...systemRoutes, ...workspaceRoutes, ...jobRoutes, ...corpusRoutes, ...graphRoutes, ...runRoutes, ...modelRoutes, ...trainingRoutes, ...envServerRoutes, ...questionRoutes, ...ablationRoutes, ...documentRoutes, ...exportRoutes }
+export const routes = { ...systemRoutes, ...workspaceRoutes, ...jobRoutes, ...corpusRoutes, ...graphRoutes, ...runRoutes, ...modelRoutes, ...trainingRoutes, ...envServerRoutes, ...questionRoutes, ...ablationRoutes, ...documentRoutes, ...exportRoutes, ...findingsRoutes }
 export const events = { ...jobEvents }
 
 export type Routes = typeof routes

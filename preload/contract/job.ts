@@ -3,6 +3,7 @@ import { AblationRunParams, AblationRunResult } from './ablations'
 import { IngestParams } from './corpus'
 import { route } from './define'
 import { ExportParams, ExportResult } from './exports'
+import { FindingsRunParams, FindingsRunResult } from './findings'
 import { GraphExportParams } from './graph'
 import { QuestionGenerateParams, QuestionGenerateResult, QuestionImportParams, QuestionImportResult } from './questions'
 import { EvalParams } from './runs'
@@ -130,6 +131,7 @@ export const jobKinds = {
   'eval.run': kind({ summary: 'Evaluate a policy over a question split', workspace: true, params: EvalParams, result: EvalResult }),
   'train.run': kind({ summary: 'A short RL run of the policy head (new, or resumed from its last completed step)', workspace: true, params: TrainParams, result: TrainResult }),
   'ablation.run': kind({ summary: 'Run an ablation matrix: every row and seed on the same questions, then its paired results', workspace: true, params: AblationRunParams, result: AblationRunResult }),
+  'findings.run': kind({ summary: "Run the papers' matched experiments on the workspace (one ablation each, resumed by cell) and give each claim a verdict", workspace: true, params: FindingsRunParams, result: FindingsRunResult }),
   'graph.export': kind({ summary: 'Export the graph as GraphML', workspace: true, writesPath: true, params: GraphExportParams.default({}), result: GraphExportResult }),
   'questions.generate': kind({ summary: 'Generate bridge and comparison questions from the corpus graph (no LLM)', workspace: true, params: QuestionGenerateParams, result: QuestionGenerateResult }),
   'questions.import': kind({ summary: 'Import a question set from a staged JSONL, JSON or CSV file (read off the main thread, written whole or not at all)', workspace: true, brief: true, params: QuestionImportParams, result: QuestionImportResult }),

@@ -2,6 +2,7 @@ import { createRouter, createWebHashHistory } from 'vue-router'
 import AblationsView from './views/AblationsView.vue'
 import CorpusView from './views/CorpusView.vue'
 import DocumentView from './views/DocumentView.vue'
+import FindingsView from './views/FindingsView.vue'
 import GraphView from './views/GraphView.vue'
 import PoliciesView from './views/PoliciesView.vue'
 import QuestionsView from './views/QuestionsView.vue'
@@ -26,6 +27,7 @@ export const createAppRouter = () =>
       { path: '/workspaces/:id/graph', component: GraphView },
       { path: '/workspaces/:id/runs', component: RunsView },
       { path: '/workspaces/:id/ablations', component: AblationsView },
+      { path: '/workspaces/:id/findings', component: FindingsView },
       { path: '/workspaces/:id/rewards', component: RewardsView },
       { path: '/workspaces/:id/runs/:runId', component: RunView },
       { path: '/workspaces/:id/episodes/:episodeId', component: TrajectoryView },

@@ -5,6 +5,7 @@ import { corpusHandlers } from './corpus'
 import { envServerHandlers } from './env-server'
 import { documentHandlers } from './documents'
 import { exportHandlers } from './exports'
+import { findingsHandlers } from './findings'
 import { graphHandlers } from './graph'
 import { jobHandlers } from './job'
 import { modelHandlers } from './models'
@@ -35,5 +36,6 @@ export function createHandlers(services: Services, host: HostCapabilities): Hand
     ...ablationHandlers(services),
     ...documentHandlers(services),
     ...exportHandlers(services),
+    ...findingsHandlers(services),
   }
 }

@@ -1,0 +1,66 @@
+/**
+ * `reproduce`: the papers' claims on a workspace's own questions as one findings.run job (progress on
+ * stderr; Ctrl-C cancels and `--resume <id>` continues from the finished cells), then one verdict line
+ * per claim and the report written into the workspace's exports folder.
+ */
+import type { RouteInput } from '../../preload/contract'
+import { verdictLine } from '../experiments/findings'
+import type { Cli } from './context'
+
+const int = (name: string, text: string): number => {
+  const n = Number(text)
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number of at least 1, got "${text}"`)
+  return n
+}
+
+export function registerReproduceCommands(cli: Cli): void {
+  const { withApi, json, runJob } = cli
+  cli.program
+    .command('reproduce')
+    .description("run the papers' five claims on the workspace's questions (one job), print a verdict line per claim and write the report")
+    .argument('<workspaceId>')
+    .option('--set <id>', 'question set id (default: the first set)')
+    .option('--policy <head|gguf>', 'policy to train (each claim says which it ran with)', 'head')
+    .option('--seeds <n>', "seeds per cell (default: the budget's)")
+    .option('--budget <quick|full>', 'quick: minutes on the demo world; full: the papers\' protocol as far as the machine allows', 'quick')
+    .option('--answerer <lexical|path>', 'lexical stand-in, or a GGUF model path', 'lexical')
+    .option('--resume <id>', 'continue a cancelled or failed findings run from its finished cells')
+    .action((workspaceId: string, o: Record<string, string | undefined>) =>
+      withApi(async (call, services) => {
+        let id: number
+        if (o.resume !== undefined) {
+          id = int('--resume', o.resume)
+        } else {
+          if (o.budget !== 'quick' && o.budget !== 'full') throw new Error(`--budget must be quick or full, got "${o.budget}"`)
+          if (o.policy !== 'head' && o.policy !== 'gguf') throw new Error(`--policy must be head or gguf, got "${o.policy}"`)
+          const sets = await call('questions.sets', { workspaceId })
+          const setId = o.set !== undefined ? int('--set', o.set) : sets[0]?.id
+          if (setId === undefined) throw new Error('This workspace has no question set: import or generate questions first')
+          const config: RouteInput<'findings.save'>['config'] = {
+            questionSetId: setId,
+            policy: o.policy,
+            budget: o.budget,
+            answerer: o.answerer === 'lexical' || o.answerer === undefined ? { kind: 'lexical' } : { kind: 'gguf', modelPath: o.answerer },
+            ...(o.seeds !== undefined ? { seeds: int('--seeds', o.seeds) } : {}),
+          }
+          id = (await call('findings.save', { workspaceId, config })).id
+          console.error(`Findings run #${id} saved`)
+        }
+        const done = await runJob(call, services, { kind: 'findings.run', workspaceId, params: { findingsId: id } }, { stderr: true })
+        if (done.status !== 'done') {
+          console.error(`${done.status}: ${done.error ?? done.message}; resume with: npm run cli -- reproduce ${workspaceId} --resume ${id}`)
+          if (json()) console.log(JSON.stringify({ status: done.status, error: done.error, findingsId: id }, null, 2))
+          process.exitCode = 1
+          return
+        }
+        const detail = await call('findings.get', { workspaceId, id })
+        const report = await call('findings.export', { workspaceId, id })
+        if (json()) {
+          console.log(JSON.stringify({ findingsId: id, ranOn: detail.ranOn, claims: detail.results?.claims ?? [], report }, null, 2))
+          return
+        }
+        for (const c of detail.results?.claims ?? []) console.log(verdictLine(c))
+        console.log(`\nReport: ${report.files[0]} (${report.files.length} files in ${report.folder})`)
+      }),
+    )
+}

@@ -1,0 +1,43 @@
+/**
+ * Claim 1 (Harness-G Fig. 1): under outcome-only GRPO, free-query rollout groups collapse onto one
+ * retrieval-equivalence class while menu groups stay diverse. Measured on the training groups of the
+ * second half of training (the held-out split is evaluated, never trained on, and greedy there).
+ */
+import { BASE, trainedBase } from './base'
+import { numberAt, row, spanningGroups, stepLine, armTable } from '../measure'
+import { pairedEffect } from '../verdict'
+import type { ClaimDeclaration } from './types'
+
+export const MENU = 'menu (outcome credit)'
+export const HARNESS_G_MATCHED = 'harness-g-matched'
+
+export const retrievalCollapse: ClaimDeclaration = {
+  number: 1,
+  name: 'retrieval-collapse',
+  title: 'Retrieval-equivalence collapse: free query vs menu',
+  paper: { source: 'Harness-G Fig. 1', figure: 'free-query groups spanning more than one retrieval-equivalence class fall from about 86% to under 10% by step 30 (query-string diversity stays high); menu groups stay diverse' },
+  measure: 'share of training groups (second half of training) whose rollouts span more than one retrieval-equivalence class (D_ret), menu minus free query, paired by question, step and seed; N_eq, D_ret and D_query per step as charts',
+  expected: 'positive',
+  experiment: (plan) => ({
+    key: HARNESS_G_MATCHED,
+    config: { base: trainedBase(plan, 'free-query'), rows: [{ label: MENU, group: 'menu vs free query', environment: 'graph-menu', training: { credit: { scheme: 'outcome', lambda: 0 } } }] },
+  }),
+  evaluate: ({ raw, plan, results }) => {
+    const free = row(results, BASE)
+    const menu = row(results, MENU)
+    const from = Math.floor(plan.budget.steps / 2)
+    const freeGroups = spanningGroups(raw, free, from)
+    const menuGroups = spanningGroups(raw, menu, from)
+    const series = (title: string, y: string, key: string) => ({ title, x: 'training step', y, lines: [stepLine(raw, free, 'free query', numberAt(key)), stepLine(raw, menu, 'menu', numberAt(key))] })
+    return {
+      effectLabel: `D_ret (share of groups spanning > 1 class, steps ${from}+), menu − free query`,
+      metric: 'D_ret',
+      effect: pairedEffect(freeGroups, menuGroups),
+      arms: armTable([{ label: 'free query', values: freeGroups }, { label: 'menu', values: menuGroups }], 'free query'),
+      series: [series('Groups spanning > 1 retrieval-equivalence class (D_ret)', 'share of groups', 'spanningGroups'), series('Retrieval-equivalence classes per group (N_eq)', 'classes', 'equivalenceClasses'), series('Query-string diversity (D_query)', 'distinct share', 'queryDiversity')],
+      departures: [
+        'free queries: the head picks among up to 8 search strings a deterministic generator writes per decision (the paper: the LLM writes its own queries; with a GGUF policy they would be its own strings)',
+        `unit: training groups of ${plan.budget.groupSize} rollouts (paper: groups of 8); a group pairs across arms when both drew the same question at the same step (same seed, same data order)`],
+    }
+  },
+}

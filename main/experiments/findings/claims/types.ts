@@ -1,0 +1,60 @@
+/**
+ * A claim of the papers, declared once: what the paper reports, the matched experiment that tests it (an
+ * ablation over the workspace's own questions; claims with the same experiment key share one) and how
+ * its effect and charts are read from that experiment's results. Knows nothing of Electron or jobs.
+ */
+import type SQLite from 'better-sqlite3'
+import type { AblationConfigInput, AblationResults, ClaimResult, FindingsConfig, FindingsSeries } from '../../../../preload/contract'
+import type { BudgetSpec } from '../budget'
+import type { Effect } from '../verdict'
+
+/** A range of the question set: a stored split, or offset and limit. */
+export interface QuestionRange {
+  split?: string
+  offset: number
+  limit: number
+}
+
+export interface PlanContext {
+  questionSetId: number
+  heldOut: QuestionRange
+  train: QuestionRange
+  budget: BudgetSpec
+  seeds: number[]
+  answerer: FindingsConfig['answerer']
+  /** The evidence F1 the set's gold supports: sentence level where it has supporting facts. */
+  evidenceMetric: 'sp.f1' | 'paragraph.f1'
+}
+
+export interface ExperimentPlan {
+  /** Claims that name the same key share one ablation. */
+  key: string
+  config: AblationConfigInput
+}
+
+export interface MeasureInput {
+  raw: SQLite.Database
+  plan: PlanContext
+  results: AblationResults
+}
+
+export interface Measured {
+  effectLabel: string
+  metric: string
+  effect: Effect
+  arms: ClaimResult['arms']
+  series: FindingsSeries[]
+  departures: string[]
+}
+
+export interface ClaimDeclaration {
+  number: number
+  name: string
+  title: string
+  paper: { source: string; figure: string }
+  /** One line: how the effect is measured (README and the Findings page). */
+  measure: string
+  expected: 'positive' | 'negative'
+  experiment(plan: PlanContext): ExperimentPlan
+  evaluate(input: MeasureInput): Measured
+}

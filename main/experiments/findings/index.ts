@@ -1,0 +1,6 @@
+export { allClaims, claim, claimNames, type ClaimDeclaration } from './claims'
+export { BUDGETS, type BudgetSpec } from './budget'
+export { findingsDetail, listFindings, saveFindings, validateFindingsRun } from './saved'
+export { runFindings, type FindingsDeps, type FindingsRunSummary } from './run'
+export { findingsReport, verdictLine, writeFindingsReport, type ReportFile } from './report'
+export { pairedEffect, verdictOf, BOOTSTRAP } from './verdict'

@@ -1,0 +1,102 @@
+import { defineStore } from 'pinia'
+import { computed, ref } from 'vue'
+import type { FindingsBudget, FindingsDetail, Job, RouteOutput } from '../../../preload/contract'
+import { useApi } from '../api'
+import { attemptInto } from './attempt'
+import { useJobsStore } from './jobs'
+import { liveSubscriptions } from './live'
+import { useRunsStore } from './runs'
+
+type FindingsSummary = RouteOutput<'findings.list'>[number]
+
+/**
+ * Findings page: the papers' claims (from the catalogue), a new findings run (question set, budget,
+ * seeds) saved and started as one findings.run job, saved runs re-opened with their verdicts and charts,
+ * a stopped run resumed from its finished cells, and the report written to the workspace's exports folder.
+ */
+export const useFindingsStore = defineStore('findings', () => {
+  const runs = useRunsStore()
+  const error = ref<string | null>(null)
+  const attempt = attemptInto(error)
+  const catalog = ref<RouteOutput<'findings.catalog'>>([])
+  const list = ref<FindingsSummary[]>([])
+  const current = ref<FindingsDetail | null>(null)
+  const exported = ref<RouteOutput<'findings.export'> | null>(null)
+  const draft = ref({ questionSetId: null as number | null, budget: 'quick' as FindingsBudget, seeds: null as number | null })
+  /** The running job's last progress line. */
+  const progress = ref<{ progress: number; stage: string; message: string } | null>(null)
+
+  const { live } = liveSubscriptions(() => {
+    const api = useApi()
+    return [
+      api.on('job.progress', (p) => {
+        if (current.value && p.jobId === current.value.jobId) progress.value = { progress: p.progress, stage: p.stage, message: p.message }
+      }),
+      api.on('job.status', (job: Job) => {
+        if (job.kind !== 'findings.run' || job.workspaceId !== runs.workspaceId) return
+        void refreshList()
+        if (current.value && job.params.findingsId === current.value.id) void open(current.value.id)
+      }),
+    ]
+  })
+
+  async function load(workspaceId: string): Promise<void> {
+    await runs.load(workspaceId)
+    if (!catalog.value.length) catalog.value = (await attempt(() => useApi().call('findings.catalog', {}))) ?? []
+    if (draft.value.questionSetId === null) draft.value.questionSetId = runs.questionSets[0]?.id ?? null
+    await refreshList()
+  }
+
+  async function refreshList(): Promise<void> {
+    const id = runs.workspaceId
+    if (!id) return
+    const out = await attempt(() => useApi().call('findings.list', { workspaceId: id }))
+    if (out && runs.workspaceId === id) list.value = out
+  }
+
+  async function open(findingsId: number): Promise<void> {
+    const id = runs.workspaceId
+    if (!id) return
+    const out = await attempt(() => useApi().call('findings.get', { workspaceId: id, id: findingsId }))
+    if (out) {
+      if (current.value?.id !== out.id) exported.value = null
+      current.value = out
+    }
+  }
+
+  async function start(findingsId: number): Promise<void> {
+    const id = runs.workspaceId
+    if (!id) return
+    const jobs = useJobsStore()
+    const job = await jobs.start({ kind: 'findings.run', workspaceId: id, params: { findingsId } })
+    if (!job) {
+      error.value = jobs.error
+      return
+    }
+    progress.value = null
+    await open(findingsId)
+    await refreshList()
+  }
+
+  /** Saves a findings run from the draft and starts it; a refused config keeps the form as it is. */
+  async function create(): Promise<void> {
+    const id = runs.workspaceId
+    const { questionSetId, budget, seeds } = draft.value
+    if (!id || questionSetId === null) return
+    const saved = await attempt(() => useApi().call('findings.save', { workspaceId: id, config: { questionSetId, budget, ...(seeds ? { seeds } : {}) } }))
+    if (saved) await start(saved.id)
+  }
+
+  async function cancel(): Promise<void> {
+    if (current.value?.jobId) await useJobsStore().cancel(current.value.jobId)
+  }
+
+  async function exportReport(): Promise<void> {
+    const id = runs.workspaceId
+    if (!id || !current.value) return
+    exported.value = (await attempt(() => useApi().call('findings.export', { workspaceId: id, id: current.value!.id }))) ?? null
+  }
+
+  const claims = computed(() => current.value?.results?.claims ?? [])
+  return { error, catalog, list, current, draft, progress, exported, claims, live, load, refreshList, open, start, create, cancel, exportReport }
+})

@@ -1,0 +1,79 @@
+/**
+ * The Findings page against the real backend in-process: the claims with the paper's figures, a
+ * miniature findings run (real jobs, demo world, one training step) re-opened with a card per claim
+ * showing the same verdict line the CLI prints, its arms and its charts; a new run refused with the reason.
+ */
+import type { VueWrapper } from '@vue/test-utils'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { verdictLine } from '../../main/experiments/findings'
+import type { FindingsDetail } from '../../preload/contract'
+import { provideApi } from '../../renderer/src/api'
+import type { TestBackend } from '../helpers/services'
+import { h } from 'vue'
+import { createMemoryHistory, createRouter } from 'vue-router'
+import FindingsView from '../../renderer/src/views/FindingsView.vue'
+import { countingApi, mountShell, settle, startJobBackend, until } from './fixtures'
+
+/** The Findings view under its route (the shared fixture's router holds the other pages). */
+async function mountApp(path: string): Promise<VueWrapper> {
+  const router = createRouter({ history: createMemoryHistory(), routes: [{ path: '/', component: { render: () => h('p', 'elsewhere') } }, { path: '/workspaces/:id/findings', component: FindingsView }] })
+  await router.push(path)
+  await router.isReady()
+  return mountShell(router)
+}
+
+describe('Findings page', () => {
+  let backend: TestBackend
+  let workspaceId: string
+  let finished: FindingsDetail
+  let wrapper: VueWrapper | undefined
+
+  beforeAll(async () => {
+    backend = await startJobBackend()
+    provideApi(countingApi(backend).api)
+    workspaceId = (await backend.call('workspace.create', { name: 'Findings page' })).id
+    const ingest = await backend.call('job.start', { kind: 'corpus.ingest', workspaceId, params: { source: { kind: 'demo', seed: 3, size: 0.5 } } })
+    expect((await backend.services.jobs.waitFor(ingest.id)).status).toBe('done')
+    const setId = (await backend.call('questions.sets', { workspaceId }))[0]!.id
+    const saved = await backend.call('findings.save', { workspaceId, config: { questionSetId: setId, overrides: { heldOut: 3, train: 4, steps: 1, groupSize: 2, questionsPerStep: 1 } } })
+    const job = await backend.call('job.start', { kind: 'findings.run', workspaceId, params: { findingsId: saved.id } })
+    const done = await backend.services.jobs.waitFor(job.id)
+    if (done.status !== 'done') throw new Error(`findings ${done.status}: ${done.error}`)
+    finished = await backend.call('findings.get', { workspaceId, id: saved.id })
+  }, 600_000)
+  afterAll(() => backend?.close())
+  afterEach(() => {
+    wrapper?.unmount()
+    wrapper = undefined
+  })
+
+  it('lists the claims, re-opens a finished run and shows each verdict line with its arms and charts', async () => {
+    const w = (wrapper = await mountApp(`/workspaces/${workspaceId}/findings`))
+    await until(() => w.find('[data-test=findings-list] a').exists(), 'the findings list')
+    expect(w.text()).toContain('Harness-G Fig. 1')
+    await w.get('[data-test=findings-list] a').trigger('click')
+    await until(() => w.findAll('[data-test=findings-claim]').length === 5, 'five claim cards')
+    const cards = w.findAll('[data-test=findings-claim]')
+    finished.results!.claims.forEach((c, i) => {
+      expect(cards[i]!.attributes('data-verdict')).toBe(c.verdict)
+      expect(cards[i]!.get('[data-test=findings-verdict-line] code').text()).toBe(verdictLine(c))
+      expect(cards[i]!.findAll('[data-test=findings-arms] tbody tr').length).toBe(c.arms.length)
+      expect(cards[i]!.findAll('[data-test=findings-series]').length).toBe(c.series.length)
+    })
+    expect(w.get('[data-test=findings-current]').attributes('data-status')).toBe('done')
+    await w.get('[data-test=findings-export]').trigger('click')
+    await until(() => w.find('[data-test=findings-exported]').exists(), 'the report written')
+    expect(w.get('[data-test=findings-exported]').text()).toMatch(/findings-\d+: \d+ files/)
+  })
+
+  it('keeps the form and says why when a new run is refused', async () => {
+    const w = (wrapper = await mountApp(`/workspaces/${workspaceId}/findings`))
+    await until(() => w.find('[data-test=findings-seeds]').exists(), 'the form')
+    await w.get('[data-test=findings-seeds]').setValue('11')
+    await w.get('[data-test=findings-new]').trigger('submit')
+    await settle()
+    await until(() => w.find('[data-test=findings-error]').exists(), 'the refusal')
+    expect(w.get('[data-test=findings-error]').text()).toMatch(/seeds/)
+    expect((w.get('[data-test=findings-seeds]').element as HTMLInputElement).value).toBe('11')
+  })
+})

@@ -4,6 +4,7 @@
  * readers (queries.ts), comparisons (compare.ts) and validators (validate.ts) go through it.
  */
 import type SQLite from 'better-sqlite3'
+import type { RunConfig } from '../../preload/contract'
 import type { Selectable } from 'kysely'
 import { perHandle, statement, type WorkspaceHandle } from '../corpus/repository'
 import type { EpisodeStepTable, EpisodeTable, RunTable } from '../db/schema'
@@ -160,7 +161,7 @@ export class RunStore {
 
   // ── runs ───────────────────────────────────────────────────────────────────────────────────────
 
-  createRun(run: { kind: string; name: string; config: unknown; seed: number; appVersion: string; corpusSignature: string; jobId: string | null }): number {
+  createRun(run: { kind: string; name: string; config: RunConfig; seed: number; appVersion: string; corpusSignature: string; jobId: string | null }): number {
     const row = this.s.createRun().get(run.kind, run.name, JSON.stringify(run.config), run.seed, run.appVersion, run.corpusSignature, run.jobId, new Date().toISOString())!
     return row.id
   }

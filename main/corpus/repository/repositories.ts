@@ -5,7 +5,6 @@ import { EntityRepository } from './entities'
 import { QuestionRepository } from './questions'
 import { QuestionGenerationRepository } from './questions-generate'
 import { QuestionGoldRepository } from './questions-gold'
-import { QuestionUsageRepository } from './questions-usage'
 import { SentenceRepository } from './sentences'
 import { perHandle, type WorkspaceHandle } from './statements'
 
@@ -16,7 +15,6 @@ export interface CorpusRepositories {
   entities: EntityRepository
   questions: QuestionRepository
   questionGold: QuestionGoldRepository
-  questionUsage: QuestionUsageRepository
   questionGeneration: QuestionGenerationRepository
 }
 
@@ -28,6 +26,5 @@ export const corpusRepositories: (raw: WorkspaceHandle) => CorpusRepositories = 
   entities: new EntityRepository(raw),
   questions: new QuestionRepository(raw),
   questionGold: new QuestionGoldRepository(raw),
-  questionUsage: new QuestionUsageRepository(raw),
   questionGeneration: new QuestionGenerationRepository(raw),
 }))

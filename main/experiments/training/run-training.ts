@@ -7,6 +7,7 @@
  */
 import { existsSync } from 'node:fs'
 import type SQLite from 'better-sqlite3'
+import { TrainingRunConfig } from '../../../preload/contract'
 import { aggregate, seededRandom } from '../../eval'
 import { createEnvironment, environmentFactory, runEpisode, type Answerer, type Environment, environmentContext, type Policy, type Trajectory } from '../../harness'
 import { Adam, createHead, restoreHead, type PolicyHead } from '../../policy/head'
@@ -54,9 +55,9 @@ export function resolveTrainConfig(raw: SQLite.Database, input: TrainConfigInput
   ensureEnvironments()
   const factory = environmentFactory(config.environment)
   // The reward must be computable on the train questions; left out, it is the default for their gold level.
-  const gold = splitGoldProfile(raw, config.train.questionSetId, config.train.offset, config.train.limit, config.train.split)
+  const gold = splitGoldProfile(raw, config.train)
   if (input.reward === undefined && gold.questions > 0) config.reward = structuredClone(defaultRewardPreset(gold).config)
-  if (gold.questions > 0) checkRewardFits(config.reward, gold, describeRange('train', config.train.questionSetId, config.train.split))
+  if (gold.questions > 0) checkRewardFits(config.reward, gold, describeRange('train', config.train))
   candidateBuilder(factory.protocol)
   creditScheme(config.credit.scheme)
   if (config.credit.scheme !== 'outcome' && factory.actionKind !== 'menu') {
@@ -72,7 +73,7 @@ export function resolveTrainConfig(raw: SQLite.Database, input: TrainConfigInput
   checkSplits(config)
   createEnvironment(config.environment, environmentContext(raw), config.envConfig)
   for (const [label, split] of [['train', config.train], ['held-out', config.heldOut]] as const) {
-    if (loadQuestions(raw, split.questionSetId, split.offset, 1, split.split).length === 0) throw new Error(`The ${label} split of question set ${split.questionSetId}${split.split !== undefined ? ` (split ${split.split})` : ''} has no questions from offset ${split.offset}`)
+    if (loadQuestions(raw, { ...split, limit: 1 }).length === 0) throw new Error(`The ${label} split of question set ${split.questionSetId}${split.split !== undefined ? ` (split ${split.split})` : ''} has no questions from offset ${split.offset}`)
   }
   return config
 }
@@ -138,7 +139,7 @@ export async function runTraining(raw: SQLite.Database, input: TrainConfigInput,
   const factory = environmentFactory(config.environment)
   const id =
     runId ??
-    runs.createRun({ kind: 'train', name: config.name || `train · ${config.environment} · ${config.credit.scheme}`, config: { config: { ...config, envConfig: { ...factory.defaults, ...config.envConfig } }, answerer: deps.answererSpec ?? { kind: 'lexical' }, answererName: deps.answerer.name }, seed: config.seed, appVersion: deps.appVersion, corpusSignature: corpusSignature(raw), jobId: deps.jobId })
+    runs.createRun({ kind: 'train', name: config.name || `train · ${config.environment} · ${config.credit.scheme}`, config: { kind: 'training', ...config, envConfig: { ...factory.defaults, ...config.envConfig }, answerer: deps.answererSpec ?? { kind: 'lexical' }, answererName: deps.answerer.name }, seed: config.seed, appVersion: deps.appVersion, corpusSignature: corpusSignature(raw), jobId: deps.jobId })
   if (runId !== null) raw.prepare("update runs set status = 'running', error = null, finished_at = null, job_id = coalesce(?, job_id) where id = ?").run(deps.jobId, id)
   const checkpoint = store.lastCheckpoint(id)
   const builder = candidateBuilder(factory.protocol)
@@ -148,8 +149,8 @@ export async function runTraining(raw: SQLite.Database, input: TrainConfigInput,
   const env = createEnvironment(config.environment, ctx, config.envConfig)
   const evalEnv = createEnvironment(config.environment, ctx, config.envConfig)
   const evidence = new EvidenceResolver(raw)
-  const train = loadQuestions(raw, config.train.questionSetId, config.train.offset, config.train.limit, config.train.split)
-  const heldOut = loadQuestions(raw, config.heldOut.questionSetId, config.heldOut.offset, config.heldOut.limit, config.heldOut.split)
+  const train = loadQuestions(raw, config.train)
+  const heldOut = loadQuestions(raw, config.heldOut)
   const rolloutCtx = { raw, evidence, answerer: deps.answerer, reward: config.reward, rewardScheme: factory.rewardScheme, credit: config.credit.scheme }
   const summary = (extra: Record<string, unknown>) => ({ ...extra, steps: store.diagnostics(id).length, bytesPerRollout: store.bytesPerRollout(id) })
   let before: HeldOutResult | null = null
@@ -234,6 +235,6 @@ export function firstHeldOut(store: TrainingStore, runId: number, seed: number):
 export function storedTrainConfig(raw: SQLite.Database, runId: number): { config: TrainConfigInput; answerer: { kind: 'lexical' } | { kind: 'gguf'; modelPath: string } } {
   const row = raw.prepare("select config_json from runs where id = ? and kind = 'train'").pluck().get(runId) as string | undefined
   if (!row) throw new Error(`No training run #${runId}`)
-  const stored = JSON.parse(row) as { config: TrainConfigInput; answerer?: { kind: 'lexical' } | { kind: 'gguf'; modelPath: string } }
-  return { config: stored.config, answerer: stored.answerer ?? { kind: 'lexical' } }
+  const { kind: _kind, answerer, answererName: _name, ...config } = TrainingRunConfig.parse(JSON.parse(row))
+  return { config, answerer }
 }

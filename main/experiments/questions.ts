@@ -36,8 +36,9 @@ export function loadQuestions(raw: SQLite.Database, { questionSetId, split, offs
 
 /** Identifies the corpus an evaluation ran on: files with their content hashes and the chunking settings. */
 export function corpusSignature(raw: SQLite.Database): string {
-  const files = raw.prepare("select path || '=' || sha256 from source_files where status = 'ok' order by path").pluck().all() as string[]
-  const chunking = (raw.prepare("select value from meta where key = 'chunking'").pluck().get() as string | undefined) ?? ''
+  const { sources } = corpusRepositories(raw)
+  const files = sources.okFileHashes()
+  const chunking = sources.meta('chunking') ?? ''
   const digest = createHash('sha256').update(`${chunking}\n${files.join('\n')}`).digest('hex')
   return `${files.length}files-sha256:${digest.slice(0, 16)}`
 }

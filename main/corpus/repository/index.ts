@@ -12,5 +12,6 @@ export { QuestionRepository, type NewQuestion, type QuestionRecord, type Questio
 export { QuestionGenerationRepository, type GenMention } from './questions-generate'
 export { QuestionGoldRepository, type GoldDocumentHit, type GoldSentenceHit } from './questions-gold'
 export { SentenceRepository, type SentenceSpan, type SentenceWithTitle } from './sentences'
+export { SourceRepository } from './sources'
 export { perHandle, statement, type Typed, type WorkspaceHandle } from './statements'
 export { workspaceCorpus, type ChunkReader, type CorpusReader, type EntityReader, type SentenceReader } from './corpus-reader'

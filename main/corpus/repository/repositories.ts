@@ -6,6 +6,7 @@ import { QuestionRepository } from './questions'
 import { QuestionGenerationRepository } from './questions-generate'
 import { QuestionGoldRepository } from './questions-gold'
 import { SentenceRepository } from './sentences'
+import { SourceRepository } from './sources'
 import { perHandle, type WorkspaceHandle } from './statements'
 
 export interface CorpusRepositories {
@@ -16,6 +17,7 @@ export interface CorpusRepositories {
   questions: QuestionRepository
   questionGold: QuestionGoldRepository
   questionGeneration: QuestionGenerationRepository
+  sources: SourceRepository
 }
 
 /** The repositories of a workspace database (one set per handle; statements prepared on first use). */
@@ -27,4 +29,5 @@ export const corpusRepositories: (raw: WorkspaceHandle) => CorpusRepositories = 
   questions: new QuestionRepository(raw),
   questionGold: new QuestionGoldRepository(raw),
   questionGeneration: new QuestionGenerationRepository(raw),
+  sources: new SourceRepository(raw),
 }))

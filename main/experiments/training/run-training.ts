@@ -23,7 +23,7 @@ import { ensureEnvironments } from '../catalog'
 import { EvidenceResolver } from '../evidence'
 import { corpusSignature, describeRange, loadQuestions, splitGoldProfile, type StoredQuestion } from '../questions'
 import { scoreEpisode } from '../score'
-import { RunStore } from '../store'
+import { RunStore, runStore } from '../store'
 import { playRollout } from './rollouts'
 import { TrainingStore } from './store'
 import { runGgufTraining, type GgufTrainingDeps, type TrainedGguf } from './gguf-run'
@@ -233,7 +233,7 @@ export function firstHeldOut(store: TrainingStore, runId: number, seed: number):
 
 /** A stored run's config and answerer, for resuming it. */
 export function storedTrainConfig(raw: SQLite.Database, runId: number): { config: TrainConfigInput; answerer: { kind: 'lexical' } | { kind: 'gguf'; modelPath: string } } {
-  const row = raw.prepare("select config_json from runs where id = ? and kind = 'train'").pluck().get(runId) as string | undefined
+  const row = runStore(raw).trainRunConfig(runId)
   if (!row) throw new Error(`No training run #${runId}`)
   const { kind: _kind, answerer, answererName: _name, ...config } = TrainingRunConfig.parse(JSON.parse(row))
   return { config, answerer }

@@ -65,7 +65,7 @@ async function measure(set: string, source: IngestSource, tmpDir: string): Promi
   try {
     await runIngest(db.raw, source, defaultIngestOptions(), quiet)
     const ctx = environmentContext(db.raw)
-    const questions = loadQuestions(db.raw, 1, 0, QUESTIONS)
+    const questions = loadQuestions(db.raw, { questionSetId: 1, limit: QUESTIONS })
     const rows: CeilingRow[] = []
     for (const env of ENVIRONMENTS) {
       const t = performance.now()

@@ -14,7 +14,7 @@ import { createServices } from '../main/app/services'
 import { workspaceMigrations } from '../main/db/migrations'
 import { openDatabase } from '../main/db/open'
 import { importQuestionSetAsync } from '../main/questions'
-import { sourceWorker } from '../test/helpers/services'
+import { sourceWorker } from './support/services'
 
 export type QuestionFormat = 'json' | 'wrapped' | 'jsonl' | 'csv'
 export type ImportWay = 'worker' | 'thread'

@@ -99,7 +99,7 @@ async function hotpot(tmpDir: string): Promise<void> {
   }
   const db = await openDatabase(join(tmpDir, 'hotpotqa.db'), workspaceMigrations)
   await runIngest(db.raw, { kind: 'benchmark', benchmark: 'hotpotqa', questionsFile, corpusFile }, defaultIngestOptions(), quiet)
-  const qs = loadQuestions(db.raw, 1, 0, 1000).map((q) => ({ question: q.question, answers: q.answers, goldSentenceIds: q.gold!.sentenceIds, goldDocumentIds: q.gold!.documentIds }))
+  const qs = loadQuestions(db.raw, { questionSetId: 1, limit: 1000 }).map((q) => ({ question: q.question, answers: q.answers, goldSentenceIds: q.gold!.sentenceIds, goldDocumentIds: q.gold!.documentIds }))
   figureRows.push({ set: 'HotpotQA-train100 (imported)', figures: questionFigures(db.raw, qs) })
   await db.close()
 }

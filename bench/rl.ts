@@ -215,7 +215,7 @@ async function suite(label: string, prefix: string, raw: SQLite.Database, setId:
   const heldOut = { questionSetId: setId, offset: total - heldOutSize, limit: heldOutSize }
   const train = { questionSetId: setId, offset: 0, limit: total - heldOutSize }
   console.log(`\n== ${label}: ${train.limit} train (the first ${train.limit} by id) / ${heldOut.limit} held-out questions (the last ${heldOut.limit} by id), ${STEPS} steps (Harness-1: ${STEPS_H1}), ${SEEDS} seed(s), ${GROUP} rollouts x ${QUESTIONS_PER_STEP} questions per step`)
-  const heldOutQuestions = loadQuestions(raw, setId, heldOut.offset, heldOut.limit)
+  const heldOutQuestions = loadQuestions(raw, { questionSetId: setId, offset: heldOut.offset, limit: heldOut.limit })
   const afterOf = new Map<string, Rows>()
   for (const v of VARIANTS) {
     const h1 = isH1(v)

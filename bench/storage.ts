@@ -60,7 +60,7 @@ async function measureFormat(base: string, dir: string, format: 'rows' | 'compac
     db.raw.pragma('wal_checkpoint(TRUNCATE)')
     const sizeBefore = statSync(file).size
     const store = new RunStore(db.raw)
-    const runId = store.createRun({ kind: 'eval', name: `${env}-${format}`, config: { environment: env, envConfig: {} }, seed: 0, appVersion: 'bench', corpusSignature: 'bench', jobId: null })
+    const runId = store.createRun({ kind: 'eval', name: `${env}-${format}`, config: { kind: 'evaluation', name: `${env}-${format}`, environment: env, envConfig: {}, policy: { kind: 'scripted', name: 'bench' }, answerer: { kind: 'lexical', name: 'lexical', lexical: true }, questionSetId: 1, offset: 0, limit: QUESTIONS, seed: 0, previews: false }, seed: 0, appVersion: 'bench', corpusSignature: 'bench', jobId: null })
     const writes: number[] = []
     const ids: number[] = []
     for (const { q, t } of trajectories) {

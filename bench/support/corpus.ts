@@ -13,7 +13,7 @@ export const quiet: IngestReporter = { progress: () => undefined, throwIfCancell
 
 /** Every stored question of the first question set, as environments take them. */
 export function envQuestions(raw: SQLite.Database, setId = 1): EnvQuestion[] {
-  return loadQuestions(raw, setId, 0, 1_000_000).map(({ rowId: _rowId, ...q }) => q)
+  return loadQuestions(raw, { questionSetId: setId, limit: 1_000_000 }).map(({ rowId: _rowId, ...q }) => q)
 }
 
 export interface DemoWorkspace {

@@ -37,7 +37,7 @@ export async function openMuSiQueWorkspace(): Promise<MuSiQueWorkspace> {
   return {
     db,
     ctx: environmentContext(db.raw),
-    questions: loadQuestions(db.raw, 1, 0, 1000),
+    questions: loadQuestions(db.raw, { questionSetId: 1, limit: 1000 }),
     documentId,
     chunkId: (externalId) => db.raw.prepare('select id from chunks where document_id = ? order by ord limit 1').pluck().get(documentId(externalId)) as number,
     sentenceIds: (externalId) => db.raw.prepare('select id from sentences where document_id = ? order by ord').pluck().all(documentId(externalId)) as number[],

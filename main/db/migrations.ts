@@ -406,4 +406,37 @@ export const workspaceMigrations: Record<string, Migration> = {
         .execute()
     },
   },
+  '0012_run_config_kind': {
+    async up(db) {
+      // Every run stores one RunConfig (preload/contract/run-config.ts): a kind, the config flat. Rows
+      // written before held a training config under `config`, and marked env-server and ablation runs
+      // with `source` and the policy's `ablation` / `row`.
+      const rows = await db.selectFrom('runs').select(['id', 'kind', 'config_json']).execute()
+      for (const row of rows as { id: number; kind: string; config_json: string }[]) {
+        const next = kindedRunConfig(row.kind, JSON.parse(row.config_json) as Record<string, unknown>)
+        if (next) await db.updateTable('runs').set({ config_json: JSON.stringify(next) }).where('id', '=', row.id).execute()
+      }
+    },
+  },
+}
+
+const RUN_CONFIG_KINDS = ['evaluation', 'ablation-cell', 'training', 'env-server']
+
+/** A run config of the shape before 0012 as a RunConfig; null when it already is one. */
+export function kindedRunConfig(runKind: string, old: Record<string, unknown>): Record<string, unknown> | null {
+  if (typeof old.kind === 'string' && RUN_CONFIG_KINDS.includes(old.kind)) return null
+  if (runKind === 'train') {
+    const { config, answerer, answererName } = old as { config?: Record<string, unknown>; answerer?: unknown; answererName?: unknown }
+    return { kind: 'training', ...config, answerer: answerer ?? { kind: 'lexical' }, ...(answererName !== undefined ? { answererName } : {}) }
+  }
+  if (old.source === 'env-server') {
+    const { source: _source, ...rest } = old
+    return { kind: 'env-server', ...rest }
+  }
+  const policy = old.policy as Record<string, unknown> | undefined
+  if (policy && typeof policy.ablation === 'number') {
+    const { ablation, row, ...plain } = policy
+    return { kind: 'ablation-cell', ...old, policy: plain, ablation: { id: ablation, row } }
+  }
+  return { kind: 'evaluation', ...old }
 }

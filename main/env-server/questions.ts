@@ -57,7 +57,7 @@ export class QuestionLookup {
   }
 
   private load(setId: number, pos: number): StoredQuestion {
-    const q = loadQuestions(this.raw, setId, pos, 1)[0]!
+    const q = loadQuestions(this.raw, { questionSetId: setId, offset: pos, limit: 1 })[0]!
     if (this.cache.size > 10_000) this.cache.clear()
     this.cache.set(q.rowId, q)
     return q

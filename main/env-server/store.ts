@@ -57,7 +57,7 @@ export class EpisodeKeeper {
       runId = this.store.createRun({
         kind: 'eval',
         name: `env-server ${config.environment}`,
-        config: { ...config, source: 'env-server', policy: { kind: 'external', name: 'external trainer (env-server)' } },
+        config: { kind: 'env-server', ...config, policy: { kind: 'external', name: 'external trainer (env-server)' } },
         seed: 0,
         appVersion: this.appVersion,
         corpusSignature: corpusSignature(this.raw),

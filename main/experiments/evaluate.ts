@@ -1,4 +1,5 @@
 import type SQLite from 'better-sqlite3'
+import type { RunConfig } from '../../preload/contract'
 import { aggregate } from '../eval'
 import { createEnvironment, environmentFactory, resolvedConfig, runEpisode, type Answerer, type Policy, environmentContext } from '../harness'
 import { rewarderFor } from './rewards'
@@ -12,8 +13,8 @@ export interface EvaluationSpec {
   environment: string
   envConfig: Record<string, unknown>
   /** Plain description of the policy and answerer, stored with the run (the factories build them). */
-  policy: Record<string, unknown>
-  answerer: Record<string, unknown>
+  policy: { kind: string; [field: string]: unknown }
+  answerer: { kind: string; [field: string]: unknown }
   questionSetId: number
   /** A stored split of the set; offset and limit apply within it. */
   split?: string
@@ -23,6 +24,8 @@ export interface EvaluationSpec {
   previews: boolean
   /** Edits over the published Harness-1 reward weights (Harness-1 environments only). */
   rewardWeights?: Record<string, unknown>
+  /** Set when the evaluation is an ablation's cell: the run is stored as an ablation-cell run. */
+  ablation?: { id: number; row: number }
 }
 
 export interface EvaluationDeps {
@@ -49,16 +52,18 @@ export interface EvaluationSummary {
  */
 export async function runEvaluation(raw: SQLite.Database, spec: EvaluationSpec, deps: EvaluationDeps): Promise<EvaluationSummary> {
   const t0 = performance.now()
-  const questions = loadQuestions(raw, spec.questionSetId, spec.offset, spec.limit, spec.split)
+  const questions = loadQuestions(raw, spec)
   if (questions.length === 0) throw new Error(`Question set ${spec.questionSetId} has no questions in that range`)
   const store = new RunStore(raw)
-  const config = {
-    ...spec,
+  const { ablation, ...fields } = spec
+  const evaluation = {
+    ...fields,
     envConfig: resolvedConfig(spec.environment, spec.envConfig),
     // Names carry the model file hash: a run records exactly which policy and answerer it used.
     policy: { ...spec.policy, name: deps.policy.name },
     answerer: { ...spec.answerer, name: deps.answerer.name, lexical: deps.answerer.lexical },
   }
+  const config: RunConfig = ablation ? { kind: 'ablation-cell', ...evaluation, ablation } : { kind: 'evaluation', ...evaluation }
   const runId = store.createRun({ kind: 'eval', name: spec.name, config, seed: spec.seed, appVersion: deps.appVersion, corpusSignature: corpusSignature(raw), jobId: deps.jobId })
   const ctx = environmentContext(raw)
   const evidence = new EvidenceResolver(raw)

@@ -3,6 +3,7 @@ import {
   ApiError,
   CORRECT_METRICS,
   CORRECT_THRESHOLD,
+  RunConfig,
   type ComparableEpisode,
   type EpisodeFilter,
   type EpisodeGold,
@@ -280,10 +281,10 @@ export async function getEpisode(raw: WorkspaceHandle, episodeId: number) {
   const runs = runStore(raw)
   const r = runs.episodeWithRun(episodeId)
   if (!r) return null
-  const runConfig = JSON.parse(r.run_config_json) as { environment?: unknown; envConfig?: Record<string, unknown>; config?: { environment?: unknown; envConfig?: Record<string, unknown> } }
-  // Training runs keep the training config under `config`.
-  const envSource = r.run_kind === 'train' && runConfig.config ? runConfig.config : runConfig
-  const environment = String(envSource.environment ?? '')
+  // Every kind of run config names its environment and resolved config at the top level.
+  const parsed = RunConfig.safeParse(JSON.parse(r.run_config_json))
+  const envSource = parsed.success ? parsed.data : { environment: '', envConfig: {} }
+  const environment = envSource.environment
   const describe = environmentNames().includes(environment) ? environmentFactory(environment).describeStep : null
   const describeOf = (previous: unknown, snapshot: unknown) => (describe ? describe(previous, snapshot) : { changes: [], memory: null, committed: null })
   const outcome = JSON.parse(r.outcome_json) as EpisodeOutcome

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type SQLite from 'better-sqlite3'
+import type { QuestionRangeInput } from '../../preload/contract'
 import { resolveGoldAll, type ResolvedGold } from '../corpus/gold'
 import { corpusRepositories } from '../corpus/repository'
 import type { EnvQuestion } from '../harness'
@@ -18,9 +19,9 @@ export interface StoredQuestion extends EnvQuestion {
  * and sentences by id, unresolved gold listed), for scoring, rewards and the oracle to share. An
  * unknown split is an error naming the set's splits.
  */
-export function loadQuestions(raw: SQLite.Database, setId: number, offset: number, limit: number, split?: string): StoredQuestion[] {
-  if (split !== undefined) checkSplit(raw, setId, split)
-  const rows = corpusRepositories(raw).questions.splitPage(setId, split ?? null, offset, limit)
+export function loadQuestions(raw: SQLite.Database, { questionSetId, split, offset = 0, limit }: QuestionRangeInput): StoredQuestion[] {
+  if (split !== undefined) checkSplit(raw, questionSetId, split)
+  const rows = corpusRepositories(raw).questions.splitPage(questionSetId, split ?? null, offset, limit)
   const questions = rows.map((r) => ({
     rowId: r.id,
     id: String(r.id),
@@ -35,17 +36,18 @@ export function loadQuestions(raw: SQLite.Database, setId: number, offset: numbe
 
 /** Identifies the corpus an evaluation ran on: files with their content hashes and the chunking settings. */
 export function corpusSignature(raw: SQLite.Database): string {
-  const files = raw.prepare("select path || '=' || sha256 from source_files where status = 'ok' order by path").pluck().all() as string[]
-  const chunking = (raw.prepare("select value from meta where key = 'chunking'").pluck().get() as string | undefined) ?? ''
+  const { sources } = corpusRepositories(raw)
+  const files = sources.okFileHashes()
+  const chunking = sources.meta('chunking') ?? ''
   const digest = createHash('sha256').update(`${chunking}\n${files.join('\n')}`).digest('hex')
   return `${files.length}files-sha256:${digest.slice(0, 16)}`
 }
 
 /** The gold a range of a stored question set carries (the levels every question has), read without resolving it. */
-export function splitGoldProfile(raw: SQLite.Database, setId: number, offset: number, limit: number, split?: string): GoldProfile {
-  const rows = corpusRepositories(raw).questions.splitPage(setId, split ?? null, offset, limit)
+export function splitGoldProfile(raw: SQLite.Database, { questionSetId, split, offset = 0, limit }: QuestionRangeInput): GoldProfile {
+  const rows = corpusRepositories(raw).questions.splitPage(questionSetId, split ?? null, offset, limit)
   return goldProfile(rows.map((r) => ({ answers: JSON.parse(r.answers_json) as string[], supportingFacts: JSON.parse(r.supporting_facts_json) as unknown[], supportingDocs: JSON.parse(r.supporting_docs_json) as string[] })))
 }
 
 /** "the train split of question set 3 (split train)", for messages. */
-export const describeRange = (label: string, setId: number, split?: string): string => `the ${label} split of question set ${setId}${split !== undefined ? ` (stored split "${split}")` : ''}`
+export const describeRange = (label: string, { questionSetId, split }: Pick<QuestionRangeInput, 'questionSetId' | 'split'>): string => `the ${label} split of question set ${questionSetId}${split !== undefined ? ` (stored split "${split}")` : ''}`

@@ -4,7 +4,9 @@
  * readers (queries.ts), comparisons (compare.ts) and validators (validate.ts) go through it.
  */
 import type SQLite from 'better-sqlite3'
-import type { Selectable } from 'kysely'
+import type { RunConfig } from '../../preload/contract'
+import { sql, type Selectable } from 'kysely'
+import { workspaceQuery } from '../db/query'
 import { perHandle, statement, type WorkspaceHandle } from '../corpus/repository'
 import type { EpisodeStepTable, EpisodeTable, RunTable } from '../db/schema'
 import type { Trajectory } from '../harness'
@@ -86,6 +88,8 @@ function whereOf(runId: number, where: EpisodeWhere): { sql: string; params: (st
   return { sql: clauses.join(' and '), params }
 }
 
+const trainRunConfig = workspaceQuery((db, p: { id: number }) => db.selectFrom('runs').select('config_json').where('id', '=', p.id).where('kind', '=', sql.lit('train')))
+
 const COMPARABLE = `e.id, e.run_id, e.train_step, e.seed, e.answer, e.turns, e.metrics_json, r.name as run_name, r.kind as run_kind,
   json_extract(e.outcome_json, '$.endReason') as end_reason`
 
@@ -160,7 +164,7 @@ export class RunStore {
 
   // ── runs ───────────────────────────────────────────────────────────────────────────────────────
 
-  createRun(run: { kind: string; name: string; config: unknown; seed: number; appVersion: string; corpusSignature: string; jobId: string | null }): number {
+  createRun(run: { kind: string; name: string; config: RunConfig; seed: number; appVersion: string; corpusSignature: string; jobId: string | null }): number {
     const row = this.s.createRun().get(run.kind, run.name, JSON.stringify(run.config), run.seed, run.appVersion, run.corpusSignature, run.jobId, new Date().toISOString())!
     return row.id
   }
@@ -191,6 +195,11 @@ export class RunStore {
       .prepare("select step, json_extract(diagnostics_json, '$.heldOutPerQuestion') as rows from train_steps where run_id = ? and json_extract(diagnostics_json, '$.heldOutPerQuestion') is not null order by step desc limit 1")
       .get(runId) as { step: number; rows: string } | undefined
     return latest ? { at: `step ${latest.step}`, perQuestion: JSON.parse(latest.rows) as Record<string, Record<string, number | null>> } : null
+  }
+
+  /** A training run's stored RunConfig (JSON), or undefined when there is no such training run. */
+  trainRunConfig(runId: number): RunRecord['config_json'] | undefined {
+    return trainRunConfig(this.raw).value({ id: runId })
   }
 
   /** The status of training run `runId`, or undefined when there is no such training run. */

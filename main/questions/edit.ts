@@ -7,6 +7,7 @@ import { resolveGold } from '../corpus/gold'
 import { corpusRepositories, type WorkspaceHandle } from '../corpus/repository'
 import { QuestionSetError } from './errors'
 import { assertSplitsNotUsed } from './splits'
+import type { QuestionUsage } from './usage'
 import { toDetail } from './view'
 
 export function createQuestionSet(raw: WorkspaceHandle, name: string): number {
@@ -53,10 +54,10 @@ export function saveQuestion(raw: WorkspaceHandle, setId: number, questionId: nu
 }
 
 /** Deletes a question; refused when it is in a split a run has used. */
-export function deleteQuestion(raw: WorkspaceHandle, setId: number, questionId: number): boolean {
+export function deleteQuestion(raw: WorkspaceHandle, usage: QuestionUsage, setId: number, questionId: number): boolean {
   const repo = corpusRepositories(raw).questions
   const row = repo.one(setId, questionId)
   if (!row) throw new QuestionSetError('not-found', `No question ${questionId} in set ${setId}`)
-  if (row.split !== null) assertSplitsNotUsed(raw, setId, `delete question ${questionId} (split ${row.split})`)
+  if (row.split !== null) assertSplitsNotUsed(usage, setId, `delete question ${questionId} (split ${row.split})`)
   return repo.remove(setId, questionId)
 }

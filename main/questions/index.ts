@@ -4,6 +4,7 @@ export { importQuestionSet, importQuestionSetAsync, questionImportSteps, type Im
 export { removeUpload, stageUpload, sweepStaleUploads, uploadPath } from './uploads'
 export { createQuestionSet, deleteQuestion, saveQuestion } from './edit'
 export { assertSplitsNotUsed, assignSplits, checkSplit, splitQuestionSet, splitSizes, SPLIT_NAMES } from './splits'
+export type { QuestionEpisodeRow, QuestionUsage, SplitUseRow } from './usage'
 export { answerInQuestion, questionEpisodes, questionSetDetail, searchQuestions } from './view'
 export { generateCandidates, generateQuestionSet, selectGenerated, silentReporter, type GeneratedQuestion, type GenerateReporter, type GoldSentenceRef } from './generate'
 export { questionFigures, type MeasuredQuestion, type QuestionFigures } from './generate/measure'

@@ -4,9 +4,10 @@
  * split reads the same on every load; once a run has used one, the set's splits are frozen.
  */
 import type { QuestionProvenance, QuestionSplitSpec } from '../../preload/contract'
-import { corpusRepositories, type QuestionRecord, type SplitUseRow, type WorkspaceHandle } from '../corpus/repository'
+import { corpusRepositories, type QuestionRecord, type WorkspaceHandle } from '../corpus/repository'
 import { seededRandom } from '../eval/bootstrap'
 import { QuestionSetError } from './errors'
+import type { QuestionUsage, SplitUseRow } from './usage'
 
 export const SPLIT_NAMES = ['train', 'dev', 'test'] as const
 
@@ -47,16 +48,16 @@ const describeUses = (uses: readonly SplitUseRow[]): string =>
   [...new Map(uses.map((u) => [u.runId, u])).values()].map((u) => `#${u.runId} ${u.name || u.kind} (${uses.filter((x) => x.runId === u.runId).map((x) => x.split).join(', ')})`).join('; ')
 
 /** Refuses when a run has used a split of the set: the message names the runs. */
-export function assertSplitsNotUsed(raw: WorkspaceHandle, setId: number, what: string): void {
-  const uses = corpusRepositories(raw).questionUsage.usedBy(setId)
+export function assertSplitsNotUsed(usage: QuestionUsage, setId: number, what: string): void {
+  const uses = usage.usedBy(setId)
   if (uses.length > 0) throw new QuestionSetError('conflict', `Cannot ${what}: the splits of question set ${setId} were used by run${uses.length === 1 ? '' : 's'} ${describeUses(uses)}; a split never changes once a run has used it (import or copy the questions into a new set to split them differently)`)
 }
 
 /** Draws and stores the set's splits (refused once a run has used them). */
-export function splitQuestionSet(raw: WorkspaceHandle, setId: number, spec: QuestionSplitSpec): void {
+export function splitQuestionSet(raw: WorkspaceHandle, usage: QuestionUsage, setId: number, spec: QuestionSplitSpec): void {
   const repo = corpusRepositories(raw).questions
   if (!repo.set(setId)) throw new QuestionSetError('not-found', `No question set ${setId}`)
-  assertSplitsNotUsed(raw, setId, 're-split')
+  assertSplitsNotUsed(usage, setId, 're-split')
   const questions = repo.all(setId)
   const assignment = assignSplits(questions, spec)
   if (spec.method === 'field' && [...assignment.values()].every((v) => v === null)) {

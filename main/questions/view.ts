@@ -4,9 +4,10 @@ import { resolveGoldAll, type ResolvedGold } from '../corpus/gold'
 import { corpusRepositories, type QuestionRecord, type WorkspaceHandle } from '../corpus/repository'
 import { normaliseAnswer } from '../eval/normalise'
 import { QuestionSetError } from './errors'
+import type { QuestionUsage } from './usage'
 
-export function questionSetDetail(raw: WorkspaceHandle, setId: number): QuestionSetDetail {
-  const { questions: repo, questionUsage } = corpusRepositories(raw)
+export function questionSetDetail(raw: WorkspaceHandle, usage: QuestionUsage, setId: number): QuestionSetDetail {
+  const repo = corpusRepositories(raw).questions
   const set = repo.set(setId)
   if (!set) throw new QuestionSetError('not-found', `No question set ${setId}`)
   return {
@@ -18,7 +19,7 @@ export function questionSetDetail(raw: WorkspaceHandle, setId: number): Question
     splitSpec: set.splitJson ? (JSON.parse(set.splitJson) as QuestionSplitSpec) : null,
     splits: repo.splitCounts(setId),
     unassigned: set.splitJson ? repo.unassigned(setId) : 0,
-    usedBy: questionUsage.usedBy(setId),
+    usedBy: usage.usedBy(setId),
     report: set.reportJson ? (JSON.parse(set.reportJson) as ImportReport) : null,
   }
 }
@@ -87,8 +88,8 @@ export function searchQuestions(raw: WorkspaceHandle, setId: number, filter: Que
 }
 
 /** A question's episodes across runs, newest run first. */
-export function questionEpisodes(raw: WorkspaceHandle, questionId: number, limit: number) {
-  return corpusRepositories(raw).questionUsage.episodes(questionId, limit).map((e) => ({
+export function questionEpisodes(usage: QuestionUsage, questionId: number, limit: number) {
+  return usage.episodes(questionId, limit).map((e) => ({
     episodeId: e.episodeId,
     runId: e.runId,
     runName: e.runName,

@@ -5,11 +5,13 @@
  */
 import { z } from 'zod'
 import { route } from './define'
+import { questionRangeShape } from './question-range'
 import { AnswererSpec, PolicySpec } from './runs'
 import { RewardConfigSchema } from './training'
 
 const WorkspaceId = z.string().min(1).max(64)
 const AblationId = z.number().int().min(1)
+const omitSet = <S extends { questionSetId: unknown }>({ questionSetId: _set, ...rest }: S): Omit<S, 'questionSetId'> => rest
 const Seed = z.number().int().min(0).max(2 ** 31 - 1)
 
 /** What a row's policy is: a scripted or GGUF policy, the trained head (before or after its training run), or a GGUF model with a LoRA adapter. */
@@ -22,11 +24,8 @@ export type AblationPolicy = z.infer<typeof AblationPolicySchema>
 
 /** The short training run of the rows that need one (credit, estimator, reward, head): the ablation's split is its held-out split. */
 export const AblationTrainingBase = z.strictObject({
-  /** Train questions of the same set; they must not overlap the evaluated split. */
-  offset: z.number().int().min(0).default(0),
-  /** A stored split of the set to train on (offset and limit then count within it). */
-  split: z.string().trim().min(1).max(64).optional(),
-  limit: z.number().int().min(1).max(100_000).default(20),
+  /** Train questions of the same set (a range of it without its set id); they must not overlap the evaluated split. */
+  ...omitSet(questionRangeShape({ default: 20 })),
   steps: z.number().int().min(1).max(1000).default(4),
   groupSize: z.number().int().min(1).max(64).default(2),
   questionsPerStep: z.number().int().min(1).max(256).default(2),
@@ -44,11 +43,8 @@ export const AblationBaseSchema = z.strictObject({
   policy: AblationPolicySchema,
   answerer: AnswererSpec.default({ kind: 'lexical' }),
   rewardWeights: z.record(z.string(), z.number()).default({}),
-  questionSetId: z.number().int().min(1),
-  /** A stored split of the set to evaluate on (offset and limit then count within it). */
-  split: z.string().trim().min(1).max(64).optional(),
-  offset: z.number().int().min(0).default(0),
-  limit: z.number().int().min(1).max(10_000).default(20),
+  /** The questions to evaluate (a stored split of the set: offset and limit then count within it). */
+  ...questionRangeShape({ default: 20, max: 10_000 }),
   /** Every cell runs every seed on the same questions in the same order. */
   seeds: z.array(Seed).min(1).max(10).default([1]),
   previews: z.boolean().default(true),

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { route } from './define'
+import { questionRangeShape } from './question-range'
 import { EpisodeOutcomeSchema, StepViewSchema, TrajectoryStepSchema } from './trajectory'
 
 const WorkspaceId = z.string().min(1).max(64)
@@ -36,11 +37,7 @@ export const EvalParams = z
     envConfig: z.record(z.string(), z.unknown()).default({}),
     policy: PolicySpec,
     answerer: AnswererSpec.default({ kind: 'lexical' }),
-    questionSetId: z.number().int().min(1),
-    /** A stored split of the set (train / dev / test); offset and limit then apply within it. */
-    split: z.string().trim().min(1).max(64).optional(),
-    offset: z.number().int().min(0).default(0),
-    limit: z.number().int().min(1).max(100_000).default(50),
+    ...questionRangeShape({ default: 50 }),
     seed: z.number().int().min(0).max(2 ** 31 - 1).default(1),
     previews: z.boolean().default(true),
     /** Edits over the published Harness-1 reward weights. */

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import { route } from './define'
+import { QuestionRange } from './question-range'
 import { MetricInfoSchema } from './runs'
 
 export const RewardConfigSchema = z.strictObject({
@@ -14,14 +15,8 @@ export const RewardConfigSchema = z.strictObject({
   harness1Weights: z.record(z.string(), z.number()).default({}),
 })
 
-const Split = z.strictObject({
-  questionSetId: z.number().int().min(1),
-  /** A stored split of the set (train / dev / test); offset and limit then apply within it. */
-  split: z.string().trim().min(1).max(64).optional(),
-  offset: z.number().int().min(0).default(0),
-  limit: z.number().int().min(1).max(100_000),
-})
-export type SplitSpec = z.infer<typeof Split>
+/** A training run's train or held-out questions. */
+export type SplitSpec = QuestionRange
 
 /**
  * The default training reward: supporting-fact F1 plus a bonus of 1 when every gold sentence is committed.
@@ -113,15 +108,19 @@ export const TrainConfigSchema = z.strictObject({
   seed: z.number().int().min(0).max(2 ** 31 - 1).default(1),
   /** Evaluate the greedy head on the held-out split every N steps (and before the first and after the last). */
   evalInterval: z.number().int().min(1).default(10),
-  train: Split,
-  heldOut: Split,
+  train: QuestionRange,
+  heldOut: QuestionRange,
 })
 export type TrainConfig = z.infer<typeof TrainConfigSchema>
 export type TrainConfigInput = z.input<typeof TrainConfigSchema>
 
+/** The answerer a training run scores its rollouts with. */
+export const TrainAnswererSpec = z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('lexical') }), z.strictObject({ kind: z.literal('gguf'), modelPath: z.string().trim().min(1).max(4096) })])
+export type TrainAnswererSpec = z.infer<typeof TrainAnswererSpec>
+
 export const TrainParams = z.discriminatedUnion('mode', [
   /** A config that names no reward trains on the default for its train questions' gold level. */
-  z.strictObject({ mode: z.literal('new'), config: TrainConfigSchema.extend({ reward: RewardConfigSchema.optional() }), answerer: z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('lexical') }), z.strictObject({ kind: z.literal('gguf'), modelPath: z.string().trim().min(1).max(4096) })]).default({ kind: 'lexical' }) }),
+  z.strictObject({ mode: z.literal('new'), config: TrainConfigSchema.extend({ reward: RewardConfigSchema.optional() }), answerer: TrainAnswererSpec.default({ kind: 'lexical' }) }),
   /** Continue a cancelled, failed or interrupted run from its last completed step. */
   z.strictObject({ mode: z.literal('resume'), runId: z.number().int().min(1) }),
 ])

@@ -11,7 +11,7 @@ import { createEnvironment, environmentFactory, environmentNames, runEpisode } f
 import { environmentContext, type EnvContext } from '../../main/harness/types'
 import { createScriptedPolicy, scriptedPolicies } from '../../main/policy/scripted'
 import { createRetriever } from '../../main/retrieval'
-import { snapshotsOf } from '../helpers/episodes'
+import { evaluationConfig, snapshotsOf } from '../helpers/episodes'
 import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
 
 let demo: DemoWorkspace
@@ -125,7 +125,7 @@ describe('the runs repository', () => {
     const env = createEnvironment('graph-menu', environmentContext(raw))
     const runIds: number[] = []
     for (const [r, seed] of [3, 4].entries()) {
-      const runId = store.createRun({ kind: 'eval', name: `repo-${r}`, config: { environment: 'graph-menu', envConfig: {} }, seed, appVersion: 'test', corpusSignature: 'sig', jobId: null })
+      const runId = store.createRun({ kind: 'eval', name: `repo-${r}`, config: evaluationConfig('graph-menu'), seed, appVersion: 'test', corpusSignature: 'sig', jobId: null })
       runIds.push(runId)
       for (const [i, q] of demo.questions.slice(0, 3).entries()) {
         const t = await runEpisode(env, createScriptedPolicy('greedy', 'sentence-menu'), q, seed + i, { previews: true })

@@ -13,6 +13,7 @@ import { createEnvironment, environmentFactory, environmentNames, runEpisode, ty
 import { environmentContext } from '../../main/harness/types'
 import { createScriptedPolicy, scriptedPolicies } from '../../main/policy/scripted'
 import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
+import { evaluationConfig } from '../helpers/episodes'
 
 let demo: DemoWorkspace
 beforeAll(async () => {
@@ -67,7 +68,7 @@ describe('compact episode storage', () => {
     const store = new RunStore(demo.db.raw)
     expect(environmentNames()).toEqual(expect.arrayContaining(['free-query', 'graph-menu', 'stateful', 'transcript']))
     for (const name of environmentNames()) {
-      const config = { environment: name, envConfig: {} }
+      const config = evaluationConfig(name)
       const rowsRun = store.createRun({ kind: 'eval', name: `${name}-rows`, config, seed: 1, appVersion: 'test', corpusSignature: 'sig', jobId: null })
       const compactRun = store.createRun({ kind: 'eval', name: `${name}-compact`, config, seed: 1, appVersion: 'test', corpusSignature: 'sig', jobId: null })
       for (const t of await episodes(name, 3)) {
@@ -91,7 +92,7 @@ describe('compact episode storage', () => {
 
   it('prunes a run: steps gone, per-question results and comparisons kept, other runs untouched', async () => {
     const store = new RunStore(demo.db.raw)
-    const config = { environment: 'graph-menu', envConfig: {} }
+    const config = evaluationConfig('graph-menu')
     const runs = [0, 1].map((r) => store.createRun({ kind: 'eval', name: `prune-${r}`, config, seed: r, appVersion: 'test', corpusSignature: 'sig', jobId: null }))
     const trajectories = await episodes('graph-menu', 3)
     const ids: number[][] = runs.map((runId, r) =>

@@ -6,6 +6,7 @@ import { EvidenceResolver } from '../../main/experiments/evidence'
 import { loadQuestions } from '../../main/experiments/questions'
 import { scoreEpisode } from '../../main/experiments/score'
 import { RunStore } from '../../main/experiments/store'
+import { evaluationConfig } from '../helpers/episodes'
 import { defaultIngestOptions, runIngest } from '../../main/ingest/run'
 import { tempDir } from '../helpers/services'
 
@@ -27,14 +28,14 @@ describe('episode scoring and storage', () => {
     )
 
   it('gives full marks to the gold evidence and the gold answer, in both normalisation variants', () => {
-    const [q] = loadQuestions(db.raw, 1, 0, 1)
+    const [q] = loadQuestions(db.raw, { questionSetId: 1, limit: 1 })
     const ids = goldSentenceIds(q!)
     const m = scoreEpisode(q!, { evidence: { sentenceIds: ids }, seen: { sentenceIds: ids }, turns: 3, formatErrors: 0, endReason: 'answer', toolsUsed: [] }, q!.answers[0]!, new EvidenceResolver(db.raw))
     expect(m).toMatchObject({ 'answer.em.official': 1, 'answer.f1.official': 1, 'answer.em.graphr1': 1, 'sp.recall': 1, 'sp.precision': 1, 'paragraph.recall': 1, turns: 3 })
   })
 
   it('scores half the evidence and a wrong answer as such', () => {
-    const [q] = loadQuestions(db.raw, 1, 0, 1)
+    const [q] = loadQuestions(db.raw, { questionSetId: 1, limit: 1 })
     const ids = goldSentenceIds(q!)
     const m = scoreEpisode(q!, { evidence: { sentenceIds: ids.slice(0, 1) }, seen: { sentenceIds: ids }, turns: 2, formatErrors: 1, endReason: 'answer', toolsUsed: [] }, 'certainly not this', new EvidenceResolver(db.raw))
     expect(m['answer.em.official']).toBe(0)
@@ -44,7 +45,7 @@ describe('episode scoring and storage', () => {
   })
 
   it('loads every question with its gold resolved by id, and scores ad-hoc copies identically', () => {
-    const questions = loadQuestions(db.raw, 1, 0, 1000)
+    const questions = loadQuestions(db.raw, { questionSetId: 1, limit: 1000 })
     expect(questions.length).toBeGreaterThan(10)
     const evidence = new EvidenceResolver(db.raw)
     for (const q of questions) {
@@ -60,8 +61,8 @@ describe('episode scoring and storage', () => {
 
   it('stores episodes whole and reads their metrics back', () => {
     const store = new RunStore(db.raw)
-    const runId = store.createRun({ kind: 'eval', name: 't', config: { a: 1 }, seed: 1, appVersion: 'test', corpusSignature: 'sig', jobId: null })
-    const [q] = loadQuestions(db.raw, 1, 0, 1)
+    const runId = store.createRun({ kind: 'eval', name: 't', config: evaluationConfig('graph-menu'), seed: 1, appVersion: 'test', corpusSignature: 'sig', jobId: null })
+    const [q] = loadQuestions(db.raw, { questionSetId: 1, limit: 1 })
     store.saveEpisode(runId, q!.rowId, {
       environment: 'graph-menu', question: q!, seed: 9, answer: 'x', ms: 1, resetMs: 0, initialSnapshot: null,
       outcome: { evidence: { sentenceIds: [] }, seen: { sentenceIds: [] }, turns: 1, formatErrors: 0, endReason: 'answer', toolsUsed: [] },

@@ -96,7 +96,7 @@ describe('question generation', () => {
   it('stores a set whose gold every load resolves to the generated sentences, with provenance', () => {
     const candidates = selectGenerated(generateCandidates(demo.db.raw, all), { maxPerKind: 30, answerNotInQuestion: true }).kept
     const r = generateQuestionSet(demo.db.raw, { ...all, name: 'generated', maxPerKind: 30, answerNotInQuestion: true })
-    const loaded = loadQuestions(demo.db.raw, r.setId, 0, 1000)
+    const loaded = loadQuestions(demo.db.raw, { questionSetId: r.setId, limit: 1000 })
     expect(loaded.map((q) => q.question)).toEqual(candidates.map((q) => q.question))
     loaded.forEach((q, i) => {
       expect(q.gold.missing).toEqual([])

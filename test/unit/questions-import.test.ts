@@ -49,7 +49,7 @@ describe('question import', () => {
     expect(report.unresolved.filter((u) => u.line <= 3)).toEqual([])
 
     // Loaded the way evaluations load them, the gold is pinned to the right sentences and documents.
-    const byExternal = new Map(loadQuestions(db.raw, setId, 0, 100).map((q) => [q.question, q]))
+    const byExternal = new Map(loadQuestions(db.raw, { questionSetId: setId, limit: 100 }).map((q) => [q.question, q]))
     const q1 = byExternal.get('Where was Ada Lovelace born?')!
     expect(q1.answers).toEqual(['London'])
     expect(q1.gold.sentenceIds).toEqual([sentenceId('Ada Lovelace', 1)])
@@ -71,7 +71,7 @@ describe('question import', () => {
     const { setId, report } = importQuestionSet(db.raw, { name: 'json', text: fixture('questions.json'), fileName: 'q.json' })
     expect(report.imported).toBe(2)
     expect(report.badRows).toEqual([{ line: 10, question: null, item: null, reason: expect.stringMatching(/^no question/) }])
-    const qs = loadQuestions(db.raw, setId, 0, 10)
+    const qs = loadQuestions(db.raw, { questionSetId: setId, limit: 10 })
     expect(qs.map((q) => q.answers)).toEqual([['1871'], ['Turin', 'in Turin']])
     expect(qs[0]!.gold.sentenceIds).toEqual([sentenceId('Charles Babbage', 4)])
     expect(qs[1]!.gold.sentenceIds).toEqual([sentenceId('Analytical Engine', 2)])

@@ -1,6 +1,7 @@
 import { ApiError, type questionRoutes } from '../../../preload/contract'
 import type { Services } from '../../app/services'
 import { createQuestionSet, deleteQuestion, questionEpisodes, questionSetDetail, QuestionSetError, saveQuestion, searchQuestions, splitQuestionSet } from '../../questions'
+import { splitUsage } from '../../experiments/split-usage'
 import { workspaceRaw, type HandlerGroup } from './handler-group'
 import { importQuestionsAsJob } from './question-import'
 
@@ -21,7 +22,7 @@ export function questionHandlers(services: Services): HandlerGroup<typeof questi
   return {
     'questions.set': async ({ workspaceId, setId }) => {
       const db = await raw(workspaceId)
-      return asApi(() => questionSetDetail(db, setId))
+      return asApi(() => questionSetDetail(db, splitUsage(db), setId))
     },
     'questions.search': async ({ workspaceId, setId, filter, offset, limit }) => {
       const db = await raw(workspaceId)
@@ -39,15 +40,15 @@ export function questionHandlers(services: Services): HandlerGroup<typeof questi
     },
     'questions.delete': async ({ workspaceId, setId, questionId }) => {
       const db = await raw(workspaceId)
-      return { deleted: asApi(() => deleteQuestion(db, setId, questionId)) }
+      return { deleted: asApi(() => deleteQuestion(db, splitUsage(db), setId, questionId)) }
     },
     'questions.split': async ({ workspaceId, setId, spec }) => {
       const db = await raw(workspaceId)
       return asApi(() => {
-        splitQuestionSet(db, setId, spec)
-        return questionSetDetail(db, setId)
+        splitQuestionSet(db, splitUsage(db), setId, spec)
+        return questionSetDetail(db, splitUsage(db), setId)
       })
     },
-    'questions.episodes': async ({ workspaceId, questionId, limit }) => questionEpisodes(await raw(workspaceId), questionId, limit),
+    'questions.episodes': async ({ workspaceId, questionId, limit }) => questionEpisodes(splitUsage(await raw(workspaceId)), questionId, limit),
   }
 }

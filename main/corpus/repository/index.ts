@@ -11,7 +11,7 @@ export { EntityRepository, type EntityDocumentRow, type EntityLink, type EntityR
 export { QuestionRepository, type NewQuestion, type QuestionRecord, type QuestionSetRecord, type QuestionSetSummary } from './questions'
 export { QuestionGenerationRepository, type GenMention } from './questions-generate'
 export { QuestionGoldRepository, type GoldDocumentHit, type GoldSentenceHit } from './questions-gold'
-export { QuestionUsageRepository, type QuestionEpisodeRow, type SplitUseRow } from './questions-usage'
 export { SentenceRepository, type SentenceSpan, type SentenceWithTitle } from './sentences'
+export { SourceRepository } from './sources'
 export { perHandle, statement, type Typed, type WorkspaceHandle } from './statements'
 export { workspaceCorpus, type ChunkReader, type CorpusReader, type EntityReader, type SentenceReader } from './corpus-reader'

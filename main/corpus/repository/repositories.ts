@@ -5,8 +5,8 @@ import { EntityRepository } from './entities'
 import { QuestionRepository } from './questions'
 import { QuestionGenerationRepository } from './questions-generate'
 import { QuestionGoldRepository } from './questions-gold'
-import { QuestionUsageRepository } from './questions-usage'
 import { SentenceRepository } from './sentences'
+import { SourceRepository } from './sources'
 import { perHandle, type WorkspaceHandle } from './statements'
 
 export interface CorpusRepositories {
@@ -16,8 +16,8 @@ export interface CorpusRepositories {
   entities: EntityRepository
   questions: QuestionRepository
   questionGold: QuestionGoldRepository
-  questionUsage: QuestionUsageRepository
   questionGeneration: QuestionGenerationRepository
+  sources: SourceRepository
 }
 
 /** The repositories of a workspace database (one set per handle; statements prepared on first use). */
@@ -28,6 +28,6 @@ export const corpusRepositories: (raw: WorkspaceHandle) => CorpusRepositories = 
   entities: new EntityRepository(raw),
   questions: new QuestionRepository(raw),
   questionGold: new QuestionGoldRepository(raw),
-  questionUsage: new QuestionUsageRepository(raw),
   questionGeneration: new QuestionGenerationRepository(raw),
+  sources: new SourceRepository(raw),
 }))

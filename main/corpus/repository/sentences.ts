@@ -2,68 +2,56 @@
  * Sentences, and the one reader of a sentence with its document's title (what the environments show,
  * scoring maps evidence to, and supporting facts name: [title, ord]).
  */
-import type { Selectable } from 'kysely'
-import type { DocumentTable, SentenceTable } from '../../db/schema'
-import { statement, type WorkspaceHandle } from './statements'
+import { workspaceQuery, type RowOf } from '../../db/query'
+import type { WorkspaceHandle } from './statements'
 
-type Sentence = Selectable<SentenceTable>
+/** chunkId: the sentence's home chunk; ord: its index in its document (gold supporting facts refer to it). */
+const WITH_TITLE = ['s.id', 's.document_id as documentId', 's.chunk_id as chunkId', 's.ord', 'd.title', 's.text'] as const
+
+const withTitle = workspaceQuery((db, p: { id: number }) =>
+  db.selectFrom('sentences as s').innerJoin('documents as d', 'd.id', 's.document_id').select(WITH_TITLE).where('s.id', '=', p.id),
+)
+// By character span, as the chunk readers do: overlapping chunks share the sentences they both hold.
+const ofChunk = workspaceQuery((db, p: { chunkId: number }) =>
+  db
+    .selectFrom('chunks as c')
+    .innerJoin('sentences as s', (join) => join.onRef('s.document_id', '=', 'c.document_id').onRef('s.start_char', '<', 'c.end_char').onRef('s.end_char', '>', 'c.start_char'))
+    .innerJoin('documents as d', 'd.id', 's.document_id')
+    .select(WITH_TITLE)
+    .where('c.id', '=', p.chunkId)
+    .orderBy('s.ord'),
+)
+const idAt = workspaceQuery((db, p: { documentId: number; ord: number }) => db.selectFrom('sentences').select('id').where('document_id', '=', p.documentId).where('ord', '=', p.ord))
+const span = workspaceQuery((db, p: { id: number }) => db.selectFrom('sentences').select(['document_id as documentId', 'start_char as start', 'end_char as end', 'text']).where('id', '=', p.id))
 
 /** A sentence with its document's title. */
-export interface SentenceWithTitle {
-  id: Sentence['id']
-  documentId: Sentence['document_id']
-  /** The sentence's home chunk. */
-  chunkId: Sentence['chunk_id']
-  /** Index of the sentence in its document (gold supporting facts refer to it). */
-  ord: Sentence['ord']
-  title: Selectable<DocumentTable>['title']
-  text: Sentence['text']
-}
-
+export type SentenceWithTitle = RowOf<typeof withTitle>
 /** A sentence with its document and character offsets. */
-export interface SentenceSpan {
-  documentId: Sentence['document_id']
-  start: Sentence['start_char']
-  end: Sentence['end_char']
-  text: Sentence['text']
-}
-
-const WITH_TITLE = 's.id, s.document_id as documentId, s.chunk_id as chunkId, s.ord, d.title, s.text'
+export type SentenceSpan = RowOf<typeof span>
 
 export class SentenceRepository {
   private readonly s
 
   constructor(raw: WorkspaceHandle) {
-    this.s = {
-      withTitle: statement<[number], SentenceWithTitle>(raw, `select ${WITH_TITLE} from sentences s join documents d on d.id = s.document_id where s.id = ?`),
-      // By character span, as the chunk readers do: overlapping chunks share the sentences they both hold.
-      ofChunk: statement<[number], SentenceWithTitle>(
-        raw,
-        `select ${WITH_TITLE} from chunks c join sentences s on s.document_id = c.document_id
-           and s.start_char < c.end_char and s.end_char > c.start_char
-         join documents d on d.id = s.document_id where c.id = ? order by s.ord`,
-      ),
-      idAt: statement<[number, number], Sentence['id']>(raw, 'select id from sentences where document_id = ? and ord = ?', { pluck: true }),
-      span: statement<[number], SentenceSpan>(raw, 'select document_id as documentId, start_char as start, end_char as end, text from sentences where id = ?'),
-    }
+    this.s = { withTitle: withTitle(raw), ofChunk: ofChunk(raw), idAt: idAt(raw), span: span(raw) }
   }
 
   /** The sentence with its document's title, or undefined when there is no such sentence. */
   withTitle(id: number): SentenceWithTitle | undefined {
-    return this.s.withTitle().get(id)
+    return this.s.withTitle.get({ id })
   }
 
   /** The sentences a chunk holds (by character span, so overlapping chunks share them), in document order. */
   ofChunk(chunkId: number): SentenceWithTitle[] {
-    return this.s.ofChunk().all(chunkId)
+    return this.s.ofChunk.all({ chunkId })
   }
 
   /** The id of the document's sentence with this ord, or null. */
   idAt(documentId: number, ord: number): number | null {
-    return this.s.idAt().get(documentId, ord) ?? null
+    return this.s.idAt.value({ documentId, ord }) ?? null
   }
 
   span(id: number): SentenceSpan | undefined {
-    return this.s.span().get(id)
+    return this.s.span.get({ id })
   }
 }

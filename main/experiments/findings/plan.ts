@@ -35,7 +35,7 @@ export function planFor(raw: SQLite.Database, config: FindingsConfig): PlanConte
     if (heldOut < 2) throw new Error(`Question set ${config.questionSetId} has ${total} questions: a findings run needs at least 6 (a third held out)`)
     plan = { heldOut: { offset: 0, limit: heldOut }, train: { offset: heldOut, limit: Math.min(budget.train, total - heldOut) } }
   }
-  const level = evidenceLevel(splitGoldProfile(raw, config.questionSetId, plan.heldOut.offset, plan.heldOut.limit, plan.heldOut.split))
+  const level = evidenceLevel(splitGoldProfile(raw, { questionSetId: config.questionSetId, ...plan.heldOut }))
   const seeds = Array.from({ length: config.seeds ?? budget.seeds }, (_, i) => i + 1)
   return { questionSetId: config.questionSetId, ...plan, budget, seeds, answerer: config.answerer, evidenceMetric: level === 'sentence' ? 'sp.f1' : 'paragraph.f1' }
 }

@@ -62,7 +62,7 @@ export async function runGgufTraining(raw: SQLite.Database, config: TrainConfig,
   const store = new TrainingStore(raw)
   const id =
     runId ??
-    runs.createRun({ kind: 'train', name: config.name || `train · gguf · ${config.environment} · ${config.credit.scheme}`, config: { config: { ...config, envConfig: { ...factory.defaults, ...config.envConfig } }, answerer: deps.answererSpec ?? { kind: 'lexical' }, answererName: deps.answerer.name }, seed: config.seed, appVersion: deps.appVersion, corpusSignature: corpusSignature(raw), jobId: deps.jobId })
+    runs.createRun({ kind: 'train', name: config.name || `train · gguf · ${config.environment} · ${config.credit.scheme}`, config: { kind: 'training', ...config, envConfig: { ...factory.defaults, ...config.envConfig }, answerer: deps.answererSpec ?? { kind: 'lexical' }, answererName: deps.answerer.name }, seed: config.seed, appVersion: deps.appVersion, corpusSignature: corpusSignature(raw), jobId: deps.jobId })
   if (runId !== null) raw.prepare("update runs set status = 'running', error = null, finished_at = null, job_id = coalesce(?, job_id) where id = ?").run(deps.jobId, id)
   const checkpoint = store.lastCheckpoint(id)
   let current = checkpoint?.gguf?.modelPath ?? gguf.modelPath
@@ -74,8 +74,8 @@ export async function runGgufTraining(raw: SQLite.Database, config: TrainConfig,
   const env = createEnvironment(config.environment, ctx, config.envConfig)
   const evalEnv = createEnvironment(config.environment, ctx, config.envConfig)
   const evidence = new EvidenceResolver(raw)
-  const train = loadQuestions(raw, config.train.questionSetId, config.train.offset, config.train.limit, config.train.split)
-  const heldOut: StoredQuestion[] = loadQuestions(raw, config.heldOut.questionSetId, config.heldOut.offset, config.heldOut.limit, config.heldOut.split)
+  const train = loadQuestions(raw, config.train)
+  const heldOut: StoredQuestion[] = loadQuestions(raw, config.heldOut)
   const rolloutCtx = { raw, evidence, answerer: deps.answerer, reward: config.reward, rewardScheme: factory.rewardScheme, credit: config.credit.scheme }
   const runtime = await getSharedRuntime()
   const backend: TrainerBackend = gguf.gpuLayers !== 0 && (runtime.backend === 'cuda' || runtime.backend === 'vulkan') ? runtime.backend : 'cpu'

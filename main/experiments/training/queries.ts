@@ -7,7 +7,7 @@
 import type SQLite from 'better-sqlite3'
 import {
   ApiError,
-  TrainConfigSchema,
+  TrainingRunConfig,
   type TrainConfig,
   type TrainingRunDetail,
   type TrainingRunSummary,
@@ -53,12 +53,6 @@ interface RunRow {
   summary_json: string | null
 }
 
-interface StoredRunConfig {
-  config: unknown
-  answerer?: { kind: string; modelPath?: string }
-  answererName?: string
-}
-
 interface StoredSummary {
   aggregates?: Record<string, { mean: number | null }>
   heldOutBefore?: PerQuestion | null
@@ -76,10 +70,12 @@ function statusOf(r: RunRow, jobOf: JobLookup): { status: string; error: string 
   return { status: job.status === 'done' ? 'failed' : job.status, error: job.error ?? `stopped (${job.status})` }
 }
 
-function storedConfig(r: RunRow): { stored: StoredRunConfig; config: TrainConfig | null } {
-  const stored = JSON.parse(r.config_json) as StoredRunConfig
-  const parsed = TrainConfigSchema.safeParse(stored.config)
-  return { stored, config: parsed.success ? parsed.data : null }
+/** The run's TrainConfig and answerer (a row that does not parse reads as no config, lexical answerer). */
+function storedConfig(r: RunRow): { stored: Pick<TrainingRunConfig, 'answerer' | 'answererName'>; config: TrainConfig | null } {
+  const parsed = TrainingRunConfig.safeParse(JSON.parse(r.config_json))
+  if (!parsed.success) return { stored: { answerer: { kind: 'lexical' } }, config: null }
+  const { kind: _kind, answerer, answererName, ...config } = parsed.data
+  return { stored: { answerer, answererName }, config }
 }
 
 const summaryOf = (r: RunRow): StoredSummary => (r.summary_json ? (JSON.parse(r.summary_json) as StoredSummary) : {})
@@ -91,7 +87,7 @@ function summarise(raw: SQLite.Database, r: RunRow, jobOf: JobLookup): TrainingR
   const headline = runHeadline(config)
   const before = numOrNull(raw.prepare(`select json_extract(diagnostics_json, '$.heldOut."' || ? || '"') from train_steps where run_id = ? and step = 0`).pluck().get(headline.metric, r.id))
   const { status, error } = statusOf(r, jobOf)
-  const answererKind = stored.answerer?.kind ?? 'lexical'
+  const answererKind = stored.answerer.kind
   return {
     id: r.id,
     name: r.name,

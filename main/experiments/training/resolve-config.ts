@@ -64,15 +64,15 @@ export function checkTrainChoices(raw: SQLite.Database, config: SavedTrainConfig
 export function resolveTrainConfig(raw: SQLite.Database, input: TrainConfigInput): TrainConfig {
   const config = TrainConfigSchema.parse(input)
   // The reward must be computable on the train questions; left out, it is the default for their gold level.
-  const gold = splitGoldProfile(raw, config.train.questionSetId, config.train.offset, config.train.limit, config.train.split)
+  const gold = splitGoldProfile(raw, config.train)
   if (input.reward === undefined && gold.questions > 0) config.reward = structuredClone(defaultRewardPreset(gold).config)
-  if (gold.questions > 0) checkRewardFits(config.reward, gold, describeRange('train', config.train.questionSetId, config.train.split))
+  if (gold.questions > 0) checkRewardFits(config.reward, gold, describeRange('train', config.train))
   checkTrainChoices(raw, config)
   if (config.gguf && !existsSync(config.gguf.modelPath)) throw new Error(`No GGUF model file at ${config.gguf.modelPath}`)
   if (config.prior && !existsSync(config.prior.modelPath)) throw new Error(`No prior model file at ${config.prior.modelPath}`)
   checkSplits(config)
   for (const [label, split] of [['train', config.train], ['held-out', config.heldOut]] as const) {
-    if (loadQuestions(raw, split.questionSetId, split.offset, 1, split.split).length === 0) throw new Error(`The ${label} split of question set ${split.questionSetId}${split.split !== undefined ? ` (split ${split.split})` : ''} has no questions from offset ${split.offset}`)
+    if (loadQuestions(raw, { ...split, limit: 1 }).length === 0) throw new Error(`The ${label} split of question set ${split.questionSetId}${split.split !== undefined ? ` (split ${split.split})` : ''} has no questions from offset ${split.offset}`)
   }
   return config
 }

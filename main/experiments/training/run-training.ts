@@ -6,6 +6,7 @@
  * exactly as an uninterrupted run would.
  */
 import type SQLite from 'better-sqlite3'
+import { TrainingRunConfig } from '../../../preload/contract'
 import { aggregate, seededRandom } from '../../eval'
 import { createEnvironment, environmentFactory, runEpisode, type Answerer, type Environment, environmentContext, type Policy, type Trajectory } from '../../harness'
 import { Adam, createHead, restoreHead, type PolicyHead } from '../../policy/head'
@@ -16,7 +17,7 @@ import { trainOnBatch, updateConfigOf, type TrainConfig, type TrainConfigInput }
 import { EvidenceResolver } from '../evidence'
 import { corpusSignature, loadQuestions, type StoredQuestion } from '../questions'
 import { scoreEpisode } from '../score'
-import { RunStore } from '../store'
+import { RunStore, runStore } from '../store'
 import { playRollout } from './rollouts'
 import { TrainingStore } from './store'
 import { runGgufTraining, type GgufTrainingDeps, type TrainedGguf } from './gguf-run'
@@ -100,7 +101,7 @@ export async function runTraining(raw: SQLite.Database, input: TrainConfigInput,
   const factory = environmentFactory(config.environment)
   const id =
     runId ??
-    runs.createRun({ kind: 'train', name: config.name || `train · ${config.environment} · ${config.credit.scheme}`, config: { config: { ...config, envConfig: { ...factory.defaults, ...config.envConfig } }, answerer: deps.answererSpec ?? { kind: 'lexical' }, answererName: deps.answerer.name }, seed: config.seed, appVersion: deps.appVersion, corpusSignature: corpusSignature(raw), jobId: deps.jobId })
+    runs.createRun({ kind: 'train', name: config.name || `train · ${config.environment} · ${config.credit.scheme}`, config: { kind: 'training', ...config, envConfig: { ...factory.defaults, ...config.envConfig }, answerer: deps.answererSpec ?? { kind: 'lexical' }, answererName: deps.answerer.name }, seed: config.seed, appVersion: deps.appVersion, corpusSignature: corpusSignature(raw), jobId: deps.jobId })
   if (runId !== null) raw.prepare("update runs set status = 'running', error = null, finished_at = null, job_id = coalesce(?, job_id) where id = ?").run(deps.jobId, id)
   const checkpoint = store.lastCheckpoint(id)
   const builder = candidateBuilder(factory.protocol)
@@ -110,8 +111,8 @@ export async function runTraining(raw: SQLite.Database, input: TrainConfigInput,
   const env = createEnvironment(config.environment, ctx, config.envConfig)
   const evalEnv = createEnvironment(config.environment, ctx, config.envConfig)
   const evidence = new EvidenceResolver(raw)
-  const train = loadQuestions(raw, config.train.questionSetId, config.train.offset, config.train.limit, config.train.split)
-  const heldOut = loadQuestions(raw, config.heldOut.questionSetId, config.heldOut.offset, config.heldOut.limit, config.heldOut.split)
+  const train = loadQuestions(raw, config.train)
+  const heldOut = loadQuestions(raw, config.heldOut)
   const rolloutCtx = { raw, evidence, answerer: deps.answerer, reward: config.reward, rewardScheme: factory.rewardScheme, credit: config.credit.scheme }
   const summary = (extra: Record<string, unknown>) => ({ ...extra, steps: store.diagnostics(id).length, bytesPerRollout: store.bytesPerRollout(id) })
   let before: HeldOutResult | null = null
@@ -194,8 +195,8 @@ export function firstHeldOut(store: TrainingStore, runId: number, seed: number):
 
 /** A stored run's config and answerer, for resuming it. */
 export function storedTrainConfig(raw: SQLite.Database, runId: number): { config: TrainConfigInput; answerer: { kind: 'lexical' } | { kind: 'gguf'; modelPath: string } } {
-  const row = raw.prepare("select config_json from runs where id = ? and kind = 'train'").pluck().get(runId) as string | undefined
+  const row = runStore(raw).trainRunConfig(runId)
   if (!row) throw new Error(`No training run #${runId}`)
-  const stored = JSON.parse(row) as { config: TrainConfigInput; answerer?: { kind: 'lexical' } | { kind: 'gguf'; modelPath: string } }
-  return { config: stored.config, answerer: stored.answerer ?? { kind: 'lexical' } }
+  const { kind: _kind, answerer, answererName: _name, ...config } = TrainingRunConfig.parse(JSON.parse(row))
+  return { config, answerer }
 }

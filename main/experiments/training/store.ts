@@ -5,6 +5,8 @@
  */
 import { deflateSync, inflateSync } from 'node:zlib'
 import type SQLite from 'better-sqlite3'
+import { sql } from 'kysely'
+import { workspaceQuery } from '../../db/query'
 import type { Action } from '../../harness'
 import type { PlayedRollout } from './rollouts'
 
@@ -30,15 +32,35 @@ export interface TrainingCheckpoint {
 export const encodeSteps = (steps: CompactStep[]): Buffer => deflateSync(Buffer.from(JSON.stringify(steps)))
 export const decodeSteps = (blob: Uint8Array): CompactStep[] => JSON.parse(inflateSync(blob).toString('utf8')) as CompactStep[]
 
+type EpisodeInsert = { run: number; question: number; text: string; seed: number; answer: string; gold: string; outcome: string; metrics: string; turns: number; formatErrors: number; ms: number; step: number; steps: Buffer }
+
+const insertRollout = workspaceQuery((db, p: EpisodeInsert) =>
+  db.insertInto('episodes').values({
+    run_id: p.run, question_id: p.question, question: p.text, seed: p.seed, answer: p.answer, gold_json: p.gold, outcome_json: p.outcome,
+    metrics_json: p.metrics, turns: p.turns, format_errors: p.formatErrors, ms: p.ms, train_step: p.step, steps_blob: p.steps,
+  }),
+)
+const insertStep = workspaceQuery((db, p: { run: number; step: number; diagnostics: string; checkpoint: string; at: string }) =>
+  db.insertInto('train_steps').values({ run_id: p.run, step: p.step, diagnostics_json: p.diagnostics, checkpoint_json: p.checkpoint, created_at: p.at }),
+)
+const lastCheckpoint = workspaceQuery((db, p: { run: number }) => db.selectFrom('train_steps').select('checkpoint_json').where('run_id', '=', p.run).orderBy('step', 'desc').limit(1))
+const diagnostics = workspaceQuery((db, p: { run: number }) => db.selectFrom('train_steps').select(['step', 'diagnostics_json']).where('run_id', '=', p.run).orderBy('step'))
+const bytesPerRollout = workspaceQuery((db, p: { run: number }) =>
+  db
+    .selectFrom('episodes')
+    .select(sql<number | null>`avg(length(outcome_json) + length(metrics_json) + length(gold_json) + length(question) + coalesce(length(steps_blob), 0) + 64)`.as('bytes'))
+    .where('run_id', '=', p.run)
+    .where('train_step', 'is not', null),
+)
+const stepRange = workspaceQuery((db, p: { run: number }) => db.selectFrom('train_steps').select((eb) => [eb.fn.max('step').as('last'), eb.fn.countAll<number>().as('n')]).where('run_id', '=', p.run))
+const checkpointAt = workspaceQuery((db, p: { run: number; step: number }) => db.selectFrom('train_steps').select('checkpoint_json').where('run_id', '=', p.run).where('step', '=', p.step))
+
 export class TrainingStore {
   constructor(private readonly raw: SQLite.Database) {}
 
   /** Rollouts, diagnostics and checkpoint of one completed step, atomically. */
   saveStep(runId: number, step: number, rollouts: { rollout: PlayedRollout; questionId: number; stepAdvantages: number[] }[], diagnostics: unknown, checkpoint: TrainingCheckpoint): void {
-    const insert = this.raw.prepare(
-      `insert into episodes (run_id, question_id, question, seed, answer, gold_json, outcome_json, metrics_json, turns, format_errors, ms, train_step, steps_blob)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
+    const insert = insertRollout(this.raw)
     this.raw.transaction(() => {
       for (const { rollout, questionId, stepAdvantages } of rollouts) {
         const t = rollout.trajectory
@@ -56,46 +78,37 @@ export class TrainingStore {
           }
         })
         const metrics = { ...rollout.metrics, 'train.reward': rollout.reward.total, ...Object.fromEntries(Object.entries(rollout.reward.components).map(([k, v]) => [`train.reward.${k}`, v])) }
-        insert.run(
-          runId, questionId, t.question.question, t.seed, t.answer ?? '',
-          JSON.stringify({ answers: t.question.answers, supportingFacts: t.question.supportingFacts, supportingDocs: t.question.supportingDocs }),
-          JSON.stringify(t.outcome), JSON.stringify(metrics), t.outcome.turns, t.outcome.formatErrors, t.ms, step, encodeSteps(steps),
-        )
+        insert.run({
+          run: runId, question: questionId, text: t.question.question, seed: t.seed, answer: t.answer ?? '',
+          gold: JSON.stringify({ answers: t.question.answers, supportingFacts: t.question.supportingFacts, supportingDocs: t.question.supportingDocs }),
+          outcome: JSON.stringify(t.outcome), metrics: JSON.stringify(metrics), turns: t.outcome.turns, formatErrors: t.outcome.formatErrors, ms: t.ms, step, steps: encodeSteps(steps),
+        })
       }
-      this.raw
-        .prepare('insert into train_steps (run_id, step, diagnostics_json, checkpoint_json, created_at) values (?, ?, ?, ?, ?)')
-        .run(runId, step, JSON.stringify(diagnostics), JSON.stringify(checkpoint), new Date().toISOString())
+      insertStep(this.raw).run({ run: runId, step, diagnostics: JSON.stringify(diagnostics), checkpoint: JSON.stringify(checkpoint), at: new Date().toISOString() })
     }).immediate()
   }
 
   /** The last completed step's checkpoint, or null before the first. */
   lastCheckpoint(runId: number): TrainingCheckpoint | null {
-    const row = this.raw.prepare('select checkpoint_json from train_steps where run_id = ? order by step desc limit 1').pluck().get(runId) as string | undefined
+    const row = lastCheckpoint(this.raw).value({ run: runId })
     return row ? (JSON.parse(row) as TrainingCheckpoint) : null
   }
 
   diagnostics(runId: number): { step: number; diagnostics: unknown }[] {
-    const rows = this.raw.prepare('select step, diagnostics_json from train_steps where run_id = ? order by step').all(runId) as { step: number; diagnostics_json: string }[]
-    return rows.map((r) => ({ step: r.step, diagnostics: JSON.parse(r.diagnostics_json) as unknown }))
+    return diagnostics(this.raw).all({ run: runId }).map((r) => ({ step: r.step, diagnostics: JSON.parse(r.diagnostics_json) as unknown }))
   }
 
   /** Average stored bytes per rollout of a run (the storage budget is 20 KB). */
   bytesPerRollout(runId: number): number {
-    const r = this.raw
-      .prepare(
-        `select avg(length(outcome_json) + length(metrics_json) + length(gold_json) + length(question) + coalesce(length(steps_blob), 0) + 64) as bytes
-         from episodes where run_id = ? and train_step is not null`,
-      )
-      .get(runId) as { bytes: number | null }
-    return r.bytes ?? 0
+    return bytesPerRollout(this.raw).value({ run: runId }) ?? 0
   }
 }
 
 /** The checkpoint of one completed step, or the last when `step` is left out; a plain error names the steps there are. */
 export function checkpointOf(raw: SQLite.Database, runId: number, step?: number): TrainingCheckpoint {
-  const last = raw.prepare('select max(step) as last, count(*) as n from train_steps where run_id = ?').get(runId) as { last: number | null; n: number }
+  const last = stepRange(raw).get({ run: runId })!
   if (last.last === null) throw new Error(`Training run #${runId} has no completed step (no checkpoint yet)`)
-  const row = raw.prepare('select checkpoint_json from train_steps where run_id = ? and step = ?').pluck().get(runId, step ?? last.last) as string | undefined
+  const row = checkpointAt(raw).value({ run: runId, step: step ?? last.last })
   if (!row) throw new Error(`Training run #${runId} has no step ${step}: its checkpoints are steps 0..${last.last}`)
   return JSON.parse(row) as TrainingCheckpoint
 }

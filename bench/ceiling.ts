@@ -3,7 +3,8 @@
  *
  * Per environment (graph-menu, free-query; default budgets, turn limit 6), the share of gold reachable
  * within the budget by any sequence of the environment's own actions (a bounded search over its
- * transitions, main/experiments/ceiling) beside what the oracle commits, on:
+ * transitions, main/experiments/ceiling) beside what the oracle commits (planning through a twin
+ * environment) and what its one-step rules alone commit (the oracle before it planned), on:
  * - the MuSiQue-format fixture (test/fixtures/gold, paragraph-level gold);
  * - HotpotQA-train100 written in MuSiQue format (each question's own context paragraphs, gold at
  *   paragraph level only: the supporting titles), from ../shared (skipped when absent);
@@ -52,11 +53,12 @@ const pct = (x: number): string => `${(x * 100).toFixed(1)}%`
 
 function print(set: string, rows: CeilingRow[]): void {
   console.log(`\n${set}`)
-  console.log(`  ${'environment'.padEnd(12)} ${'questions'.padStart(9)} ${'gold'.padStart(5)} ${'reachable'.padStart(10)} ${'oracle'.padStart(7)} ${'all-gold reach/oracle'.padStart(22)} ${'truncated'.padStart(9)}  unreachable by reason`)
+  console.log(`  ${'environment'.padEnd(12)} ${'questions'.padStart(9)} ${'gold'.padStart(5)} ${'reachable'.padStart(10)} ${'oracle'.padStart(7)} ${'rules'.padStart(7)} ${'all-gold reach/oracle/rules'.padStart(28)} ${'truncated'.padStart(9)}  unreachable by reason`)
   for (const r of rows) {
     const reasons = Object.entries(r.reasons).map(([k, v]) => `${k} ${v}`).join(', ') || '-'
-    console.log(`  ${r.environment.padEnd(12)} ${String(r.questions).padStart(9)} ${String(r.units).padStart(5)} ${pct(r.reachable).padStart(10)} ${pct(r.oracle).padStart(7)} ${`${r.allReachable} / ${r.allOracle}`.padStart(22)} ${String(r.truncated).padStart(9)}  ${reasons}`)
+    console.log(`  ${r.environment.padEnd(12)} ${String(r.questions).padStart(9)} ${String(r.units).padStart(5)} ${pct(r.reachable).padStart(10)} ${pct(r.oracle).padStart(7)} ${pct(r.oracleRules).padStart(7)} ${`${r.allReachable} / ${r.allOracle} / ${r.allRules}`.padStart(28)} ${String(r.truncated).padStart(9)}  ${reasons}`)
     if (r.oracleShort.length > 0) console.log(`    oracle below the ceiling on ${r.oracleShort.length} question(s): ${r.oracleShort.slice(0, 20).join(', ')}`)
+    if (r.rulesShort.length > 0) console.log(`    one-step rules alone below it on ${r.rulesShort.length} question(s): ${r.rulesShort.slice(0, 20).join(', ')}`)
   }
 }
 

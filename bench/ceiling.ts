@@ -1,5 +1,5 @@
 /**
- * Know the ceiling: npm run bench:ceiling [-- --questions N --max-steps S]
+ * Know the ceiling: npm run bench:ceiling [-- --questions N --offset K --max-steps S]
  *
  * Per environment (graph-menu, free-query; default budgets, turn limit 6), the share of gold reachable
  * within the budget by any sequence of the environment's own actions (a bounded search over its
@@ -33,6 +33,8 @@ const flag = (name: string, fallback: number): number => {
   return Number.isFinite(v) && v > 0 ? v : fallback
 }
 const QUESTIONS = flag('questions', 33)
+/** Questions skipped at the start of each set (0 by default), to measure a later slice. */
+const OFFSET = flag('offset', 0)
 const MAX_STEPS = flag('max-steps', 3000)
 const HOTPOT = sharedPath('data/hotpotqa-train100')
 const quiet = { progress: () => undefined, throwIfCancelled: () => undefined }
@@ -67,14 +69,14 @@ async function measure(set: string, source: IngestSource, tmpDir: string): Promi
   try {
     await runIngest(db.raw, source, defaultIngestOptions(), quiet)
     const ctx = environmentContext(db.raw)
-    const questions = loadQuestions(db.raw, 1, 0, QUESTIONS)
+    const questions = loadQuestions(db.raw, 1, OFFSET, QUESTIONS)
     const rows: CeilingRow[] = []
     for (const env of ENVIRONMENTS) {
       const t = performance.now()
       rows.push(await ceilingReport(ctx, questions, env, {}, { maxSteps: MAX_STEPS }))
       console.log(`  (${set} / ${env}: ${((performance.now() - t) / 1000).toFixed(0)} s)`)
     }
-    print(`${set}: ${questions.length} questions, turn limit 6, search budget ${MAX_STEPS} steps per question`, rows)
+    print(`${set}: ${questions.length} questions${OFFSET > 0 ? ` from #${OFFSET + 1}` : ''}, turn limit 6, search budget ${MAX_STEPS} steps per question`, rows)
   } finally {
     await db.close()
   }

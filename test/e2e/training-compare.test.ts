@@ -8,9 +8,10 @@ import { tempDir } from '../helpers/services'
 const run = requireChromium()
 
 /**
- * Two short training runs on the demo world (started over the API): their learning curves overlaid in
- * the Training section (held-out curve and reward curve, one series and one legend entry per run), then
- * one run's trained head picked as the policy in "Try it", whose episode opens in the Trajectory view.
+ * Two short training runs on the demo world (started over the API, "Try it" open meanwhile: each head is
+ * offered once its run is done): their learning curves overlaid in the Training section (held-out curve
+ * and reward curve, one series and one legend entry per run), then one run's trained head picked as the
+ * policy in "Try it", whose episode opens in the Trajectory view.
  */
 describe.runIf(run)('comparing training runs and trying a trained head (browser mode)', () => {
   const tmp = tempDir('harness-lab-e2e-training-compare-')
@@ -55,11 +56,19 @@ describe.runIf(run)('comparing training runs and trying a trained head (browser 
         },
       })
     }
-    await page.click('[data-test=nav-runs]')
-    await page.waitForFunction(() => document.querySelectorAll('[data-test=training-runs] tr[data-status=done]').length === 2, null, { timeout: 300_000 })
-    for (const id of await page.locator('[data-test=training-runs] tr[data-status=done]').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-run'))))) runIds.push(id)
-    expect(runIds).toHaveLength(2)
+    // "Try it" open while they train: each run's head is offered once its job is done.
+    await page.click('[data-test=nav-models]')
+    const tryIt = page.locator('[data-test=try-it]')
+    await tryIt.locator('[data-test=try-workspace]').selectOption(workspaceId)
+    await tryIt.locator('[data-test=try-environment]').selectOption('graph-menu')
+    await page.waitForFunction(() => document.querySelectorAll('[data-test=try-it] [data-test=try-policy-head]').length === 2, null, { timeout: 300_000 })
+    const offered = await tryIt.locator('[data-test=try-policy-head]').evaluateAll((options) => options.map((o) => Number((o as HTMLOptionElement).value.replace('head:', ''))))
+    runIds.push(...offered.sort((a, b) => a - b))
+    const done = ((await call('training.runs', { workspaceId })) as Array<{ id: number; status: string }>).filter((r) => r.status === 'done')
+    expect(done.map((r) => r.id).sort((a, b) => a - b)).toEqual(runIds)
 
+    await page.goto(`${app.origin}/#/workspaces/${workspaceId}/runs`)
+    await page.waitForFunction(() => document.querySelectorAll('[data-test=training-runs] tr[data-status=done]').length === 2, null, { timeout: 60_000 })
     const compare = page.locator('[data-test=training-compare]')
     for (const id of runIds) await compare.locator(`[data-test=compare-runs] input[data-run="${id}"]`).check()
     const heldOut = compare.locator('[data-test=chart-compare-held-out]')
@@ -91,7 +100,6 @@ describe.runIf(run)('comparing training runs and trying a trained head (browser 
   it('runs an episode in "Try it" with a trained head as the policy', async () => {
     await page.click('[data-test=nav-models]')
     const tryIt = page.locator('[data-test=try-it]')
-    await tryIt.locator('[data-test=try-workspace]').waitFor()
     await tryIt.locator('[data-test=try-workspace]').selectOption(workspaceId)
     await tryIt.locator('[data-test=try-question] option').first().waitFor({ state: 'attached' })
     await tryIt.locator('[data-test=try-environment]').selectOption('graph-menu')

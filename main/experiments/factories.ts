@@ -29,7 +29,7 @@ export async function policyFor(spec: PolicySpec, environment: string, raw?: SQL
   if (spec.kind === 'scripted') {
     const planner = spec.name === 'oracle' && raw ? lazyPlanner(() => {
             const ctx = environmentContext(raw)
-            return oraclePlanner(createEnvironment(environment, ctx, envConfig), ctx)
+            return oraclePlanner(createEnvironment(environment, ctx, envConfig), ctx, EVAL_PLANNER)
           }) : undefined
     return { value: createScriptedPolicy(spec.name, protocol, { planner }), dispose: async () => undefined }
   }
@@ -49,6 +49,13 @@ export async function policyFor(spec: PolicySpec, environment: string, raw?: SQL
   )
   return { value: policy, dispose: () => policy.dispose() }
 }
+
+/**
+ * The oracle's look-ahead budget in evaluation runs: where some gold is out of reach the search runs
+ * its whole budget on every such question, so runs take a smaller one than bench:ceiling's 3,000 steps
+ * (the demo world's longest planned path, four LOOKUPs, is found within 1,500).
+ */
+const EVAL_PLANNER = { maxSteps: 500 }
 
 /** A planner whose twin environment (and its retriever) is built at the first episode, not when the policy is named. */
 function lazyPlanner(build: () => OraclePlanner): OraclePlanner {

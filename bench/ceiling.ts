@@ -1,9 +1,10 @@
 /**
- * Know the ceiling: npm run bench:ceiling [-- --questions N --max-steps S]
+ * Know the ceiling: npm run bench:ceiling [-- --questions N --offset K --max-steps S]
  *
  * Per environment (graph-menu, free-query; default budgets, turn limit 6), the share of gold reachable
  * within the budget by any sequence of the environment's own actions (a bounded search over its
- * transitions, main/experiments/ceiling) beside what the oracle commits, on:
+ * transitions, main/experiments/ceiling) beside what the oracle commits (planning through a twin
+ * environment) and what its one-step rules alone commit (the oracle before it planned), on:
  * - the MuSiQue-format fixture (test/fixtures/gold, paragraph-level gold);
  * - HotpotQA-train100 written in MuSiQue format (each question's own context paragraphs, gold at
  *   paragraph level only: the supporting titles), from ../shared (skipped when absent);
@@ -32,6 +33,8 @@ const flag = (name: string, fallback: number): number => {
   return Number.isFinite(v) && v > 0 ? v : fallback
 }
 const QUESTIONS = flag('questions', 33)
+/** Questions skipped at the start of each set (0 by default), to measure a later slice. */
+const OFFSET = flag('offset', 0)
 const MAX_STEPS = flag('max-steps', 3000)
 const HOTPOT = sharedPath('data/hotpotqa-train100')
 const quiet = { progress: () => undefined, throwIfCancelled: () => undefined }
@@ -52,11 +55,12 @@ const pct = (x: number): string => `${(x * 100).toFixed(1)}%`
 
 function print(set: string, rows: CeilingRow[]): void {
   console.log(`\n${set}`)
-  console.log(`  ${'environment'.padEnd(12)} ${'questions'.padStart(9)} ${'gold'.padStart(5)} ${'reachable'.padStart(10)} ${'oracle'.padStart(7)} ${'all-gold reach/oracle'.padStart(22)} ${'truncated'.padStart(9)}  unreachable by reason`)
+  console.log(`  ${'environment'.padEnd(12)} ${'questions'.padStart(9)} ${'gold'.padStart(5)} ${'reachable'.padStart(10)} ${'oracle'.padStart(7)} ${'rules'.padStart(7)} ${'all-gold reach/oracle/rules'.padStart(28)} ${'truncated'.padStart(9)}  unreachable by reason`)
   for (const r of rows) {
     const reasons = Object.entries(r.reasons).map(([k, v]) => `${k} ${v}`).join(', ') || '-'
-    console.log(`  ${r.environment.padEnd(12)} ${String(r.questions).padStart(9)} ${String(r.units).padStart(5)} ${pct(r.reachable).padStart(10)} ${pct(r.oracle).padStart(7)} ${`${r.allReachable} / ${r.allOracle}`.padStart(22)} ${String(r.truncated).padStart(9)}  ${reasons}`)
+    console.log(`  ${r.environment.padEnd(12)} ${String(r.questions).padStart(9)} ${String(r.units).padStart(5)} ${pct(r.reachable).padStart(10)} ${pct(r.oracle).padStart(7)} ${pct(r.oracleRules).padStart(7)} ${`${r.allReachable} / ${r.allOracle} / ${r.allRules}`.padStart(28)} ${String(r.truncated).padStart(9)}  ${reasons}`)
     if (r.oracleShort.length > 0) console.log(`    oracle below the ceiling on ${r.oracleShort.length} question(s): ${r.oracleShort.slice(0, 20).join(', ')}`)
+    if (r.rulesShort.length > 0) console.log(`    one-step rules alone below it on ${r.rulesShort.length} question(s): ${r.rulesShort.slice(0, 20).join(', ')}`)
   }
 }
 
@@ -65,14 +69,14 @@ async function measure(set: string, source: IngestSource, tmpDir: string): Promi
   try {
     await runIngest(db.raw, source, defaultIngestOptions(), quiet)
     const ctx = environmentContext(db.raw)
-    const questions = loadQuestions(db.raw, { questionSetId: 1, limit: QUESTIONS })
+    const questions = loadQuestions(db.raw, { questionSetId: 1, offset: OFFSET, limit: QUESTIONS })
     const rows: CeilingRow[] = []
     for (const env of ENVIRONMENTS) {
       const t = performance.now()
       rows.push(await ceilingReport(ctx, questions, env, {}, { maxSteps: MAX_STEPS }))
       console.log(`  (${set} / ${env}: ${((performance.now() - t) / 1000).toFixed(0)} s)`)
     }
-    print(`${set}: ${questions.length} questions, turn limit 6, search budget ${MAX_STEPS} steps per question`, rows)
+    print(`${set}: ${questions.length} questions${OFFSET > 0 ? ` from #${OFFSET + 1}` : ''}, turn limit 6, search budget ${MAX_STEPS} steps per question`, rows)
   } finally {
     await db.close()
   }

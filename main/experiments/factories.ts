@@ -3,11 +3,12 @@ import type SQLite from 'better-sqlite3'
 import type { EvalParams } from '../../preload/contract'
 import { candidateBuilder, HeadPolicy, readHeadWeights } from '../policy/head-policy'
 import { trainedHeadFor } from './training/trained-head'
-import { environmentFactory, type Answerer, type Policy } from '../harness'
+import { createEnvironment, environmentContext, environmentFactory, type Answerer, type EnvQuestion, type Policy } from '../harness'
+import { oraclePlanner } from './ceiling'
 import { createAnswerer } from '../policy/answerer'
 import { getSharedRuntime } from '../llm/llama-runtime'
 import { createPolicy, LLM_KIND_FOR_PROTOCOL } from '../policy/llm-policy'
-import { createScriptedPolicy } from '../policy/scripted'
+import { createScriptedPolicy, type OraclePlanner } from '../policy/scripted'
 
 type PolicySpec = EvalParams['policy']
 type AnswererSpec = EvalParams['answerer']
@@ -20,11 +21,18 @@ export interface Disposable<T> {
 /**
  * The policy a spec names, speaking the protocol the environment declares. A trained head (a training
  * run's checkpoint, or a weights file) plays greedily, as the held-out evaluation of its run does; it
- * needs the workspace database to read the run.
+ * needs the workspace database to read the run. Given the database, the oracle plans ahead through a
+ * twin of the environment (built with `envConfig`, the episodes' own settings).
  */
-export async function policyFor(spec: PolicySpec, environment: string, raw?: SQLite.Database): Promise<Disposable<Policy>> {
+export async function policyFor(spec: PolicySpec, environment: string, raw?: SQLite.Database, envConfig: Record<string, unknown> = {}): Promise<Disposable<Policy>> {
   const { protocol } = environmentFactory(environment)
-  if (spec.kind === 'scripted') return { value: createScriptedPolicy(spec.name, protocol), dispose: async () => undefined }
+  if (spec.kind === 'scripted') {
+    const planner = spec.name === 'oracle' && raw ? lazyPlanner(() => {
+            const ctx = environmentContext(raw)
+            return oraclePlanner(createEnvironment(environment, ctx, envConfig), ctx, EVAL_PLANNER)
+          }) : undefined
+    return { value: createScriptedPolicy(spec.name, protocol, { planner }), dispose: async () => undefined }
+  }
   if (spec.kind === 'head') {
     if (!raw) throw new Error('A trained head is read from the workspace database, which this caller did not give')
     const trained = trainedHeadFor(raw, spec.trainingRun, spec.step, environment)
@@ -40,6 +48,19 @@ export async function policyFor(spec: PolicySpec, environment: string, raw?: SQL
     await getSharedRuntime(),
   )
   return { value: policy, dispose: () => policy.dispose() }
+}
+
+/**
+ * The oracle's look-ahead budget in evaluation runs: where some gold is out of reach the search runs
+ * its whole budget on every such question, so runs take a smaller one than bench:ceiling's 3,000 steps
+ * (the demo world's longest planned path, four LOOKUPs, is found within 1,500).
+ */
+const EVAL_PLANNER = { maxSteps: 500 }
+
+/** A planner whose twin environment (and its retriever) is built at the first episode, not when the policy is named. */
+function lazyPlanner(build: () => OraclePlanner): OraclePlanner {
+  let planner: OraclePlanner | undefined
+  return { plan: (question: EnvQuestion, seed: number) => (planner ??= build()).plan(question, seed) }
 }
 
 export async function answererFor(spec: AnswererSpec): Promise<Disposable<Answerer>> {

@@ -17,7 +17,7 @@ export const evalJob = defineJobKind({
   kind: 'eval.run',
   run: async (ctx, { params, db, own }) => {
     // Owned in order, closed in reverse: answerer, policy, then the database. The model files they load are reported as held.
-    const policy = own(await policyFor(params.policy, params.environment, db.raw), params.policy.kind === 'llm' ? params.policy.modelPath : undefined)
+    const policy = own(await policyFor(params.policy, params.environment, db.raw, params.envConfig), params.policy.kind === 'llm' ? params.policy.modelPath : undefined)
     const answerer = own(await answererFor(params.answerer), params.answerer.kind === 'gguf' ? params.answerer.modelPath : undefined)
     const p = params.policy
     const policyName = p.kind === 'scripted' ? p.name : p.kind === 'head' ? `head of training run #${p.trainingRun}${p.step !== undefined ? ` step ${p.step}` : ''}` : p.kind === 'head-file' ? `head ${p.path.split('/').pop()}` : p.modelPath.split('/').pop()

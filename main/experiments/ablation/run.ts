@@ -175,7 +175,7 @@ async function runCell(
         if (!spec.success) throw new Error('LoRA adapters are not available in this build: the GGUF policy has no lora option')
         policy = await policyFor(spec.data, row.environment)
       } else {
-        policy = await policyFor(p, row.environment)
+        policy = await policyFor(p, row.environment, raw, row.envConfig)
       }
     }
     try {

@@ -42,6 +42,8 @@ export interface CeilingResult {
 export interface CeilingOptions {
   /** Environment steps the search may take (replays included). */
   maxSteps: number
+  /** Gold units already known to be reachable (by the oracle's rules): only better sequences are searched for. */
+  floor?: number
 }
 
 export const DEFAULT_CEILING_OPTIONS: CeilingOptions = { maxSteps: 3000 }
@@ -56,6 +58,13 @@ export function goldUnits(question: EnvQuestion): GoldUnit[] {
 
 const dataOf = (obs: { data: Record<string, unknown> }): SentenceEnvData => obs.data as SentenceEnvData
 const sentenceOf = (item: MenuItem): { id: number; documentId: number } | undefined => (item.target as { sentence?: { id: number; documentId: number } } | undefined)?.sentence
+
+/** How many gold units the committed sentences cover. */
+export function committedUnitCount(ctx: EnvContext, units: readonly GoldUnit[], sentenceIds: readonly number[]): number {
+  const committed = new Set(sentenceIds)
+  const documents = new Set([...committed].map((id) => ctx.corpus.sentence(id)?.documentId))
+  return units.filter((u) => u.id !== null && (u.kind === 'sentence' ? committed.has(u.id) : documents.has(u.id))).length
+}
 
 /** Which units a sentence would commit. */
 function unitsOf(units: readonly GoldUnit[], s: { id: number; documentId: number }): number[] {
@@ -127,7 +136,7 @@ export async function searchCeiling(env: Environment, ctx: EnvContext, question:
       return
     }
     const open = resolvable - committed.length
-    if (committed.length + Math.min(data.turnsLeft, open) <= best.length) return
+    if (committed.length + Math.min(data.turnsLeft, open) <= Math.max(best.length, options.floor ?? 0)) return
     const key = `${[...data.committed.map((s) => s.id)].sort((a, b) => a - b).join(',')}|${data.visible.map((s) => s.id).sort((a, b) => a - b).join(',')}|${data.entities.filter((e) => e.visited).map((e) => e.handle).join(',')}|${(data.queries ?? []).join('\u0000')}`
     if ((memo.get(key) ?? -1) >= data.turnsLeft) return
     memo.set(key, data.turnsLeft)

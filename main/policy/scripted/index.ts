@@ -5,14 +5,14 @@
 import type { Policy } from '../../harness'
 import type { Protocol } from '../../harness'
 import { GreedyPolicy } from './harness-g/greedy'
-import { OraclePolicy } from './harness-g/oracle'
+import { OraclePolicy, type OraclePlanner } from './harness-g/oracle'
 import { RandomPolicy } from './harness-g/random'
 import type { SentenceProtocol } from './harness-g/observation'
 import { ScriptedToolPolicy } from './harness-1/tool-policy'
 
 export { GreedyPolicy, lookupValue } from './harness-g/greedy'
 export { RandomPolicy } from './harness-g/random'
-export { OraclePolicy } from './harness-g/oracle'
+export { OraclePolicy, type OraclePlanner } from './harness-g/oracle'
 export { ScriptedToolPolicy, type ScriptedToolOptions } from './harness-1/tool-policy'
 export { firstHopQueries, namesIn, readQuestion, type QuestionReading } from './harness-1/questions'
 
@@ -20,7 +20,12 @@ export interface ScriptedPolicyDeclaration {
   name: string
   description: string
   protocols: readonly Protocol[]
-  create(protocol: Protocol): Policy
+  create(protocol: Protocol, options: ScriptedPolicyOptions): Policy
+}
+
+export interface ScriptedPolicyOptions {
+  /** The oracle's look-ahead through a twin environment; the other policies ignore it. */
+  planner?: OraclePlanner
 }
 
 const SENTENCE: readonly SentenceProtocol[] = ['sentence-menu', 'sentence-search']
@@ -29,7 +34,7 @@ const asSentence = (p: Protocol): SentenceProtocol => p as SentenceProtocol
 const declarations: ScriptedPolicyDeclaration[] = [
   { name: 'greedy', description: 'Commits the sentence covering the most unmet question terms; otherwise the most promising LOOKUP or search.', protocols: SENTENCE, create: (p) => new GreedyPolicy(asSentence(p)) },
   { name: 'random', description: 'Uniform over what is available (seeded by the episode seed).', protocols: SENTENCE, create: (p) => new RandomPolicy(asSentence(p)) },
-  { name: 'oracle', description: 'Follows the gold: an upper bound on what the environment lets a policy reach, not a baseline.', protocols: SENTENCE, create: (p) => new OraclePolicy(asSentence(p)) },
+  { name: 'oracle', description: 'Follows the gold: an upper bound on what the environment lets a policy reach, not a baseline.', protocols: SENTENCE, create: (p, o) => new OraclePolicy(asSentence(p), o.planner) },
   { name: 'scripted-tools', description: 'Harness-1 tool script: fan-out search, curate by tag, verify, end.', protocols: ['harness1-tools'], create: () => new ScriptedToolPolicy() },
 ]
 
@@ -40,12 +45,12 @@ export function scriptedPolicies(): readonly ScriptedPolicyDeclaration[] {
 export const SCRIPTED_POLICY_NAMES = declarations.map((d) => d.name)
 
 /** A scripted policy for an environment speaking `protocol`; the error names the policies that do speak it. */
-export function createScriptedPolicy(name: string, protocol: Protocol): Policy {
+export function createScriptedPolicy(name: string, protocol: Protocol, options: ScriptedPolicyOptions = {}): Policy {
   const d = declarations.find((x) => x.name === name)
   if (!d) throw new Error(`Unknown scripted policy "${name}"; known: ${SCRIPTED_POLICY_NAMES.join(', ')}`)
   if (!d.protocols.includes(protocol)) {
     const fitting = declarations.filter((x) => x.protocols.includes(protocol)).map((x) => x.name)
     throw new Error(`${name} drives ${d.protocols.join(' and ')} environments, not ${protocol}; use ${fitting.join(', ') || 'an LLM policy'} here`)
   }
-  return d.create(protocol)
+  return d.create(protocol, options)
 }

@@ -1,12 +1,25 @@
 import type { Policy, PolicyDecision } from '../../../harness'
 import type { SentenceProtocol } from './observation'
-import type { ActionSpace, EnvQuestion, MenuItem, Observation, ResolvedGold } from '../../../harness'
+import type { Action, ActionSpace, EnvQuestion, MenuItem, Observation, ResolvedGold } from '../../../harness'
 import type { SentenceEnvData } from '../../../harness'
 import { resolveGoldIn, type GoldCatalogue, type GoldDocumentRow } from '../../../corpus/gold'
 import { lookupValue } from './greedy'
 import { addsOf, best, entityNameOf, entityQuery, feature, normalisedText, ofType, searchKey, sentenceData, sentenceOf, usedQueryKeys } from './observation'
 
 const menu = (id: string): PolicyDecision => ({ action: { kind: 'menu', id } })
+
+/**
+ * Plans an episode ahead through a twin of the environment (same question, seed and settings; the
+ * environments are deterministic): the actions that commit more gold than the one-step rules below
+ * would, or null when the rules already commit as much. Built above the policy layer
+ * (main/experiments/factories.ts), where the environments' own transitions can be searched.
+ */
+export interface OraclePlanner {
+  plan(question: EnvQuestion, seed: number): Promise<Action[] | null>
+}
+
+const isAvailable = (action: Action, data: SentenceEnvData): boolean =>
+  action.kind !== 'menu' || data.menu.some((i) => i.id === action.id)
 
 /**
  * What the oracle has observed in an episode (visible and committed sentences, menu targets and LOOKUP
@@ -63,23 +76,41 @@ class ObservedCatalogue implements GoldCatalogue {
  *   documents (the next hop is usually named there), else greedy's best; in free query, searches as above.
  * Gold that cannot be resolved against the workspace is never reachable, so it is not waited for;
  * gold resolved from observations may only not have been seen yet, so it is.
+ *
+ * One-step rules cannot see gold that only appears after several fetches through entities unrelated to
+ * the question, so with a planner (and resolved gold) the oracle first follows the planned actions when
+ * they commit more gold than the rules would, then the rules: it is then never below the bounded
+ * search of main/experiments/ceiling.
  */
 export class OraclePolicy implements Policy {
   readonly name = 'oracle'
   private question: EnvQuestion | null = null
+  private seed = 0
   private observed = new ObservedCatalogue()
+  /** The planned actions left (null: follow the rules); undefined until planned at the first step. */
+  private planned: Action[] | null | undefined
 
-  constructor(private readonly protocol: SentenceProtocol) {}
+  constructor(
+    private readonly protocol: SentenceProtocol,
+    private readonly planner?: OraclePlanner,
+  ) {}
 
   reset(episode: { seed: number; question: EnvQuestion }): void {
     this.question = episode.question
+    this.seed = episode.seed
     this.observed = new ObservedCatalogue()
+    this.planned = undefined
   }
 
   async act(observation: Observation, _actions: ActionSpace): Promise<PolicyDecision> {
     const data = sentenceData(observation, this.name)
     const question = this.question
     if (!question) throw new Error(`${this.name}: reset() was not called`)
+    if (this.planned === undefined) this.planned = this.planner && question.gold ? await this.planner.plan(question, this.seed) : null
+    const next = this.planned?.shift()
+    if (next && isAvailable(next, data)) return { action: next }
+    // Off the plan (the episode diverged from the twin's) or past its end: the rules from here.
+    this.planned = null
     let gold: ResolvedGold
     let final: boolean
     if (question.gold) {

@@ -18,7 +18,7 @@ describe('Ablations page: the matrix', () => {
     backend = await startJobBackend()
     provideApi(countingApi(backend).api)
     demo = await demoRuns(backend)
-  }, 180_000)
+  }, 600_000)
   afterAll(() => backend?.close())
   afterEach(() => {
     wrapper?.unmount()
@@ -73,5 +73,5 @@ describe('Ablations page: the matrix', () => {
     expect(w.findAll('[data-test=ablation-matrix] tbody tr')).toHaveLength(2)
     expect(w.get('[data-test=ablation-matrix] tr[data-label="scripted: oracle"] td[data-metric="sp.recall"]').text()).toMatch(/\d+\.\d%/)
     expect(w.find('[data-test=ablation-list] tr[data-status=done]').exists()).toBe(true)
-  }, 120_000)
+  }, 600_000)
 })

@@ -34,7 +34,7 @@ describe('Questions page', () => {
     workspaceId = (await backend.call('workspace.create', { name: 'Folder corpus' })).id
     const { raw } = await backend.services.workspaces.handle(workspaceId)
     await runIngest(raw, { kind: 'folder', path: join(FIXTURES, 'corpus') }, defaultIngestOptions(), quiet)
-  }, 180_000)
+  }, 600_000)
   afterAll(() => backend?.close())
   afterEach(() => {
     wrapper?.unmount()
@@ -98,7 +98,7 @@ describe('Questions page', () => {
     await w.get('[data-test=question-filters]').trigger('submit')
     await settle()
     expect(rows(w)).toHaveLength(1)
-  }, 60_000)
+  }, 600_000)
 
   it('writes a question with a gold sentence picked from search results', async () => {
     const w = await mountPage()
@@ -118,7 +118,7 @@ describe('Questions page', () => {
     expect(row.text()).toContain('It was first described in 1837 in a paper read in Turin.')
     expect(row.text()).toContain('(+1 aliases)')
     expect(row.get('[data-test=provenance]').text()).toContain('manual')
-  }, 60_000)
+  }, 600_000)
 
   it('once an evaluation used the test split it is frozen, naming the run; a question opens its episodes', async () => {
     const { raw } = await backend.services.workspaces.handle(workspaceId)
@@ -144,5 +144,5 @@ describe('Questions page', () => {
     await settle()
     expect(w.get('[data-test=questions-error]').text()).toContain('a split never changes once a run has used it')
     expect(rows(w)).toHaveLength(1)
-  }, 60_000)
+  }, 600_000)
 })

@@ -50,7 +50,7 @@ describe('Corpus search and grep, the document reader and its links', () => {
         { policy: tools.value, answerer: answerer.value, appVersion: APP_VERSION, jobId: null, progress: () => {}, throwIfCancelled: () => {} },
       )
     ).runId
-  }, 180_000)
+  }, 600_000)
   afterAll(() => backend?.close())
   afterEach(() => {
     wrapper?.unmount()
@@ -198,5 +198,5 @@ describe('Corpus search and grep, the document reader and its links', () => {
     } finally {
       stop()
     }
-  }, 180_000)
+  }, 600_000)
 })

@@ -24,7 +24,7 @@ describe('Runs, Run, Ablations and Trajectory pages', () => {
     provideApi(counting.api)
     demo = await demoRuns(backend)
     catalog = await backend.call('harness.catalog', {})
-  }, 180_000)
+  }, 600_000)
   afterAll(() => backend?.close())
   afterEach(() => {
     wrapper?.unmount()

@@ -23,7 +23,7 @@ describe('Training section on paragraph gold', () => {
     const ingest = await backend.call('job.start', { kind: 'corpus.ingest', workspaceId, params: { source: { kind: 'benchmark', benchmark: 'musique', questionsFile: join(import.meta.dirname, '..', 'fixtures', 'gold', 'musique-repeated-titles.jsonl') } } })
     const ingested = await backend.services.jobs.waitFor(ingest.id)
     expect(ingested.status, ingested.error ?? '').toBe('done')
-  }, 120_000)
+  }, 600_000)
   afterAll(() => backend?.close())
   afterEach(() => {
     wrapper?.unmount()
@@ -48,7 +48,7 @@ describe('Training section on paragraph gold', () => {
     expect(run.headlineMetric).toBe('paragraph.f1')
     await backend.call('job.cancel', { id: run.jobId! })
     await backend.services.jobs.waitFor(run.jobId!)
-  }, 120_000)
+  }, 600_000)
 
   it('a finished run shows paragraph metrics: run list headline, held-out chart, paired table and rollouts', async () => {
     const job = await backend.call('job.start', {
@@ -73,5 +73,5 @@ describe('Training section on paragraph gold', () => {
     await w.get('[data-test=rollout-step]').setValue('1')
     await until(() => w.find('[data-test=rollouts-table]').exists(), 'the rollouts of step 1')
     expect(w.get('[data-test=rollout-headline]').text()).toBe('Paragraph F1 (evidence)')
-  }, 240_000)
+  }, 600_000)
 })

@@ -29,7 +29,7 @@ describe('Rewards page and Training section', () => {
     questions = (await backend.call('questions.sets', { workspaceId }))[0]!.questions
     catalog = await backend.call('training.catalog', {})
     harnessMetrics = (await backend.call('harness.catalog', {})).metrics
-  }, 120_000)
+  }, 600_000)
   afterAll(() => backend?.close())
   afterEach(() => {
     wrapper?.unmount()
@@ -182,7 +182,7 @@ describe('Rewards page and Training section', () => {
     expect(counting.calls('training.run') - refreshes).toBeGreaterThan(2)
     expect([...seen].filter((n) => n > 0 && n < 4).length).toBeGreaterThan(0)
     expect(w.get('[data-test=training-progress]').text()).toBe('4 / 4 steps')
-  }, 120_000)
+  }, 600_000)
 
   it('Training section: a finished run shows every chart from its diagnostics, held-out before/after with CIs, and the rollouts of a step with trajectory links', async () => {
     const runId = (await backend.call('training.runs', { workspaceId })).find((r) => r.name === 'component run')!.id

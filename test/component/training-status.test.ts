@@ -31,7 +31,7 @@ describe('Training panel status and chart', () => {
     const end = await backend.services.jobs.waitFor(job.id)
     if (end.kind !== 'train.run' || end.status !== 'done' || !end.result) throw new Error(`training ${end.status}: ${end.error}`)
     done = await backend.call('training.run', { workspaceId, runId: end.result.runId })
-  }, 300_000)
+  }, 600_000)
   afterAll(() => backend?.close())
 
   it('never shows the list\'s "done" beside a detail that still lacks the last step', async () => {

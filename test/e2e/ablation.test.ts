@@ -41,7 +41,7 @@ describe.runIf(run)('ablation matrix in Chromium (browser mode)', () => {
     await page.click('[data-test=create-workspace]')
     await page.locator('tr[data-workspace="Ablation"] [data-test=open]').click()
     await page.click('[data-test=create-demo]')
-    await page.locator('[data-test=corpus-counts] [data-count=documents] dd').filter({ hasText: /^[1-9]/ }).waitFor({ timeout: 120_000 })
+    await page.locator('[data-test=corpus-counts] [data-count=documents] dd').filter({ hasText: /^[1-9]/ }).waitFor({ timeout: 600_000 })
 
     await page.click('[data-test=open-ablations]')
     const builder = page.locator('[data-test=ablation-builder]')
@@ -58,7 +58,7 @@ describe.runIf(run)('ablation matrix in Chromium (browser mode)', () => {
     await builder.locator('[data-test=ablation-run]').click()
 
     const current = page.locator('[data-test=ablation-current]')
-    await page.locator('[data-test=ablation-current][data-status=done]').waitFor({ timeout: 180_000 })
+    await page.locator('[data-test=ablation-current][data-status=done]').waitFor({ timeout: 600_000 })
     expect(await current.locator('[data-test=ablation-ran-on]').textContent()).toMatch(/corpus \d+files-sha256:/)
     const matrix = page.locator('[data-test=ablation-matrix]')
     await matrix.waitFor()
@@ -73,7 +73,7 @@ describe.runIf(run)('ablation matrix in Chromium (browser mode)', () => {
     await page.locator('[data-test=paired-scatter]').waitFor()
     expect(Number(await page.locator('[data-test=paired-scatter]').getAttribute('data-points'))).toBe(5)
     await page.screenshot({ path: join(OUTPUT_DIR, 'ablation.png'), fullPage: true })
-  }, 300_000)
+  }, 600_000)
 
   it('exports the table as CSV and a chart as SVG', async () => {
     const csv = await downloaded(() => page.click('[data-test=export-csv]'))

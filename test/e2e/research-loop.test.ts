@@ -88,7 +88,7 @@ describe.runIf(run)('research loop in Chromium (browser mode)', () => {
     await page.click('[data-test=tab-folder]')
     await page.fill('[data-test=folder-path]', folder)
     await page.click('[data-test=start-ingest]')
-    await expect.poll(async () => page.locator('[data-test=file-table] tr[data-status=ok]').count(), { timeout: 90_000, interval: 250 }).toBe(4)
+    await expect.poll(async () => page.locator('[data-test=file-table] tr[data-status=ok]').count(), { timeout: 600_000, interval: 250 }).toBe(4)
 
     await go(`#/workspaces/${workspaceId}/questions`)
     await page.click('[data-test=tool-import]')
@@ -121,7 +121,7 @@ describe.runIf(run)('research loop in Chromium (browser mode)', () => {
     await page.fill('[data-test=eval-limit]', '3')
     await page.click('[data-test=eval-start]')
     const row = page.locator('[data-test=runs-table] tr[data-status=done]').first()
-    await row.waitFor({ timeout: 120_000 })
+    await row.waitFor({ timeout: 600_000 })
     const runId = Number(await row.getAttribute('data-run'))
 
     await go(`#/workspaces/${workspaceId}/runs/${runId}`)
@@ -141,7 +141,7 @@ describe.runIf(run)('research loop in Chromium (browser mode)', () => {
     await go(`#/workspaces/${workspaceId}/runs/${runId}`)
     await page.locator('[data-test=export-run][data-format=run-results-csv]').click()
     const link = page.locator('[data-test=export-download]').first()
-    await link.waitFor({ timeout: 60_000 })
+    await link.waitFor({ timeout: 600_000 })
     const res = await fetch(`${app.origin}${await link.getAttribute('href')}`)
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8')

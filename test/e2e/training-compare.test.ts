@@ -42,7 +42,7 @@ describe.runIf(run)('comparing training runs and trying a trained head (browser 
     await page.click('[data-test=create-workspace]')
     await page.locator('tr[data-workspace="Compare"] [data-test=open]').click()
     await page.click('[data-test=create-demo]')
-    await page.locator('[data-test=corpus-counts] [data-count=documents] dd').filter({ hasText: /^[1-9]/ }).waitFor({ timeout: 180_000 })
+    await page.locator('[data-test=corpus-counts] [data-count=documents] dd').filter({ hasText: /^[1-9]/ }).waitFor({ timeout: 600_000 })
     workspaceId = /workspaces\/([^/?#]+)/.exec(page.url())![1]!
     const questionSetId = ((await call('questions.sets', { workspaceId })) as Array<{ id: number }>)[0]!.id
     // Two tiny runs differing in seed and learning rate: 3 steps, held-out evaluations at 0, 1, 2 and after the last.
@@ -61,14 +61,14 @@ describe.runIf(run)('comparing training runs and trying a trained head (browser 
     const tryIt = page.locator('[data-test=try-it]')
     await tryIt.locator('[data-test=try-workspace]').selectOption(workspaceId)
     await tryIt.locator('[data-test=try-environment]').selectOption('graph-menu')
-    await page.waitForFunction(() => document.querySelectorAll('[data-test=try-it] [data-test=try-policy-head]').length === 2, null, { timeout: 300_000 })
+    await page.waitForFunction(() => document.querySelectorAll('[data-test=try-it] [data-test=try-policy-head]').length === 2, null, { timeout: 600_000 })
     const offered = await tryIt.locator('[data-test=try-policy-head]').evaluateAll((options) => options.map((o) => Number((o as HTMLOptionElement).value.replace('head:', ''))))
     runIds.push(...offered.sort((a, b) => a - b))
     const done = ((await call('training.runs', { workspaceId })) as Array<{ id: number; status: string }>).filter((r) => r.status === 'done')
     expect(done.map((r) => r.id).sort((a, b) => a - b)).toEqual(runIds)
 
     await page.goto(`${app.origin}/#/workspaces/${workspaceId}/runs`)
-    await page.waitForFunction(() => document.querySelectorAll('[data-test=training-runs] tr[data-status=done]').length === 2, null, { timeout: 60_000 })
+    await page.waitForFunction(() => document.querySelectorAll('[data-test=training-runs] tr[data-status=done]').length === 2, null, { timeout: 600_000 })
     const compare = page.locator('[data-test=training-compare]')
     for (const id of runIds) await compare.locator(`[data-test=compare-runs] input[data-run="${id}"]`).check()
     const heldOut = compare.locator('[data-test=chart-compare-held-out]')
@@ -108,7 +108,7 @@ describe.runIf(run)('comparing training runs and trying a trained head (browser 
     expect(await head.textContent()).toContain(`trained head: run #${runIds[1]}`)
     await tryIt.locator('[data-test=try-policy]').selectOption(`head:${runIds[1]}`)
     await tryIt.locator('[data-test=try-run]').click()
-    await page.locator('[data-test=trajectory-steps] li.step').first().waitFor({ timeout: 120_000 })
+    await page.locator('[data-test=trajectory-steps] li.step').first().waitFor({ timeout: 600_000 })
     expect(page.url()).toMatch(/\/episodes\/\d+$/)
     // The episode's run names the head it played with.
     const runs = (await call('runs.list', { workspaceId })) as Array<{ name: string; config: { policy?: unknown } }>

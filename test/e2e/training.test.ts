@@ -39,7 +39,7 @@ describe.runIf(run)('training in Chromium (browser mode)', () => {
     await page.click('[data-test=create-workspace]')
     await page.locator('tr[data-workspace="Training"] [data-test=open]').click()
     await page.click('[data-test=create-demo]')
-    await page.locator('[data-test=corpus-counts] [data-count=documents] dd').filter({ hasText: /^[1-9]/ }).waitFor({ timeout: 120_000 })
+    await page.locator('[data-test=corpus-counts] [data-count=documents] dd').filter({ hasText: /^[1-9]/ }).waitFor({ timeout: 600_000 })
 
     await page.click('[data-test=nav-rewards]')
     await page.locator('[data-test=reward-terms] [data-term="sp.f1"]').waitFor()
@@ -83,14 +83,14 @@ describe.runIf(run)('training in Chromium (browser mode)', () => {
     await launcher.locator('[data-test=train-name]').fill('e2e run')
     await launcher.locator('[data-test=train-start]').click()
     const panel = page.locator('[data-test=training-run]')
-    await panel.locator('[data-test=training-stop]').waitFor({ timeout: 60_000 })
+    await panel.locator('[data-test=training-stop]').waitFor({ timeout: 600_000 })
     // The chart grows as steps complete: wait for a first point, then for more.
     await waitForPlotted(1)
     const first = await plotted()
     await waitForPlotted(first + 1)
     expect(await plotted()).toBeGreaterThan(first)
     await panel.locator('[data-test=training-stop]').click()
-    await page.locator('[data-test=training-run][data-status=cancelled]').waitFor({ timeout: 60_000 })
+    await page.locator('[data-test=training-run][data-status=cancelled]').waitFor({ timeout: 600_000 })
     const stopped = await plotted()
     expect(stopped).toBeGreaterThan(first)
     expect(stopped).toBeLessThan(STEPS)
@@ -99,7 +99,7 @@ describe.runIf(run)('training in Chromium (browser mode)', () => {
     await page.screenshot({ path: join(OUTPUT_DIR, 'training-stopped.png'), fullPage: true })
 
     await panel.locator('[data-test=training-resume]').click()
-    await page.locator('[data-test=training-run][data-status=done]').waitFor({ timeout: 120_000 })
+    await page.locator('[data-test=training-run][data-status=done]').waitFor({ timeout: 600_000 })
     expect(await plotted()).toBe(STEPS)
     expect(await page.locator('[data-test=training-progress]').textContent()).toBe(`${STEPS} / ${STEPS} steps`)
     // Held-out evaluations at steps 0, 10, 20, 30 and after the last; before and after with the paired difference.
@@ -115,7 +115,7 @@ describe.runIf(run)('training in Chromium (browser mode)', () => {
     await links.first().waitFor()
     expect(await links.count()).toBe(4)
     await links.nth(1).click()
-    await page.locator('[data-test=trajectory-steps] li.step').first().waitFor({ timeout: 60_000 })
+    await page.locator('[data-test=trajectory-steps] li.step').first().waitFor({ timeout: 600_000 })
     expect(await page.locator('[data-test=step-detail] .menu li[data-chosen=true]').count()).toBe(1)
     // The credit each step received: frontier and enablement credit and the step's advantage.
     const credit = page.locator('[data-test=step-detail] [data-test=step-credit]')

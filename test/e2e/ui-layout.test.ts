@@ -43,7 +43,7 @@ describe.runIf(run)('page layout at 1440 x 900 (browser mode)', () => {
     await page.click('[data-test=create-workspace]')
     await page.locator('tr[data-workspace="Layout"] [data-test=open]').click()
     await page.click('[data-test=create-demo]')
-    await page.locator('[data-test=corpus-counts] [data-count=documents] dd').filter({ hasText: /^[1-9]/ }).waitFor({ timeout: 180_000 })
+    await page.locator('[data-test=corpus-counts] [data-count=documents] dd').filter({ hasText: /^[1-9]/ }).waitFor({ timeout: 600_000 })
     workspaceId = /workspaces\/([^/?#]+)/.exec(page.url())![1]!
     const setId = ((await call('questions.sets', { workspaceId })) as Array<{ id: number }>)[0]!.id
     // Three finished evaluations: three job lines, three rows with every metric column.
@@ -51,8 +51,8 @@ describe.runIf(run)('page layout at 1440 x 900 (browser mode)', () => {
       await call('job.start', { kind: 'eval.run', workspaceId, params: { name: `${policy} in ${environment}`, environment, policy: { kind: 'scripted', name: policy }, questionSetId: setId, limit: 3 } })
     }
     await page.click('[data-test=nav-runs]')
-    await page.waitForFunction(() => document.querySelectorAll('[data-test=runs-table] tbody tr[data-status=done]').length === 3, null, { timeout: 180_000 })
-    await page.waitForFunction(() => document.querySelectorAll('[data-test=finished-jobs] li[data-status=done]').length === 3, null, { timeout: 60_000 })
+    await page.waitForFunction(() => document.querySelectorAll('[data-test=runs-table] tbody tr[data-status=done]').length === 3, null, { timeout: 600_000 })
+    await page.waitForFunction(() => document.querySelectorAll('[data-test=finished-jobs] li[data-status=done]').length === 3, null, { timeout: 600_000 })
     await page.locator('[data-test=training-section]').waitFor()
     await page.screenshot({ path: join(OUTPUT_DIR, 'layout-runs.png') })
     await page.screenshot({ path: join(OUTPUT_DIR, 'layout-runs-full.png'), fullPage: true })
@@ -80,7 +80,7 @@ describe.runIf(run)('page layout at 1440 x 900 (browser mode)', () => {
 
     // A run's own page: its episode table stays within the window too.
     await page.locator('[data-test=runs-table] tbody tr').last().locator('a').first().click()
-    await page.locator('[data-test=episodes-table] tbody tr').first().waitFor({ timeout: 60_000 })
+    await page.locator('[data-test=episodes-table] tbody tr').first().waitFor({ timeout: 600_000 })
     await page.screenshot({ path: join(OUTPUT_DIR, 'layout-run.png') })
     const runWidths = await page.evaluate(() => {
       const table = document.querySelector('[data-test=episodes-table]')!
@@ -95,8 +95,8 @@ describe.runIf(run)('page layout at 1440 x 900 (browser mode)', () => {
   it('Graph page: statistics and the best-connected entity before any search', async () => {
     await page.goto(`${app.origin}/#/workspaces/${workspaceId}/graph`)
     const note = page.locator('[data-test=graph-start-note]')
-    await note.waitFor({ timeout: 60_000 })
-    await page.locator('[data-test=graph-count]').filter({ hasText: /^[1-9]\d* \/ \d+ nodes/ }).waitFor({ timeout: 60_000 })
+    await note.waitFor({ timeout: 600_000 })
+    await page.locator('[data-test=graph-count]').filter({ hasText: /^[1-9]\d* \/ \d+ nodes/ }).waitFor({ timeout: 600_000 })
     expect(await page.locator('[data-test=graph-search-input]').inputValue()).toBe('')
     // Never a date or number hub: the note names its type.
     expect(await note.textContent()).not.toMatch(/\((DATE|CARDINAL|ORDINAL|QUANTITY|PERCENT|MONEY|TIME),/)

@@ -44,7 +44,7 @@ export function serveBuiltApp(dataDir: string): Promise<ServedApp> {
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
       reject(new Error(`server did not print a URL within 110 s:\n${output}`))
-    }, 110_000)
+    }, 600_000)
     const onData = (chunk: Buffer): void => {
       output += chunk.toString()
       const match = /(http:\/\/127\.0\.0\.1:\d+)\/\?token=([\w-]+)/.exec(output)

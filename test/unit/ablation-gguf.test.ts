@@ -20,7 +20,7 @@ describe.runIf(sharedAvailable(MODEL, 'the GGUF ablation row'))('ablation with a
     const ingest = await backend.call('job.start', { kind: 'corpus.ingest', workspaceId, params: { source: { kind: 'demo', seed: 4, size: 0.3 } } })
     expect((await backend.services.jobs.waitFor(ingest.id)).status).toBe('done')
     setId = (await backend.call('questions.sets', { workspaceId }))[0]!.id
-  }, 120_000)
+  }, 600_000)
   afterAll(() => backend.close())
 
   it('evaluates the model on the same questions and seeds, and records its SHA-256', async () => {
@@ -43,7 +43,7 @@ describe.runIf(sharedAvailable(MODEL, 'the GGUF ablation row'))('ablation with a
     expect(llm!.error).toBeNull()
     expect(Object.keys(llm!.episodes).sort()).toEqual(Object.keys(b!.episodes).sort())
     expect(llm!.cells['turns']!.difference.count).toBe(2)
-  }, 300_000)
+  }, 600_000)
 })
 
 /** A GGUF model and the same model with a LoRA adapter (both tiny, written here) as two rows: the adapter row runs and is recorded by hash. */
@@ -61,7 +61,7 @@ describe('ablation with a GGUF + LoRA row', () => {
     const ingest = await backend.call('job.start', { kind: 'corpus.ingest', workspaceId, params: { source: { kind: 'demo', seed: 4, size: 0.3 } } })
     expect((await backend.services.jobs.waitFor(ingest.id)).status).toBe('done')
     setId = (await backend.call('questions.sets', { workspaceId }))[0]!.id
-  }, 120_000)
+  }, 600_000)
   afterAll(async () => {
     await backend.close()
     tmp.cleanup()
@@ -87,5 +87,5 @@ describe('ablation with a GGUF + LoRA row', () => {
     expect(lora!.error).toBeNull()
     expect(Object.keys(lora!.episodes).sort()).toEqual(Object.keys(b!.episodes).sort())
     expect(lora!.cells['turns']!.difference.count).toBe(2)
-  }, 300_000)
+  }, 600_000)
 })

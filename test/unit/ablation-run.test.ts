@@ -18,7 +18,7 @@ describe('ablation matrix', () => {
     const ingest = await backend.call('job.start', { kind: 'corpus.ingest', workspaceId, params: { source: { kind: 'demo', seed: 3, size: 0.5 } } })
     expect((await backend.services.jobs.waitFor(ingest.id)).status).toBe('done')
     setId = (await backend.call('questions.sets', { workspaceId }))[0]!.id
-  }, 120_000)
+  }, 600_000)
   afterAll(() => backend.close())
 
   const base = () => ({ environment: 'graph-menu', policy: { kind: 'scripted' as const, name: 'greedy' }, questionSetId: setId, offset: 0, limit: 4, seeds: [1, 2], training: { offset: 10, limit: 6, steps: 2, groupSize: 2, questionsPerStep: 2, evalInterval: 1 } })
@@ -80,7 +80,7 @@ describe('ablation matrix', () => {
     expect(trained!.trainRunIds).toHaveLength(2)
     expect(trained!.curves.map((c) => c.points.length)).toEqual([2, 2])
     expect(trained!.curves[0]!.points[0]!.heldOut).not.toBeNull()
-  }, 300_000)
+  }, 600_000)
 
   it('reports a row that lacks some of the base questions instead of pairing silently', async () => {
     const detail = await backend.call('ablations.get', { workspaceId, id: ablationId })
@@ -158,7 +158,7 @@ describe('ablation matrix', () => {
     expect(row.curves[0]!.points.map((p) => p.step)).toEqual(Array.from({ length: 30 }, (_, i) => i))
     // The base cell was not run twice.
     expect(finished.cells.find((c) => c.row === 0)!.runId).toBe(stopped.cells.find((c) => c.row === 0)!.runId)
-  }, 300_000)
+  }, 600_000)
 
   it('runs Harness-1 switches as rows, keeps the reward terms as columns, and says why SNC credit cannot run there', async () => {
     const saved = await backend.call('ablations.save', {
@@ -199,7 +199,7 @@ describe('ablation matrix', () => {
     expect(weights.cells['turns']!.difference).toMatchObject({ mean: 0, count: 3 })
     expect(weights.cells['reward.toolDiversity']!.value.mean).toBe(0)
     expect(r.rows[0]!.cells['reward.toolDiversity']!.value.mean!).toBeGreaterThan(0)
-  }, 300_000)
+  }, 600_000)
 
   it('runs on a stored split of the set: every cell evaluates exactly that split', async () => {
     const onSplit = { ...base(), split: 'test', limit: 100, seeds: [1] }
@@ -215,5 +215,5 @@ describe('ablation matrix', () => {
     expect(results.keys).toHaveLength(test)
     // The split is now frozen: the cells' runs used it.
     await expect(backend.call('questions.split', { workspaceId, setId, spec: { method: 'ratio', seed: 2, ratios: { train: 1, dev: 1, test: 1 } } })).rejects.toThrow(/used by runs/)
-  }, 300_000)
+  }, 600_000)
 })

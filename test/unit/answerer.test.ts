@@ -16,7 +16,7 @@ let runtime: LlamaRuntime
 
 beforeAll(async () => {
   runtime = await LlamaRuntime.create({ gpu: 'cpu', threads: 1 })
-}, 60_000)
+}, 600_000)
 afterAll(async () => {
   await disposeModelCache(runtime)
   await runtime?.dispose()

@@ -80,7 +80,7 @@ describe('API fuzz over the browser-mode server', () => {
     episodeId = (await backend.call('runs.episodes', { workspaceId, runId: runIds[0]! })).episodes[0]!.id
     server = await startBrowserServer({ handlers: createHandlers(backend.services, { mode: 'browser' }), events: backend.services.events, rendererDir, port: 0 })
     base = `http://127.0.0.1:${server.port}`
-  }, 120_000)
+  }, 600_000)
 
   afterAll(async () => {
     await server?.close()
@@ -209,5 +209,5 @@ describe('API fuzz over the browser-mode server', () => {
     expect(sent).toBeGreaterThan(Object.keys(routes).length * 10)
     // Nothing leaked onto Object.prototype.
     expect(({} as Record<string, unknown>).polluted ?? ({} as Record<string, unknown>).isAdmin).toBeUndefined()
-  }, 120_000)
+  }, 600_000)
 })

@@ -94,7 +94,7 @@ describe('runs.compare metric names', () => {
     const [oracle, greedy] = await backend.call('runs.list', { workspaceId })
     baselineRunId = greedy!.id
     runId = oracle!.id
-  }, 120_000)
+  }, 600_000)
   afterAll(() => backend.close())
 
   it('refuses a name that is no metric (Object.prototype members included) with a validation error naming it', async () => {

@@ -42,7 +42,7 @@ describe('command line', () => {
       const menu = (await b.call('harness.catalog', {})).environments.find((e) => e.name === 'graph-menu')!
       preset = menu.presets.find((p) => Object.keys(p.delta).length > 0) ?? menu.presets[0]!
     })
-  }, 180_000)
+  }, 600_000)
   afterAll(() => tmp.cleanup())
 
   it('eval prints the same aggregates as the same evaluation started from the Runs page', async () => {
@@ -73,7 +73,7 @@ describe('command line', () => {
     expect(shown).toContain(`${(f1 * 100).toFixed(1)}%`)
     expect(shown).toMatch(/answer\.f1\.official/)
     expect(await cli('runs', 'list', workspaceId)).toContain(`#${fromCli.id}`)
-  }, 300_000)
+  }, 600_000)
 
   it('runs export writes every run format, and export-questions every dataset format', async () => {
     const runs = JSON.parse(await cli('--json', 'runs', 'list', workspaceId)) as RunSummary[]
@@ -87,5 +87,5 @@ describe('command line', () => {
     expect(readFileSync(out).subarray(0, 4).toString()).toBe('PAR1')
     await expect(cli('runs', 'export', workspaceId, '1', '--format', 'nope')).rejects.toMatchObject({ stderr: expect.stringContaining('Unknown run export format "nope"') })
     await expect(cli('eval', workspaceId, '--env', 'graph-menu', '--config', '{bad')).rejects.toMatchObject({ stderr: expect.stringContaining('--config is not JSON') })
-  }, 300_000)
+  }, 600_000)
 })

@@ -41,7 +41,7 @@ describe('command line: train and evaluate a trained head (paragraph gold)', () 
     } finally {
       await b.services.close()
     }
-  }, 180_000)
+  }, 600_000)
   afterAll(() => tmp.cleanup())
 
   it('refuses a sentence reward, trains on the paragraph default, and its head pairs with greedy', async () => {

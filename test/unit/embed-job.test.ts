@@ -83,7 +83,7 @@ beforeAll(async () => {
   runtime = await LlamaRuntime.create({ gpu: 'cpu', threads: 1 })
   ws = await openDatabase(join(tmp.dir, 'workspace.sqlite'), workspaceMigrations)
   chunkCount = seedCorpus(ws.raw)
-}, 60_000)
+}, 600_000)
 afterAll(async () => {
   await ws?.close()
   await runtime?.dispose()

@@ -17,7 +17,7 @@ beforeAll(async () => {
   writeTinyLlama(modelFile, shape)
   runtime = await LlamaRuntime.create({ gpu: 'cpu', threads: 1 })
   embedder = await createGgufEmbedder(modelFile, { runtime, contextSize: 64 })
-}, 60_000)
+}, 600_000)
 afterAll(async () => {
   await embedder?.dispose()
   await runtime?.dispose()

@@ -14,7 +14,7 @@ describe('environment server from the app', () => {
     workspaceId = (await backend.call('workspace.create', { name: 'env server' })).id
     const ingest = await backend.call('job.start', { kind: 'corpus.ingest', workspaceId, params: { source: { kind: 'demo', seed: 2, size: 0.3 } } })
     expect((await backend.services.jobs.waitFor(ingest.id)).status).toBe('done')
-  }, 120_000)
+  }, 600_000)
   afterAll(async () => {
     await backend.call('envServer.stop', {})
     await backend.close()
@@ -50,7 +50,7 @@ describe('environment server from the app', () => {
     const stopped = await backend.call('envServer.stop', {})
     expect(stopped).toMatchObject({ running: false, url: null })
     await expect(fetch(`${started.url}/v1/health`)).rejects.toThrow()
-  }, 180_000)
+  }, 600_000)
 
   it('closes with the app: closing the services stops a server still running', async () => {
     const other = await startBackend()
@@ -59,5 +59,5 @@ describe('environment server from the app', () => {
     expect((await fetch(`${started.url}/v1/health`, { headers: { authorization: `Bearer ${started.token}` } })).status).toBe(200)
     await other.close()
     await expect(fetch(`${started.url}/v1/health`)).rejects.toThrow()
-  }, 180_000)
+  }, 600_000)
 })

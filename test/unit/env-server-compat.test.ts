@@ -30,7 +30,7 @@ const ok = async (method: string, path: string, body?: unknown): Promise<Json> =
 beforeAll(async () => {
   demo = await openDemoWorkspace(5, 0.3)
   server = await startEnvServer({ raw: demo.db.raw, appVersion: 'test', port: 0, workers: 1 })
-}, 120_000)
+}, 600_000)
 afterAll(async () => {
   await server?.close()
   await demo?.close()

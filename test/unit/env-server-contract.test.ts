@@ -57,7 +57,7 @@ async function play(question: number, seed: number): Promise<Json> {
 beforeAll(async () => {
   demo = await openDemoWorkspace(5, 0.5)
   server = await startEnvServer({ raw: demo.db.raw, appVersion: 'test', port: 0, store: { mode: 'all' } })
-}, 120_000)
+}, 600_000)
 afterAll(async () => {
   await server?.close()
   await demo?.close()
@@ -227,5 +227,5 @@ describe('environment server contract', () => {
     expect(stats.open).toBe(0)
     // Stored once per question and seed: the 16 repeats of solo episodes were counted, not stored twice.
     expect(stats.storeRepeats).toBe(16)
-  }, 120_000)
+  }, 600_000)
 })

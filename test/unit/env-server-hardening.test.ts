@@ -46,7 +46,7 @@ function rawRequest(port: number, head: string): { socket: ReturnType<typeof con
 beforeAll(async () => {
   demo = await openDemoWorkspace(5, 0.3)
   server = await startEnvServer({ raw: demo.db.raw, appVersion: 'test', port: 0, workers: 1, idleTimeoutMs: 5_000, now: () => clock })
-}, 120_000)
+}, 600_000)
 afterAll(async () => {
   await server?.close()
   await demo?.close()

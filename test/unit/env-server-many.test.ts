@@ -77,7 +77,7 @@ beforeAll(async () => {
   demo.db.raw.pragma('wal_checkpoint(TRUNCATE)')
   copyFileSync(demo.db.raw.name, file)
   await demo.close()
-}, 120_000)
+}, 600_000)
 afterAll(() => {
   for (const c of children) if (c.exitCode === null) c.kill('SIGKILL')
   tmp.cleanup()
@@ -96,7 +96,7 @@ describe('several environment servers over one workspace file', () => {
       await Promise.all([stop(a), stop(b)])
     }
     expect(digest()).toBe(before)
-  }, 300_000)
+  }, 600_000)
 
   it('with --store all, each server stores its episodes in a run of its own', async () => {
     const [a, b] = await Promise.all([serve('--store', 'all'), serve('--store', 'all')])
@@ -119,5 +119,5 @@ describe('several environment servers over one workspace file', () => {
     } finally {
       raw.close()
     }
-  }, 300_000)
+  }, 600_000)
 })

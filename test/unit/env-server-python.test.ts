@@ -13,7 +13,7 @@ const TRAINERS = fileURLToPath(new URL('../../resources/trainers', import.meta.u
 
 function python(code: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('python3', ['-c', code], { cwd: TRAINERS, env: { ...process.env, ...env, PYTHONDONTWRITEBYTECODE: '1' }, timeout: 60_000 }, (err, stdout, stderr) =>
+    execFile('python3', ['-c', code], { cwd: TRAINERS, env: { ...process.env, ...env, PYTHONDONTWRITEBYTECODE: '1' }, timeout: 600_000 }, (err, stdout, stderr) =>
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     )
   })
@@ -28,7 +28,7 @@ describe.skipIf(!pythonVersion)(`the Python client (${pythonVersion ?? 'no pytho
   beforeAll(async () => {
     demo = await openDemoWorkspace(5, 0.5)
     server = await startEnvServer({ raw: demo.db.raw, appVersion: 'test', port: 0 })
-  }, 120_000)
+  }, 600_000)
   afterAll(async () => {
     await server?.close()
     await demo?.close()
@@ -86,7 +86,7 @@ print(json.dumps(out))
     expect(out.error).toEqual([400, 'config.noSuchOption'])
     expect(out.closed).toBe(404)
     expect(out.stats).toMatchObject({ open: 0, finished: 2, deleted: 1 })
-  }, 120_000)
+  }, 600_000)
 
   it('the framework glue files are valid Python (their frameworks are not installed here, so they are compiled, not run)', async () => {
     const files = ['trl/harness_lab_trl.py', 'verl/harness_lab_verl.py', 'openrlhf/harness_lab_openrlhf.py']

@@ -47,7 +47,7 @@ describe('episode filters, comparable episodes, gold and path', () => {
         { answerer: new LexicalAnswerer(), appVersion: 'test', jobId: null, progress: () => {}, throwIfCancelled: () => {}, onStep: () => {} },
       )
     ).runId
-  }, 180_000)
+  }, 600_000)
   afterAll(() => backend?.close())
 
   const page = (runId: number, filter?: EpisodeFilterInput, offset = 0, limit = 1000) => backend.call('runs.episodes', { workspaceId, runId, offset, limit, ...(filter ? { filter } : {}) })

@@ -12,7 +12,7 @@ describe('evaluation job', () => {
     const ingest = await backend.call('job.start', { kind: 'corpus.ingest', workspaceId, params: { source: { kind: 'demo', seed: 2, size: 0.5 } } })
     expect((await backend.services.jobs.waitFor(ingest.id)).status).toBe('done')
     setId = (await backend.call('questions.sets', { workspaceId }))[0]!.id
-  }, 120_000)
+  }, 600_000)
   afterAll(() => backend.close())
 
   const evaluate = async (environment: string, policy: string, limit = 6) => {

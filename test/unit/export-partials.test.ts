@@ -34,7 +34,7 @@ describe('export files', () => {
     await runIngest(raw, { kind: 'demo', seed: 3, size: 0.1 }, defaultIngestOptions(), quiet)
     exportsDir = join(dirname(await backend.services.workspaces.databaseFile(workspaceId)), 'exports')
     await backend.close()
-  }, 120_000)
+  }, 600_000)
   afterAll(() => tmp.cleanup())
 
   /** Exports question set 1 as Parquet to `file` in a child process that SIGKILLs itself once the bytes are written, before the rename. */
@@ -61,7 +61,7 @@ describe('export files', () => {
     } finally {
       await restarted.close()
     }
-  }, 120_000)
+  }, 600_000)
 
   it('the next export of the same file replaces the debris and completes', async () => {
     const folder = join(tmp.dir, 'elsewhere')
@@ -79,7 +79,7 @@ describe('export files', () => {
     } finally {
       await backend.close()
     }
-  }, 120_000)
+  }, 600_000)
 
   it('runs export --out refuses a symlink at FILE.partial and leaves its target alone; so does every export', async () => {
     const victim = join(tmp.dir, 'victim.txt')
@@ -100,5 +100,5 @@ describe('export files', () => {
     } finally {
       await backend.close()
     }
-  }, 120_000)
+  }, 600_000)
 })

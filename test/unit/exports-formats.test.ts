@@ -41,7 +41,7 @@ function parseCsv(text: string): string[][] {
 const jsonLines = (file: string): unknown[] => readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as unknown)
 
 // Each test runs real export jobs in worker threads: on a shared 2-core machine they take tens of seconds.
-describe('exports', { timeout: 180_000 }, () => {
+describe('exports', { timeout: 600_000 }, () => {
   let backend: TestBackend
   let workspaceId: string
   let setId: number
@@ -80,7 +80,7 @@ describe('exports', { timeout: 180_000 }, () => {
         { answerer: new LexicalAnswerer(), appVersion: 'test', jobId: null, progress: () => {}, throwIfCancelled: () => {} },
       )
     ).runId
-  }, 240_000)
+  }, 600_000)
   afterAll(() => backend.close())
 
   it('quotes CSV fields as RFC 4180 says, and they read back exactly', () => {

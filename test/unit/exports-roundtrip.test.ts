@@ -49,11 +49,11 @@ print(json.dumps(out))
 
 function runPython(file: string, env: Record<string, string>): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve) =>
-    execFile('python3', ['-c', CLIENT_SCRIPT, file], { cwd: TRAINERS, env: { ...process.env, ...env, PYTHONDONTWRITEBYTECODE: '1' }, timeout: 170_000, maxBuffer: 1 << 24 }, (_err, stdout, stderr) => resolve({ stdout, stderr })),
+    execFile('python3', ['-c', CLIENT_SCRIPT, file], { cwd: TRAINERS, env: { ...process.env, ...env, PYTHONDONTWRITEBYTECODE: '1' }, timeout: 600_000, maxBuffer: 1 << 24 }, (_err, stdout, stderr) => resolve({ stdout, stderr })),
   )
 }
 
-describe.skipIf(!pythonVersion)('every exported dataset row is served by the environment server with its own question', { timeout: 240_000 }, () => {
+describe.skipIf(!pythonVersion)('every exported dataset row is served by the environment server with its own question', { timeout: 600_000 }, () => {
   let demo: DemoWorkspace
   let server: EnvServer
   let dir: string
@@ -67,7 +67,7 @@ describe.skipIf(!pythonVersion)('every exported dataset row is served by the env
     ids.forEach((id, i) => label.run(i % 3 === 0 ? 'train' : i % 3 === 1 ? 'dev' : null, id))
     server = await startEnvServer({ raw, appVersion: 'test', port: 0 })
     dir = mkdtempSync(join(tmpdir(), 'harness-lab-roundtrip-'))
-  }, 120_000)
+  }, 600_000)
   afterAll(async () => {
     await server?.close()
     await demo?.close()

@@ -19,7 +19,7 @@ describe('findings run (miniature)', () => {
     const ingest = await backend.call('job.start', { kind: 'corpus.ingest', workspaceId, params: { source: { kind: 'demo', seed: 3, size: 0.5 } } })
     expect((await backend.services.jobs.waitFor(ingest.id)).status).toBe('done')
     setId = (await backend.call('questions.sets', { workspaceId }))[0]!.id
-  }, 120_000)
+  }, 600_000)
   afterAll(() => backend.close())
 
   it('lists the five claims with the paper figure each is set beside', async () => {

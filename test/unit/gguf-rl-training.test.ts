@@ -30,7 +30,7 @@ describe.skipIf(!storiesAvailable)(storiesTitle('RL on the GGUF policy weights (
     }
     demo = await openDemoWorkspace(7, 0.6)
     total = Number(demo.db.raw.prepare('select count(*) from questions').pluck().get())
-  }, 300_000)
+  }, 600_000)
   afterAll(async () => {
     await demo?.close()
     out.cleanup()

@@ -23,7 +23,7 @@ beforeAll(async () => {
     if (!(err instanceof GgufTrainerUnavailableError)) throw err
     unavailable = err.message
   }
-}, 300_000)
+}, 600_000)
 
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex')
 
@@ -81,7 +81,7 @@ describe.skipIf(!storiesAvailable)(storiesTitle('GGUF trainer on stories260K'), 
     const after = await teacherForced(out, prompt, [good, bad])
     expect(after[0]!).toBeGreaterThan(before[0]! + 0.1)
     expect(after[1]!).toBeLessThan(before[1]! - 0.1)
-  }, 300_000)
+  }, 600_000)
 
   it('keeps the prompt out of the loss: zero weights change nothing', async (ctx) => {
     if (!binary) return ctx.skip(`GGUF trainer unavailable: ${unavailable}`)
@@ -95,7 +95,7 @@ describe.skipIf(!storiesAvailable)(storiesTitle('GGUF trainer on stories260K'), 
     await expect(trainer.train([{ tokens: [1, 99999], weights: [0, 1] }])).rejects.toThrow(/out of vocabulary/)
     await trainer.close()
     trainer = null
-  }, 120_000)
+  }, 600_000)
 })
 
 describe('GGUF trainer input checks', () => {
@@ -123,5 +123,5 @@ describe('GGUF trainer input checks', () => {
     } finally {
       await trainer.close()
     }
-  }, 120_000)
+  }, 600_000)
 })

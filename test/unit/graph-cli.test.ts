@@ -22,7 +22,7 @@ describe('graph export command line', () => {
   beforeAll(async () => {
     await cli('corpus', 'demo', 'gcli', '--size', '0.3')
     workspaceId = (JSON.parse(await cli('--json', 'workspace', 'list')) as { id: string }[])[0]!.id
-  }, 180_000)
+  }, 600_000)
   afterAll(() => tmp.cleanup())
 
   it('writes the GraphML file named by --out, outside the data folder too, and refuses a missing folder or another extension', async () => {
@@ -38,5 +38,5 @@ describe('graph export command line', () => {
     await expect(cli('graph', 'export', workspaceId, '--out', join(tmp.dir, 'missing', 'g.graphml'))).rejects.toThrow(/folder .*missing does not exist/)
     await expect(cli('graph', 'export', workspaceId, '--out', join(tmp.dir, 'g.xml'))).rejects.toThrow(/must end in \.graphml/)
     expect(existsSync(join(tmp.dir, 'g.xml'))).toBe(false)
-  }, 120_000)
+  }, 600_000)
 })

@@ -11,7 +11,7 @@ describe('GraphML export job', () => {
     workspaceId = (await backend.call('workspace.create', { name: 'export' })).id
     const ingest = await backend.call('job.start', { kind: 'corpus.ingest', workspaceId, params: { source: { kind: 'demo', seed: 4, size: 0.3 } } })
     await backend.services.jobs.waitFor(ingest.id)
-  }, 120_000)
+  }, 600_000)
   const outside = tempDir('harness-lab-outside-')
   afterAll(async () => {
     await backend.close()

@@ -44,13 +44,13 @@ describe('grep patterns in linear time', () => {
       process.stdout.write(JSON.stringify({ hits: grep.hits.map((h) => h.title + ': ' + h.match), timedOut: grep.timedOut, mode: info.mode }))
       await services.close()`
     // The kill is a guard against a backtracking engine, not a measurement: it only turns a hang into a failure.
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: ROOT, timeout: 150_000, killSignal: 'SIGKILL' })
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: ROOT, timeout: 600_000, killSignal: 'SIGKILL' })
     const out = JSON.parse(stdout) as { hits: string[]; timedOut: boolean; mode: string }
     expect(out.timedOut).toBe(false)
     // Only the passage that ends in a word matches, and all of its last line does.
     expect(out.hits).toEqual(['ends-in-a-word: The tower stands in Paris'])
     expect(out.mode).toBe('cli')
-  }, 180_000)
+  }, 600_000)
 
   it('refuses backreferences and lookaround with an error naming the construct', () => {
     expect(() => compileLinear('(a)\\1')).toThrow('Invalid regular expression /(a)\\1/: the backreference \\1 is not supported')

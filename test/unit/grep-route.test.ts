@@ -13,7 +13,7 @@ describe('corpus.grep', () => {
     workspaceId = (await backend.call('workspace.create', { name: 'grep' })).id
     const { raw } = await backend.services.workspaces.handle(workspaceId)
     await runIngest(raw, { kind: 'demo', seed: 6, size: 0.3 }, defaultIngestOptions(), quiet)
-  }, 120_000)
+  }, 600_000)
   afterAll(() => backend?.close())
 
   it('stops at the result cap and says so, with the time it took and where each match lies in its document', async () => {

@@ -59,7 +59,7 @@ describe('scripted policies on the demo world', () => {
     }
     console.log(`Supporting-fact recall of committed evidence, demo world seed 7 size 0.6 (${questions.length} questions, turn limit 6):`)
     console.table(rows.map((r) => ({ ...r, recall: r.recall.toFixed(3), allGold: r.allGold.toFixed(3), seenRecall: r.seenRecall.toFixed(3), turns: r.turns.toFixed(2) })))
-  }, 120_000)
+  }, 600_000)
   afterAll(() => demo.close())
 
   const row = (env: string, policy: string): Row => rows.find((r) => r.env === env && r.policy === policy)!

@@ -43,7 +43,7 @@ function bombDocx(data: Uint8Array, declaredSize = data.length): Uint8Array {
   return new Uint8Array(oneEntryZip('word/document.xml', deflateRawSync(data), crc32(data), declaredSize))
 }
 
-describe('ingest of hostile files', { timeout: 120_000 }, () => {
+describe('ingest of hostile files', { timeout: 600_000 }, () => {
   const tmp = tempDir('harness-lab-hostile-')
   let db: OpenedDatabase<unknown>
   let n = 0
@@ -193,7 +193,7 @@ describe('ingest of hostile files', { timeout: 120_000 }, () => {
   })
 })
 
-describe('a long document, prepared in pieces', { timeout: 120_000 }, () => {
+describe('a long document, prepared in pieces', { timeout: 600_000 }, () => {
   it('counts tokens exactly for ordinary sentences and in linear time for runs without spaces', () => {
     const sentence = 'Ada Lovelace wrote her notes in London in 1843, and the engine was never built.'
     expect(sentenceTokens(sentence)).toBe(countTokens(sentence))

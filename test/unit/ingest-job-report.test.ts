@@ -48,7 +48,7 @@ describe('ingest job report', () => {
       { label: 'dangling.txt', reason: 'symlink', error: expect.stringMatching(/which does not exist: not followed/) },
       { label: 'twin.txt', reason: 'symlink', error: expect.stringMatching(/symbolic link to real\.txt inside the folder/) },
     ])
-  }, 120_000)
+  }, 600_000)
 
   it('moves the stored progress while one large file is read, as its message does', async () => {
     const dir = join(tmp.dir, 'large')
@@ -72,5 +72,5 @@ describe('ingest job report', () => {
     const percents = seen.map((s) => Number(/(\d+)%$/.exec(s.message)![1]))
     expect(percents.at(-1)!).toBeGreaterThan(percents[0]!)
     expect(seen.at(-1)!.progress).toBeGreaterThan(seen[0]!.progress)
-  }, 180_000)
+  }, 600_000)
 })

@@ -35,4 +35,4 @@ it('stores the last progress of a burst once the write window ends, not only the
   expect((await jobs.waitFor(job.id)).status).toBe('cancelled')
   await jobs.shutdown()
   await app.close()
-}, 60_000)
+}, 600_000)

@@ -193,5 +193,5 @@ describe('jobs in parallel', () => {
       { position: 3, waitingFor: 'db.maintenance running in this workspace' },
       { position: 1, waitingFor: 'graph.export running in this workspace' },
     ])
-  }, 180_000)
+  }, 600_000)
 })

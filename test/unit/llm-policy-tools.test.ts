@@ -30,7 +30,7 @@ const HARNESS1_TOOLS: ToolSchema[] = [
 beforeAll(async () => {
   runtime = await LlamaRuntime.create({ gpu: 'cpu', threads: 1 })
   modelPath = writeTinyLlama(join(tmp.dir, 'tools.gguf'), { vocab: 'bpe', seed: 12, contextLength: 4096 }).file
-}, 60_000)
+}, 600_000)
 afterAll(async () => {
   await disposeModelCache(runtime)
   await runtime?.dispose()

@@ -34,7 +34,7 @@ const IDS = MENU.kind === 'menu' ? MENU.items.map((i) => i.id) : []
 
 beforeAll(async () => {
   runtime = await LlamaRuntime.create({ gpu: 'cpu', threads: 1 })
-}, 60_000)
+}, 600_000)
 afterAll(async () => {
   await disposeModelCache(runtime)
   await runtime?.dispose()

@@ -22,7 +22,7 @@ beforeAll(async () => {
   demo = await openDemoWorkspace(7, 0.6)
   modelPath = writeTinyLlama(join(tmp.dir, 'prior.gguf'), { seed: 3, contextLength: 4096 }).file
   llm = (await createPolicy({ kind: 'llm-menu', modelPath, contextSize: 4096, sequences: 2 }, runtime)) as MenuLlmPolicy
-}, 120_000)
+}, 600_000)
 afterAll(async () => {
   await llm?.dispose()
   await disposeModelCache(runtime)

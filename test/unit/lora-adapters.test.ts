@@ -76,7 +76,7 @@ describe('evaluating base + LoRA', () => {
   let demo: DemoWorkspace
   beforeAll(async () => {
     demo = await openDemoWorkspace(5, 0.4)
-  }, 120_000)
+  }, 600_000)
   afterAll(() => demo?.close())
 
   it('runs an evaluation with the adapter from the eval policy spec; the run records it and the adapter changes the policy', async () => {
@@ -107,7 +107,7 @@ describe('evaluating base + LoRA', () => {
       await loraPolicy.dispose()
       await basePolicy.dispose()
     }
-  }, 300_000)
+  }, 600_000)
 
   it('refuses an adapter that does not fit the base before any context is made', async () => {
     const spec = EvalParams.parse({ environment: 'graph-menu', policy: { kind: 'llm', modelPath: basePath, lora: { path: wrongPath } }, questionSetId: 1 })

@@ -14,7 +14,7 @@ describe('where a model is loaded', () => {
     workspaceId = (await backend.call('workspace.create', { name: 'holders' })).id
     const ingest = await backend.call('job.start', { kind: 'corpus.ingest', workspaceId, params: { source: { kind: 'demo', seed: 2, size: 0.1 } } })
     expect((await backend.services.jobs.waitFor(ingest.id)).status).toBe('done')
-  }, 60_000)
+  }, 600_000)
   afterAll(async () => {
     await backend.close()
     tmp.cleanup()

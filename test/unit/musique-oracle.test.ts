@@ -63,7 +63,7 @@ describe('the oracle on MuSiQue-format paragraph-level gold', () => {
     }
     console.log(`Oracle on the MuSiQue-format fixture (${w.questions.length} questions, turn limit 6), paragraph recall of committed evidence:`)
     console.table(rows.map((r) => ({ ...r, paragraphRecall: r.paragraphRecall.toFixed(3), allGold: r.allGold.toFixed(3), committed: r.committed.toFixed(2), turns: r.turns.toFixed(2) })))
-  }, 120_000)
+  }, 600_000)
   afterAll(() => w.close())
 
   it('reaches paragraph recall 1 on every question, in both environments and under every budget', () => {

@@ -19,7 +19,7 @@ describe('the oracle plans where its one-step rules fall short', () => {
   let w: DemoWorkspace
   beforeAll(async () => {
     w = await openDemoWorkspace(7, 0.3)
-  }, 120_000)
+  }, 600_000)
   afterAll(() => w.close())
 
   it('commits all reachable gold on questions where the rules alone do not', async () => {

@@ -55,5 +55,5 @@ describe('questions import on SIGTERM', () => {
     } finally {
       await after.close()
     }
-  }, 180_000)
+  }, 600_000)
 })

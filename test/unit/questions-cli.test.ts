@@ -25,7 +25,7 @@ describe('questions command line', () => {
   beforeAll(async () => {
     workspaceId = (JSON.parse(await cli('--json', 'workspace', 'create', 'qcli')) as { id: string }).id
     await cli('corpus', 'ingest', workspaceId, '--folder', join(FIXTURES, 'corpus'))
-  }, 180_000)
+  }, 600_000)
   afterAll(() => tmp.cleanup())
 
   it('import reports bad rows and unresolved gold by line; split and list show the splits', async () => {
@@ -42,7 +42,7 @@ describe('questions command line', () => {
     expect(listed.split('\n')[0]).toBe('3 questions')
     expect(listed.match(/\[train\]/g)).toHaveLength(3)
     // Four CLI processes, the import a job whose worker thread starts from source (as generate's does).
-  }, 240_000)
+  }, 600_000)
 
   it('generate runs the job, prints yields by kind, and the set lists with provenance', async () => {
     const out = await cli('questions', 'generate', workspaceId, '--name', 'gen', '--seed', '1')
@@ -54,5 +54,5 @@ describe('questions command line', () => {
     expect(json.questions.every((q) => q.provenance.origin === 'generated')).toBe(true)
     // A bad ratio is refused with the usage, and nothing changes.
     await expect(cli('questions', 'split', workspaceId, '2', '--ratio', '8:1')).rejects.toThrow(/--ratio is train:dev:test/)
-  }, 120_000)
+  }, 600_000)
 })

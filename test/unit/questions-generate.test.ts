@@ -21,7 +21,7 @@ beforeAll(async () => {
   db = await openDatabase(join(tmp.dir, 'workspace.db'), workspaceMigrations)
   await runIngest(db.raw, { kind: 'folder', path: join(FIXTURES, 'corpus') }, defaultIngestOptions(), quiet)
   demo = await openDemoWorkspace(3, 1)
-}, 180_000)
+}, 600_000)
 
 afterAll(async () => {
   await db.close()

@@ -87,7 +87,7 @@ describe('question import as a job', () => {
     expect(done).toMatchObject({ status: 'done', kind: 'questions.import', result: { setId, rows: ROWS, imported: ROWS, badRows: 0 } })
     // The staged file went with the job.
     expect(uploads()).toEqual([])
-  }, 180_000)
+  }, 600_000)
 
   it('a cancelled import leaves no set and no rows', async () => {
     const before = (await backend.call('questions.sets', { workspaceId })).length
@@ -115,7 +115,7 @@ describe('question import as a job', () => {
       raw.close()
     }
     expect(uploads()).toEqual([])
-  }, 180_000)
+  }, 600_000)
 
   it('keeps the clear messages for bad input: the line of invalid JSON, the field of a wrong value, a name taken', async () => {
     const text = '[\n  {"id": "a", "question": "Who?", "answer": "me"},\n  {"id": "b", "question": oops},\n  {"id": "c", "question": "Where?", "answers": {"x": 1}},\n  {"id": "d", "question": "When?", "answer": "now"}\n]'
@@ -131,5 +131,5 @@ describe('question import as a job', () => {
       message: 'A question set named "broken" exists already: pick another name',
       body: { code: 'CONFLICT' },
     })
-  }, 180_000)
+  }, 600_000)
 })

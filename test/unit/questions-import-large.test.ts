@@ -67,7 +67,7 @@ describe('large question files', () => {
     const { report } = imported.body.data
     expect(report).toMatchObject({ rows: ROWS, imported: ROWS - 1 })
     expect(report.badRows).toEqual([expect.objectContaining({ line: badLine, reason: expect.stringMatching(/^invalid JSON/) })])
-  }, 180_000)
+  }, 600_000)
 
   it('reads the same rows, with their lines, from a JSON array, {data: [...]}, JSONL and CSV', () => {
     const rows = [

@@ -22,7 +22,7 @@ beforeAll(async () => {
   tmp = tempDir('harness-lab-qimport-')
   db = await openDatabase(join(tmp.dir, 'workspace.db'), workspaceMigrations)
   await runIngest(db.raw, { kind: 'folder', path: join(FIXTURES, 'corpus') }, defaultIngestOptions(), quiet)
-}, 120_000)
+}, 600_000)
 
 afterAll(async () => {
   await db.close()

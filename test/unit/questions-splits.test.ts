@@ -89,7 +89,7 @@ describe('splits stored with the set, chosen by evaluations, frozen once used', 
       await backend.close()
       tmp.cleanup()
     }
-  }, 240_000)
+  }, 600_000)
 
   it('splits by a field of the imported rows', async () => {
     const backend = await startBackend()
@@ -111,5 +111,5 @@ describe('splits stored with the set, chosen by evaluations, frozen once used', 
     } finally {
       await backend.close()
     }
-  }, 60_000)
+  }, 600_000)
 })

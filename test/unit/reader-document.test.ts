@@ -17,7 +17,7 @@ describe('document reader', () => {
     workspaceId = (await backend.call('workspace.create', { name: 'reader' })).id
     const { raw } = await backend.services.workspaces.handle(workspaceId)
     await runIngest(raw, { kind: 'demo', seed: 4, size: 0.5 }, defaultIngestOptions(), quiet)
-  }, 120_000)
+  }, 600_000)
   afterAll(() => backend?.close())
 
   /** A document with at least two chunks' worth of sentences, found through search as a user would. */

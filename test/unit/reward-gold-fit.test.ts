@@ -18,7 +18,7 @@ describe('rewards that fit the gold (MuSiQue-format, paragraph gold)', () => {
   let w: MuSiQueWorkspace
   beforeAll(async () => {
     w = await openMuSiQueWorkspace()
-  }, 120_000)
+  }, 600_000)
   afterAll(() => w?.close())
 
   const splits = () => ({ train: { questionSetId: 1, offset: 0, limit: 3 }, heldOut: { questionSetId: 1, offset: 3, limit: 2 } })
@@ -50,7 +50,7 @@ describe('rewards that fit the gold (MuSiQue-format, paragraph gold)', () => {
     for (const s of steps) if (s.reward === 0) expect(s.allCorrectRate).toBe(0)
     expect(r.before!.aggregates['paragraph.f1']!.mean).toEqual(expect.any(Number))
     expect(r.after!.aggregates['paragraph.recall']!.mean).toEqual(expect.any(Number))
-  }, 240_000)
+  }, 600_000)
 
   it('judges correctness by the run’s own reward: a zero reward is never correct', () => {
     const reward = rewardPreset('sp-f1-all-gold').config

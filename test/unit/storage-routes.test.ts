@@ -19,7 +19,7 @@ beforeAll(async () => {
   const job = await backend.call('job.start', { kind: 'eval.run', workspaceId, params: { environment: 'graph-menu', policy: { kind: 'scripted', name: 'greedy' }, questionSetId, limit: 3 } })
   expect((await backend.services.jobs.waitFor(job.id)).status).toBe('done')
   runId = (await backend.call('runs.list', { workspaceId }))[0]!.id
-}, 180_000)
+}, 600_000)
 afterAll(() => backend.close())
 
 const failure = async (p: Promise<unknown>): Promise<{ code: string; message: string }> => {

@@ -20,7 +20,7 @@ const PY = fileURLToPath(new URL('../python', import.meta.url))
 
 function python(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) =>
-    execFile('python3', args, { cwd: PY, env: { ...process.env, ...env, PYTHONDONTWRITEBYTECODE: '1' }, timeout: 170_000, maxBuffer: 1 << 24 }, (err, stdout, stderr) =>
+    execFile('python3', args, { cwd: PY, env: { ...process.env, ...env, PYTHONDONTWRITEBYTECODE: '1' }, timeout: 600_000, maxBuffer: 1 << 24 }, (err, stdout, stderr) =>
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     ),
   )
@@ -31,7 +31,7 @@ if (!pythonVersion) console.warn('trainer-glue-python: no python3 on this machin
 const hasNumpy = pythonVersion !== null && (await python(['-c', 'import numpy'])).code === 0
 if (pythonVersion && !hasNumpy) console.warn('trainer-glue-python: python3 has no numpy: skipping the verl SNC arithmetic test')
 
-describe.skipIf(!pythonVersion)(`trainer glue against a live server (${pythonVersion ?? 'no python3'})`, { timeout: 180_000 }, () => {
+describe.skipIf(!pythonVersion)(`trainer glue against a live server (${pythonVersion ?? 'no python3'})`, { timeout: 600_000 }, () => {
   let demo: DemoWorkspace
   let server: EnvServer
   let rows: { prompt: unknown; extra_info: { question_id: number; split: string; index: number } }[]
@@ -48,7 +48,7 @@ describe.skipIf(!pythonVersion)(`trainer glue against a live server (${pythonVer
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
-  }, 120_000)
+  }, 600_000)
   afterAll(async () => {
     await server?.close()
     await demo?.close()

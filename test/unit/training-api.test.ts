@@ -41,7 +41,7 @@ describe('training API', () => {
     const { raw } = await backend.services.workspaces.handle(workspaceId)
     await runIngest(raw, { kind: 'demo', seed: 2, size: 0.5 }, defaultIngestOptions(), quiet)
     total = Number(raw.prepare('select count(*) from questions').pluck().get())
-  }, 60_000)
+  }, 600_000)
   afterAll(() => backend?.close())
 
   it('answers exactly the training routes from its handler group', () => {

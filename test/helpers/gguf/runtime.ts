@@ -11,7 +11,7 @@ export function useRuntimeFixture(): { runtime: () => LlamaRuntime; tmp: ReturnT
   let runtime: LlamaRuntime | undefined
   beforeAll(async () => {
     runtime = await LlamaRuntime.create({ gpu: 'auto' })
-  }, 60_000)
+  }, 600_000)
   afterAll(async () => {
     await runtime?.dispose()
     tmp.cleanup()

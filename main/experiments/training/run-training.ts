@@ -25,7 +25,7 @@ import { scoreEpisode } from '../score'
 import { RunStore } from '../store'
 import { playRollout } from './rollouts'
 import { TrainingStore } from './store'
-import { runGgufTraining, type GgufTrainingDeps, type TrainedGguf } from './gguf-run'
+import { ggufPolicyKind, runGgufTraining, type GgufTrainingDeps, type TrainedGguf } from './gguf-run'
 
 export interface TrainingDeps {
   answerer: Answerer
@@ -63,7 +63,7 @@ export function resolveTrainConfig(raw: SQLite.Database, input: TrainConfigInput
     throw new Error(`Credit "${config.credit.scheme}" reads menu previews; ${config.environment} has none: use credit "outcome"`)
   }
   if (config.prior && factory.protocol !== 'sentence-menu') throw new Error(`An LLM prior scores menu ids; ${config.environment} has no menu: train without a prior`)
-  if (config.gguf && factory.actionKind !== 'menu') throw new Error(`Training the GGUF weights supports menu environments (graph-menu) so far; ${config.environment} is not one`)
+  if (config.gguf) ggufPolicyKind(config.environment, factory.protocol)
   if (config.gguf && !existsSync(config.gguf.modelPath)) throw new Error(`No GGUF model file at ${config.gguf.modelPath}`)
   if (config.prior && !existsSync(config.prior.modelPath)) throw new Error(`No prior model file at ${config.prior.modelPath}`)
   estimator(config.estimator)

@@ -47,6 +47,8 @@ export const GgufTrainSchema = z.strictObject({
   lastBlocks: z.number().int().min(0).nullable().default(null),
   /** Tokens per training sequence (prompt + sampled reply), rounded up to a multiple of 256; also the policy's context. */
   contextSize: z.number().int().min(64).max(32_768).default(512),
+  /** Tool-calling environments: most tokens one call may take (a call cut there is a format error, and still trains). */
+  maxTokens: z.number().int().min(8).max(4096).default(256),
   /** Passes over each step's decisions. */
   epochs: z.number().int().min(1).max(16).default(1),
   /** Warn in the step diagnostics when KL(policy || base) on held-out prompts exceeds this (nats). */

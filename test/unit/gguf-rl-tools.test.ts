@@ -46,7 +46,7 @@ describe.skipIf(!storiesAvailable)(storiesTitle('RL on the GGUF weights through 
   async function chosenLogprobs(modelPath: string, batch: TokenBatch): Promise<number[]> {
     const loaded = await fixture.runtime().loadModel(modelPath)
     try {
-      const context = await loaded.createContext({ contextSize: 4096 })
+      const context = await loaded.createContext({ contextSize: 2048 })
       const sequence = context.getSequence()
       const sums: number[] = []
       for (const item of batch.items) {
@@ -84,7 +84,7 @@ describe.skipIf(!storiesAvailable)(storiesTitle('RL on the GGUF weights through 
           dropZeroVariance: false,
           train: { questionSetId: 1, offset: 0, limit: total - 1 },
           heldOut: { questionSetId: 1, offset: total - 1, limit: 1 },
-          gguf: { modelPath: STORIES_260K, learningRate: 0.0002, contextSize },
+          gguf: { modelPath: STORIES_260K, learningRate: 0.0002, contextSize, maxTokens: 48 },
           ...extra,
         },
         { answerer: new LexicalAnswerer(), appVersion: 'test', jobId: null, progress: () => {}, throwIfCancelled: () => {}, ggufDir: out.dir, onBatch: (_s, b) => (batch = b) },

@@ -94,7 +94,7 @@ export async function runGgufTraining(raw: SQLite.Database, config: TrainConfig,
   const runtime = await getSharedRuntime()
   const backend: TrainerBackend = gguf.gpuLayers !== 0 && (runtime.backend === 'cuda' || runtime.backend === 'vulkan') ? runtime.backend : 'cpu'
   const policyOn = async (path: string, temperature: number): Promise<LlmPolicy> =>
-    createPolicy({ kind, modelPath: path, contextSize: gguf.contextSize, sequences: 1, recordTokens: true, sampling: { temperature, seed: config.seed } }, runtime)
+    createPolicy({ kind, modelPath: path, contextSize: gguf.contextSize, sequences: 1, recordTokens: true, maxTokens: gguf.maxTokens, sampling: { temperature, seed: config.seed } }, runtime)
 
   deps.progress(0, 'training', 'Starting the GGUF trainer')
   const trainer = await GgufTrainer.start({ backend })

@@ -98,6 +98,29 @@ export async function runGgufTraining(raw: SQLite.Database, config: TrainConfig,
 
   deps.progress(0, 'training', 'Starting the GGUF trainer')
   const trainer = await GgufTrainer.start({ backend })
+  /**
+   * The trainer's calls take seconds (longer than the job manager's grace before it stops the thread, which
+   * would leave the trainer behind): while one runs, the cancel flag is looked at every 100 ms, and a
+   * cancel kills the trainer and ends the run as cancelled at once.
+   */
+  const cancellable = async <T>(work: Promise<T>): Promise<T> => {
+    let timer: NodeJS.Timeout | undefined
+    const cancelled = new Promise<never>((_, reject) => {
+      timer = setInterval(() => {
+        try {
+          deps.throwIfCancelled()
+        } catch (err) {
+          trainer.kill()
+          reject(err)
+        }
+      }, 100)
+    })
+    try {
+      return await Promise.race([work, cancelled])
+    } finally {
+      clearInterval(timer)
+    }
+  }
   const summary = (extra: Record<string, unknown>) => ({ ...extra, steps: store.diagnostics(id).length, bytesPerRollout: store.bytesPerRollout(id) })
   let before: HeldOutResult | null = null
   let after: HeldOutResult | null = null
@@ -106,6 +129,7 @@ export async function runGgufTraining(raw: SQLite.Database, config: TrainConfig,
     const policy = await policyOn(path, 0)
     try {
       return await evaluatePolicy(evalEnv, policy, heldOut, deps.answerer, evidence, config.seed, (t) => {
+        deps.throwIfCancelled()
         if (klPrompts.length >= 64) return
         for (const d of decisionsOf(t)) klPrompts.push({ tokens: d.prompt, positions: [d.prompt.length - 1] })
       })
@@ -115,10 +139,10 @@ export async function runGgufTraining(raw: SQLite.Database, config: TrainConfig,
   }
   try {
     const loadOptions = { model: current, baseModel: gguf.modelPath, optimizer: gguf.optimizer, lr: gguf.learningRate, contextSize: gguf.contextSize, threads: defaultThreadCount(), gpuLayers: gguf.gpuLayers, ...(gguf.lastBlocks !== null ? { lastBlocks: gguf.lastBlocks } : {}) }
-    const estimate = await trainer.estimate({ ...loadOptions, withBase: true })
+    const estimate = await cancellable(trainer.estimate({ ...loadOptions, withBase: true }))
     if (!estimate.trainable) throw new Error(`${gguf.modelPath} cannot be trained: ${estimate.reason}`)
     deps.progress(0, 'training', `Loading ${estimate.nTrainable.toLocaleString('en')} trainable parameters: about ${Math.ceil(estimate.estimatedBytes / 2 ** 20)} MiB for training`)
-    const info = await trainer.load(loadOptions)
+    const info = await cancellable(trainer.load(loadOptions))
     const baseSha256 = await sha256File(gguf.modelPath)
     const first = checkpoint ? checkpoint.step + 1 : 0
     let lastSaved: { path: string; sha256: string; step: number } | null = checkpoint?.gguf ? { path: checkpoint.gguf.modelPath, sha256: checkpoint.gguf.sha256, step: checkpoint.step } : null
@@ -151,10 +175,10 @@ export async function runGgufTraining(raw: SQLite.Database, config: TrainConfig,
       const batch = tokenBatch(groups.map((g) => g.map((x) => ({ summary: x.rollout.summary, credit: x.rollout.credit, decisions: x.decisions }))), config)
       deps.onBatch?.(step, batch)
       deps.throwIfCancelled()
-      const update = await trainer.train(batch.items, { epochs: gguf.epochs })
-      const kl = klPrompts.length ? await trainer.kl(klPrompts) : null
+      const update = await cancellable(trainer.train(batch.items, { epochs: gguf.epochs }))
+      const kl = klPrompts.length ? await cancellable(trainer.kl(klPrompts)) : null
       const path = join(runDir, `step-${step}.gguf`)
-      await trainer.save(path)
+      await cancellable(trainer.save(path))
       const sha256 = await sha256File(path)
       const rollouts = groups.flat().length
       const diagnostics: Record<string, unknown> = {

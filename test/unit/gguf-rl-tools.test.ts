@@ -61,11 +61,12 @@ describe.skipIf(!storiesAvailable)(storiesTitle('RL on the GGUF weights through 
     }
   }
 
-  for (const [environment, contextSize, extra] of [
+  for (const [environment, contextSize, maxTokens, extra] of [
     // Harness-1's system prompt lists its tools: about 1,600 of stories260K's tokens.
-    ['stateful', 2048, { envConfig: { maxTurns: 2 }, reward: { weights: { harness1: 1 } } }],
+    // Calls need room to finish (cut calls are format errors, which all score alike).
+    ['stateful', 2048, 128, { envConfig: { maxTurns: 2 }, reward: { weights: { harness1: 1 } } }],
     // stories260K rarely commits gold sentences: a per-turn cost makes its groups differ (answering early pays).
-    ['free-query', 1024, { envConfig: { turnLimit: 3 }, reward: { weights: { 'sp.f1': 1, 'cost.turn': 1 } } }],
+    ['free-query', 1024, 48, { envConfig: { turnLimit: 3 }, reward: { weights: { 'sp.f1': 1, 'cost.turn': 1 } } }],
   ] as const) {
     it(`trains on the ${environment} environment's sampled tool calls in the direction of their advantages`, async (ctx) => {
       if (unavailable) return ctx.skip(`GGUF trainer unavailable: ${unavailable}`)
@@ -84,7 +85,7 @@ describe.skipIf(!storiesAvailable)(storiesTitle('RL on the GGUF weights through 
           dropZeroVariance: false,
           train: { questionSetId: 1, offset: 0, limit: total - 1 },
           heldOut: { questionSetId: 1, offset: total - 1, limit: 1 },
-          gguf: { modelPath: STORIES_260K, learningRate: 0.0002, contextSize, maxTokens: 48 },
+          gguf: { modelPath: STORIES_260K, learningRate: 0.0002, contextSize, maxTokens },
           ...extra,
         },
         { answerer: new LexicalAnswerer(), appVersion: 'test', jobId: null, progress: () => {}, throwIfCancelled: () => {}, ggufDir: out.dir, onBatch: (_s, b) => (batch = b) },

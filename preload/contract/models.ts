@@ -51,6 +51,8 @@ export const ModelInfo = z.object({
   holders: z.array(ModelHolder),
   /** LoRA pairings this model is part of: as the base (its adapters) or as the adapter (its bases). */
   lora: z.array(LoraPairing),
+  /** Weights trained in the app (a GGUF training run): the base file, its SHA-256, the run and step; null otherwise. */
+  provenance: z.object({ baseModel: z.string(), baseSha256: z.string(), runId: z.number(), step: z.number() }).nullable().default(null),
 })
 export type ModelInfo = z.infer<typeof ModelInfo>
 

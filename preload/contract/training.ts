@@ -27,6 +27,32 @@ export const DEFAULT_REWARD = { weights: { 'sp.f1': 1, 'sp.allGold': 1 }, normal
 /** A fresh copy each time: defaults handed to callers must never share (and so mutate) one object. */
 export const defaultReward = (): { weights: Record<string, number>; normalisation: 'official'; harness1Weights: Record<string, number> } => structuredClone(DEFAULT_REWARD)
 
+/** The GGUF policy's own-weights training options (TrainConfig.gguf); parse({ modelPath }) gives the defaults. */
+export const GgufTrainSchema = z.strictObject({
+  modelPath: z.string().trim().min(1).max(4096),
+  optimizer: z.enum(['adamw', 'sgd']).default('sgd'),
+  /**
+   * SGD step on the mean advantage-weighted loss. stories260K on the demo world (4 steps of 2 x 4
+   * rollouts): 0.01 moved KL(policy || base) to 6.6 nats in one step and collapsed the policy onto
+   * empty answers; 0.001 over 6 steps of 4 x 4 lowered held-out reward (0.194 -> 0.056, KL 1.7);
+   * 0.0002 over 12 steps of 4 x 8 raised it 0.194 -> 0.656, CI [0.205, 0.740] (bench:gguf-rl).
+   */
+  learningRate: z.number().positive().max(1).default(0.0002),
+  /** Train output, output_norm and the last N blocks only (null: every tensor llama.cpp trains). */
+  lastBlocks: z.number().int().min(0).nullable().default(null),
+  /** Tokens per training sequence (prompt + sampled reply), rounded up to a multiple of 256; also the policy's context. */
+  contextSize: z.number().int().min(64).max(32_768).default(512),
+  /** Tool-calling environments: most tokens one call may take (a call cut there is a format error, and still trains). */
+  maxTokens: z.number().int().min(8).max(4096).default(256),
+  /** Passes over each step's decisions. */
+  epochs: z.number().int().min(1).max(16).default(1),
+  /** Warn in the step diagnostics when KL(policy || base) on held-out prompts exceeds this (nats). */
+  klWarn: z.number().positive().default(3),
+  /** Layers offloaded to the GPU for training (-1: all, as llama.cpp advises; 0: CPU). */
+  gpuLayers: z.number().int().min(-1).default(0),
+})
+export type GgufTrainConfig = z.infer<typeof GgufTrainSchema>
+
 export const TrainConfigSchema = z.strictObject({
   name: z.string().trim().max(200).default(''),
   environment: z.string().min(1).max(64),
@@ -79,31 +105,12 @@ export const TrainConfigSchema = z.strictObject({
    */
   prior: z.strictObject({ modelPath: z.string().trim().min(1).max(4096) }).nullable().default(null),
   /**
-   * Train the GGUF model's own weights instead of a head (graph-menu): G sampled rollouts of the model
-   * choosing menu ids under the grammar, then one advantage-weighted update of -log p(chosen id tokens |
-   * prompt) through the native trainer (README "Training the GGUF policy"). The model must be F32.
+   * Train the GGUF model's own weights instead of a head: G sampled rollouts of the model acting in the
+   * environment's protocol (menu ids, Harness-1 tool calls, free queries), then one advantage-weighted
+   * update of -log p(sampled tokens | prompt) through the native trainer (README "Training the GGUF
+   * policy"). The model must be F32.
    */
-  gguf: z.strictObject({
-    modelPath: z.string().trim().min(1).max(4096),
-    optimizer: z.enum(['adamw', 'sgd']).default('sgd'),
-    /**
-     * SGD step on the mean advantage-weighted loss. stories260K on the demo world (4 steps of 2 x 4
-     * rollouts): 0.01 moved KL(policy || base) to 6.6 nats in one step and collapsed the policy onto
-     * empty answers; 0.001 over 6 steps of 4 x 4 lowered held-out reward (0.194 -> 0.056, KL 1.7);
-     * 0.0002 over 12 steps of 4 x 8 raised it 0.194 -> 0.656, CI [0.205, 0.740] (bench:gguf-rl).
-     */
-    learningRate: z.number().positive().max(1).default(0.0002),
-    /** Train output, output_norm and the last N blocks only (null: every tensor llama.cpp trains). */
-    lastBlocks: z.number().int().min(0).nullable().default(null),
-    /** Tokens per training sequence (prompt + chosen id), rounded up to a multiple of 256; also the policy's context. */
-    contextSize: z.number().int().min(64).max(32_768).default(512),
-    /** Passes over each step's decisions. */
-    epochs: z.number().int().min(1).max(16).default(1),
-    /** Warn in the step diagnostics when KL(policy || base) on held-out prompts exceeds this (nats). */
-    klWarn: z.number().positive().default(3),
-    /** Layers offloaded to the GPU for training (-1: all, as llama.cpp advises; 0: CPU). */
-    gpuLayers: z.number().int().min(-1).default(0),
-  }).nullable().default(null),
+  gguf: GgufTrainSchema.nullable().default(null),
   gradClip: z.number().positive().default(1),
   seed: z.number().int().min(0).max(2 ** 31 - 1).default(1),
   /** Evaluate the greedy head on the held-out split every N steps (and before the first and after the last). */

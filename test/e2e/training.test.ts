@@ -43,7 +43,7 @@ describe.runIf(run)('training in Chromium (browser mode)', () => {
 
     await page.click('[data-test=nav-rewards]')
     await page.locator('[data-test=reward-terms] [data-term="sp.f1"]').waitFor()
-    expect(await page.locator('[data-test=training-note]').textContent()).toContain("a GGUF model's own weights are never updated in the app")
+    expect(await page.locator('[data-test=training-note]').textContent()).toContain("an F32 GGUF model's own weights")
     expect(await page.locator('[data-term="sp.recall"] [data-test=term-warning]').textContent()).toMatch(/recall/)
     // Harness-1 weights appear when the harness1 term is weighted, with the published defaults beside them.
     await page.fill('[data-term="harness1"] input', '1')

@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tinyModel } from '../helpers/gguf'
@@ -22,6 +23,19 @@ describe('model registry', () => {
     expect(m.sha256).toMatch(/^[0-9a-f]{64}$/)
     expect(m.parameterCount).toBeGreaterThan(1000)
     expect((await backend.call('models.list', {})).map((x) => x.id)).toEqual([m.id])
+  })
+
+  it('reads the provenance a GGUF training run writes beside its weights, only when its hash matches the file', async () => {
+    const trained = tinyModel(tmp.dir, { vocab: 'spm', seed: 4 }, 'trained.gguf').file
+    const other = tinyModel(tmp.dir, { vocab: 'spm', seed: 5 }, 'other.gguf').file
+    const sha = createHash('sha256').update(readFileSync(trained)).digest('hex')
+    const provenance = { baseModel: '/models/base.gguf', baseSha256: 'a'.repeat(64), runId: 7, step: 3 }
+    writeFileSync(`${trained}.provenance.json`, JSON.stringify({ path: trained, sha256: sha, ...provenance }))
+    writeFileSync(`${other}.provenance.json`, JSON.stringify({ path: other, sha256: sha, ...provenance }))
+    expect((await backend.call('models.add', { path: trained })).provenance).toEqual(provenance)
+    expect((await backend.call('models.add', { path: other })).provenance).toBeNull()
+    expect((await backend.call('models.list', {})).find((m) => m.path === trained)?.provenance).toEqual(provenance)
+    for (const m of await backend.call('models.list', {})) if (m.path === trained || m.path === other) await backend.call('models.remove', { id: m.id })
   })
 
   it('loads on the best backend available and unloads', async () => {

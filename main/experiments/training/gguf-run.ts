@@ -1,8 +1,10 @@
 /**
  * A training run on the GGUF policy's own weights (config.gguf). Each step: G sampled rollouts per
- * question of the model choosing menu ids under the grammar, rewards and per-step credit from the
- * registries, group advantages from the estimator, then one advantage-weighted update of the chosen
- * id tokens given their prompts in the native trainer (a child process), KL(policy || base) on the
+ * question of the model acting in the environment's protocol (menu ids under the grammar for
+ * graph-menu, JSON tool calls for Harness-1, search queries for free-query: the policy kind evaluation
+ * runs use), rewards and per-step credit from the registries, group advantages from the estimator,
+ * then one advantage-weighted update of each decision's sampled tokens given its prompt in the native
+ * trainer (a child process), KL(policy || base) on the
  * held-out prompts, and the weights saved as a GGUF that the next step's rollouts load. A step's
  * rollouts, diagnostics and checkpoint (the saved file) are stored in one transaction, as for the head.
  *
@@ -13,11 +15,11 @@ import { createHash } from 'node:crypto'
 import { createReadStream, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type SQLite from 'better-sqlite3'
-import { createEnvironment, environmentContext, environmentFactory, type Trajectory } from '../../harness'
+import { createEnvironment, environmentContext, environmentFactory, type Protocol, type Trajectory } from '../../harness'
 import { defaultThreadCount, getSharedRuntime } from '../../llm/llama-runtime'
 import { GgufTrainer, type TrainerBackend } from '../../llm/training'
-import { createPolicy, type LlmDecision, type MenuLlmPolicy } from '../../policy/llm-policy'
-import { stepDiagnostics, tokenBatch, type TokenDecision, type TrainConfig } from '../../rl/trainer'
+import { createPolicy, LLM_KIND_FOR_PROTOCOL, type LlmDecision, type LlmPolicy, type LlmPolicyKind } from '../../policy/llm-policy'
+import { stepDiagnostics, tokenBatch, type TokenBatch, type TokenDecision, type TrainConfig } from '../../rl/trainer'
 import { EvidenceResolver } from '../evidence'
 import { corpusSignature, loadQuestions, type StoredQuestion } from '../questions'
 import { RunStore } from '../store'
@@ -38,6 +40,18 @@ export interface TrainedGguf {
 export interface GgufTrainingDeps extends TrainingDeps {
   /** Folder for the run's GGUF files (default: trained-models/ beside the workspace database). */
   ggufDir?: string
+  /** Sees each step's token batch (the weighted sequences the trainer is given) before the update. */
+  onBatch?(step: number, batch: TokenBatch): void
+}
+
+/**
+ * The LLM policy kind that plays `environment` and whose decisions train: the one evaluation runs use
+ * for its protocol. Every decision of these kinds records its prompt and sampled tokens.
+ */
+export function ggufPolicyKind(environment: string, protocol: Protocol): LlmPolicyKind {
+  const kind = (LLM_KIND_FOR_PROTOCOL as Partial<Record<string, LlmPolicyKind>>)[protocol]
+  if (!kind) throw new Error(`Training the GGUF weights needs an LLM policy for the environment's protocol; ${environment} speaks "${protocol}", which no LLM policy kind plays`)
+  return kind
 }
 
 async function sha256File(path: string): Promise<string> {
@@ -56,7 +70,7 @@ export async function runGgufTraining(raw: SQLite.Database, config: TrainConfig,
   const gguf = config.gguf
   if (!gguf) throw new Error('runGgufTraining needs config.gguf')
   const factory = environmentFactory(config.environment)
-  if (factory.actionKind !== 'menu') throw new Error(`Training the GGUF weights supports menu environments (graph-menu) so far; ${config.environment} is not one`)
+  const kind = ggufPolicyKind(config.environment, factory.protocol)
   if (!existsSync(gguf.modelPath)) throw new Error(`No GGUF model file at ${gguf.modelPath}`)
   const runs = new RunStore(raw)
   const store = new TrainingStore(raw)
@@ -79,11 +93,34 @@ export async function runGgufTraining(raw: SQLite.Database, config: TrainConfig,
   const rolloutCtx = { raw, evidence, answerer: deps.answerer, reward: config.reward, rewardScheme: factory.rewardScheme, credit: config.credit.scheme }
   const runtime = await getSharedRuntime()
   const backend: TrainerBackend = gguf.gpuLayers !== 0 && (runtime.backend === 'cuda' || runtime.backend === 'vulkan') ? runtime.backend : 'cpu'
-  const policyOn = async (path: string, temperature: number): Promise<MenuLlmPolicy> =>
-    (await createPolicy({ kind: 'llm-menu', modelPath: path, contextSize: gguf.contextSize, sequences: 1, recordTokens: true, sampling: { temperature, seed: config.seed } }, runtime)) as MenuLlmPolicy
+  const policyOn = async (path: string, temperature: number): Promise<LlmPolicy> =>
+    createPolicy({ kind, modelPath: path, contextSize: gguf.contextSize, sequences: 1, recordTokens: true, maxTokens: gguf.maxTokens, sampling: { temperature, seed: config.seed } }, runtime)
 
   deps.progress(0, 'training', 'Starting the GGUF trainer')
   const trainer = await GgufTrainer.start({ backend })
+  /**
+   * The trainer's calls take seconds (longer than the job manager's grace before it stops the thread, which
+   * would leave the trainer behind): while one runs, the cancel flag is looked at every 100 ms, and a
+   * cancel kills the trainer and ends the run as cancelled at once.
+   */
+  const cancellable = async <T>(work: Promise<T>): Promise<T> => {
+    let timer: NodeJS.Timeout | undefined
+    const cancelled = new Promise<never>((_, reject) => {
+      timer = setInterval(() => {
+        try {
+          deps.throwIfCancelled()
+        } catch (err) {
+          trainer.kill()
+          reject(err)
+        }
+      }, 100)
+    })
+    try {
+      return await Promise.race([work, cancelled])
+    } finally {
+      clearInterval(timer)
+    }
+  }
   const summary = (extra: Record<string, unknown>) => ({ ...extra, steps: store.diagnostics(id).length, bytesPerRollout: store.bytesPerRollout(id) })
   let before: HeldOutResult | null = null
   let after: HeldOutResult | null = null
@@ -92,6 +129,7 @@ export async function runGgufTraining(raw: SQLite.Database, config: TrainConfig,
     const policy = await policyOn(path, 0)
     try {
       return await evaluatePolicy(evalEnv, policy, heldOut, deps.answerer, evidence, config.seed, (t) => {
+        deps.throwIfCancelled()
         if (klPrompts.length >= 64) return
         for (const d of decisionsOf(t)) klPrompts.push({ tokens: d.prompt, positions: [d.prompt.length - 1] })
       })
@@ -101,10 +139,10 @@ export async function runGgufTraining(raw: SQLite.Database, config: TrainConfig,
   }
   try {
     const loadOptions = { model: current, baseModel: gguf.modelPath, optimizer: gguf.optimizer, lr: gguf.learningRate, contextSize: gguf.contextSize, threads: defaultThreadCount(), gpuLayers: gguf.gpuLayers, ...(gguf.lastBlocks !== null ? { lastBlocks: gguf.lastBlocks } : {}) }
-    const estimate = await trainer.estimate({ ...loadOptions, withBase: true })
+    const estimate = await cancellable(trainer.estimate({ ...loadOptions, withBase: true }))
     if (!estimate.trainable) throw new Error(`${gguf.modelPath} cannot be trained: ${estimate.reason}`)
     deps.progress(0, 'training', `Loading ${estimate.nTrainable.toLocaleString('en')} trainable parameters: about ${Math.ceil(estimate.estimatedBytes / 2 ** 20)} MiB for training`)
-    const info = await trainer.load(loadOptions)
+    const info = await cancellable(trainer.load(loadOptions))
     const baseSha256 = await sha256File(gguf.modelPath)
     const first = checkpoint ? checkpoint.step + 1 : 0
     let lastSaved: { path: string; sha256: string; step: number } | null = checkpoint?.gguf ? { path: checkpoint.gguf.modelPath, sha256: checkpoint.gguf.sha256, step: checkpoint.step } : null
@@ -135,11 +173,12 @@ export async function runGgufTraining(raw: SQLite.Database, config: TrainConfig,
       }
       const rolloutSeconds = (performance.now() - tRollouts) / 1000
       const batch = tokenBatch(groups.map((g) => g.map((x) => ({ summary: x.rollout.summary, credit: x.rollout.credit, decisions: x.decisions }))), config)
+      deps.onBatch?.(step, batch)
       deps.throwIfCancelled()
-      const update = await trainer.train(batch.items, { epochs: gguf.epochs })
-      const kl = klPrompts.length ? await trainer.kl(klPrompts) : null
+      const update = await cancellable(trainer.train(batch.items, { epochs: gguf.epochs }))
+      const kl = klPrompts.length ? await cancellable(trainer.kl(klPrompts)) : null
       const path = join(runDir, `step-${step}.gguf`)
-      await trainer.save(path)
+      await cancellable(trainer.save(path))
       const sha256 = await sha256File(path)
       const rollouts = groups.flat().length
       const diagnostics: Record<string, unknown> = {

@@ -17,6 +17,7 @@ import { checkRewardConfig, checkRewardFits, defaultRewardPreset } from '../../r
 import { resolveHarness1Weights } from '../../rl/rewards'
 import { checkSplits } from '../../rl/trainer'
 import { describeRange, loadQuestions, splitGoldProfile } from '../questions'
+import { ggufPolicyKind } from './gguf-run'
 
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err))
 
@@ -52,7 +53,7 @@ export function checkTrainChoices(raw: SQLite.Database, config: SavedTrainConfig
     if (config.prior && factory.protocol !== 'sentence-menu') throw new Error(`An LLM prior scores menu ids; ${config.environment} has no menu: train without a prior`)
   })
   check('GGUF', () => {
-    if (config.gguf && factory.actionKind !== 'menu') throw new Error(`Training the GGUF weights supports menu environments (graph-menu) so far; ${config.environment} is not one`)
+    if (config.gguf) ggufPolicyKind(config.environment, factory.protocol)
   })
 }
 

@@ -29,7 +29,7 @@ export interface LlmPolicySpec extends PoolOptions {
   maxStringLength?: number
   /** Free query: most characters per query (default 96). */
   maxQueryChars?: number
-  /** Keep prompt and chosen token ids in each decision (training the GGUF weights; menu kind). */
+  /** Keep prompt and chosen token ids in each decision (training the GGUF weights). */
   recordTokens?: boolean
 }
 

@@ -108,6 +108,8 @@ export class ToolLlmPolicy extends LlmPolicyBase implements Policy {
       cutChars,
       ...(formatError === undefined ? {} : { formatError }),
       ...(queryCut ? { queryCut } : {}),
+      // Exactly the sampled tokens (past a completion point too): the update trains on what was drawn.
+      ...(this.options.recordTokens ? { tokenIds: { prompt: tokens.map(Number), chosen: generated.tokens.map(Number) } } : {}),
     }
   }
 }

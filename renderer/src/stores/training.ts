@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
-import type { Job, RouteInput, RouteOutput, SavedTrainConfig, TrainingRunDetail, TrainingRunSummary } from '../../../preload/contract'
+import type { GgufTrainConfig, Job, RouteInput, RouteOutput, SavedTrainConfig, TrainingRunDetail, TrainingRunSummary } from '../../../preload/contract'
 import { useApi } from '../api'
 import { attemptInto } from './attempt'
 import { liveSubscriptions } from './live'
@@ -21,10 +21,8 @@ export interface LaunchInput {
   heldOut: { offset: number; limit: number; split?: string }
   /** Empty: the lexical stand-in. */
   answererPath: string
-  /** An F32 GGUF whose own weights train (graph-menu); empty: the saved config's policy (the head). */
-  ggufPath?: string
-  /** SGD learning rate of a GGUF run (the contract's default when absent). */
-  ggufLearningRate?: number
+  /** Train this F32 GGUF's own weights (model path, optimiser, tensors); absent or null: the saved config's policy (the head). */
+  gguf?: GgufTrainConfig | null
 }
 
 /**
@@ -166,7 +164,7 @@ export const useTrainingStore = defineStore('training', () => {
       envConfig: input.environment === input.config.environment ? input.config.envConfig : {},
       train: { questionSetId: input.questionSetId, ...input.train },
       heldOut: { questionSetId: input.questionSetId, ...input.heldOut },
-      ...(input.ggufPath?.trim() ? { gguf: { ...(input.config.gguf ?? {}), modelPath: input.ggufPath.trim(), ...(input.ggufLearningRate ? { learningRate: input.ggufLearningRate } : {}) } } : {}),
+      ...(input.gguf?.modelPath.trim() ? { gguf: { ...input.gguf, modelPath: input.gguf.modelPath.trim() } } : {}),
     }
     const answerer = input.answererPath.trim() ? { kind: 'gguf' as const, modelPath: input.answererPath.trim() } : { kind: 'lexical' as const }
     pendingJob.value = null

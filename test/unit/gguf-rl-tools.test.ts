@@ -1,0 +1,111 @@
+/**
+ * RL on stories260K's own weights in the two tool-calling environments: Harness-1 (the stateful harness,
+ * JSON tool calls under the schema grammar) and free-query (search queries the model writes). One step
+ * of G sampled rollouts per question goes through train.run's runner; the token batch the trainer gets
+ * holds each decision's prompt (weight 0) and the tokens that were sampled, and after the update the
+ * chosen tokens' log-probabilities (teacher-forced in node-llama-cpp, saved GGUF vs base) moved in the
+ * direction of their advantages: the advantage-weighted sum of the changes is positive (the objective the
+ * update climbs) and positively advantaged calls fared better than negatively advantaged ones. (A tool
+ * call is tens of tokens, so tokens shared by every call, the JSON syntax, move with the batch's balance
+ * of signs; a single call's own change need not carry its advantage's sign.)
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Token } from 'node-llama-cpp'
+import { runTraining } from '../../main/experiments/training'
+import { ensureTrainerBinary, GgufTrainerUnavailableError } from '../../main/llm/training'
+import { evaluateTarget } from '../../main/llm/scoring'
+import { LexicalAnswerer } from '../../main/policy/answerer/lexical-answerer'
+import type { TokenBatch } from '../../main/rl/trainer'
+import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
+import { STORIES_260K, storiesAvailable, storiesTitle } from '../helpers/gguf'
+import { useRuntimeFixture } from '../helpers/gguf/runtime'
+import { tempDir } from '../helpers/services'
+
+describe.skipIf(!storiesAvailable)(storiesTitle('RL on the GGUF weights through tool calls (stories260K)'), () => {
+  const fixture = useRuntimeFixture()
+  let demo: DemoWorkspace
+  let total = 0
+  let unavailable = ''
+  const out = tempDir('harness-gguf-tools-')
+  beforeAll(async () => {
+    try {
+      await ensureTrainerBinary()
+    } catch (err) {
+      if (!(err instanceof GgufTrainerUnavailableError)) throw err
+      unavailable = err.message
+    }
+    demo = await openDemoWorkspace(7, 0.6)
+    total = Number(demo.db.raw.prepare('select count(*) from questions').pluck().get())
+  }, 300_000)
+  afterAll(async () => {
+    await demo?.close()
+    out.cleanup()
+  })
+
+  /** Sum of log p(chosen tokens | prompt) per sequence of the batch (the weighted positions), under `modelPath`. */
+  async function chosenLogprobs(modelPath: string, batch: TokenBatch): Promise<number[]> {
+    const loaded = await fixture.runtime().loadModel(modelPath)
+    try {
+      const context = await loaded.createContext({ contextSize: 2048 })
+      const sequence = context.getSequence()
+      const sums: number[] = []
+      for (const item of batch.items) {
+        const cut = item.weights.findIndex((w) => w !== 0)
+        await sequence.clearHistory()
+        sums.push((await evaluateTarget(sequence, item.tokens.slice(0, cut) as Token[], item.tokens.slice(cut) as Token[])).sum)
+      }
+      await context.dispose()
+      return sums
+    } finally {
+      await loaded.dispose()
+    }
+  }
+
+  for (const [environment, contextSize, maxTokens, extra] of [
+    // Harness-1's system prompt lists its tools: about 1,600 of stories260K's tokens.
+    // Calls need room to finish (cut calls are format errors, which all score alike).
+    ['stateful', 2048, 128, { envConfig: { maxTurns: 2 }, reward: { weights: { harness1: 1 } } }],
+    // stories260K rarely commits gold sentences: a per-turn cost makes its groups differ (answering early pays).
+    ['free-query', 1024, 48, { envConfig: { turnLimit: 3 }, reward: { weights: { 'sp.f1': 1, 'cost.turn': 1 } } }],
+  ] as const) {
+    it(`trains on the ${environment} environment's sampled tool calls in the direction of their advantages`, async (ctx) => {
+      if (unavailable) return ctx.skip(`GGUF trainer unavailable: ${unavailable}`)
+      let batch: TokenBatch | null = null
+      const result = await runTraining(
+        demo.db.raw,
+        {
+          environment,
+          steps: 1,
+          groupSize: 3,
+          questionsPerStep: 2,
+          evalInterval: 1,
+          seed: 5,
+          temperature: 1,
+          credit: { scheme: 'outcome', lambda: 0 },
+          dropZeroVariance: false,
+          train: { questionSetId: 1, offset: 0, limit: total - 1 },
+          heldOut: { questionSetId: 1, offset: total - 1, limit: 1 },
+          gguf: { modelPath: STORIES_260K, learningRate: 0.0002, contextSize, maxTokens },
+          ...extra,
+        },
+        { answerer: new LexicalAnswerer(), appVersion: 'test', jobId: null, progress: () => {}, throwIfCancelled: () => {}, ggufDir: out.dir, onBatch: (_s, b) => (batch = b) },
+      )
+      expect(demo.db.raw.prepare('select status from runs where id = ?').pluck().get(result.runId)).toBe('done')
+      const b = batch as TokenBatch | null
+      expect(b).not.toBeNull()
+      expect(b!.decisions).toBeGreaterThan(0)
+      const advantages = b!.items.map((item) => item.weights.find((w) => w !== 0)!)
+      const before = await chosenLogprobs(STORIES_260K, b!)
+      const after = await chosenLogprobs(result.model!.path, b!)
+      const moved = after.map((x, i) => x - before[i]!)
+      // The first-order effect of the update: sum of advantage x change of log p is positive.
+      expect(moved.reduce((s, d, i) => s + d * advantages[i]!, 0)).toBeGreaterThan(0)
+      const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length)
+      const up = moved.filter((_, i) => advantages[i]! > 0)
+      const down = moved.filter((_, i) => advantages[i]! < 0)
+      expect(up.length).toBeGreaterThan(0)
+      expect(down.length).toBeGreaterThan(0)
+      expect(mean(up)).toBeGreaterThan(mean(down))
+    }, 900_000)
+  }
+})

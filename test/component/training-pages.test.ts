@@ -49,7 +49,7 @@ describe('Rewards page and Training section', () => {
   it('Rewards page: a labelled field per reward term with its description, default and warning; Harness-1 weights when that term is weighted; loss clip bounds by loss', async () => {
     const w = await mountAt(`/workspaces/${workspaceId}/rewards`)
     await until(() => w.find('[data-test=reward-terms]').exists(), 'the reward form')
-    expect(w.get('[data-test=training-note]').text()).toContain("a GGUF model's own weights are never updated in the app")
+    expect(w.get('[data-test=training-note]').text()).toContain("and so can an F32 GGUF model's own weights")
     const terms = w.findAll('[data-test=reward-terms] [data-term]')
     expect(terms.map((t) => t.attributes('data-term'))).toEqual(catalog.rewardTerms.map((t) => t.name))
     for (const t of catalog.rewardTerms) {
@@ -150,7 +150,7 @@ describe('Rewards page and Training section', () => {
     })
     const w = await mountAt(`/workspaces/${workspaceId}/runs`)
     await until(() => w.find('[data-test=train-config]').exists(), 'the training launcher')
-    expect(w.get('[data-test=training-section]').text()).toContain('the environment server for external trainers (verl, TRL, OpenRLHF) is where that happens')
+    expect(w.get('[data-test=training-section]').text()).toContain('external trainers (verl, TRL, OpenRLHF) through the environment server')
     expect(w.find('[data-test=lexical-note]').exists()).toBe(true)
     expect(w.findAll('[data-test=train-environment] option').map((o) => o.attributes('value'))).toEqual(catalog.environments.filter((e) => e.headDriven).map((e) => e.name))
     await w.get('[data-test=train-limit]').setValue('20')

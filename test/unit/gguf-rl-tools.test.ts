@@ -9,38 +9,19 @@
  * call is tens of tokens, so tokens shared by every call, the JSON syntax, move with the batch's balance
  * of signs; a single call's own change need not carry its advantage's sign.)
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Token } from 'node-llama-cpp'
 import { runTraining } from '../../main/experiments/training'
-import { ensureTrainerBinary, GgufTrainerUnavailableError } from '../../main/llm/training'
 import { evaluateTarget } from '../../main/llm/scoring'
 import { LexicalAnswerer } from '../../main/policy/answerer/lexical-answerer'
 import type { TokenBatch } from '../../main/rl/trainer'
-import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
+import { useGgufTrainingFixture } from '../helpers/gguf-training'
 import { STORIES_260K, storiesAvailable, storiesTitle } from '../helpers/gguf'
 import { useRuntimeFixture } from '../helpers/gguf/runtime'
-import { tempDir } from '../helpers/services'
 
 describe.skipIf(!storiesAvailable)(storiesTitle('RL on the GGUF weights through tool calls (stories260K)'), () => {
   const fixture = useRuntimeFixture()
-  let demo: DemoWorkspace
-  let total = 0
-  let unavailable = ''
-  const out = tempDir('harness-gguf-tools-')
-  beforeAll(async () => {
-    try {
-      await ensureTrainerBinary()
-    } catch (err) {
-      if (!(err instanceof GgufTrainerUnavailableError)) throw err
-      unavailable = err.message
-    }
-    demo = await openDemoWorkspace(7, 0.6)
-    total = Number(demo.db.raw.prepare('select count(*) from questions').pluck().get())
-  }, 300_000)
-  afterAll(async () => {
-    await demo?.close()
-    out.cleanup()
-  })
+  const f = useGgufTrainingFixture('harness-gguf-tools-')
 
   /** Sum of log p(chosen tokens | prompt) per sequence of the batch (the weighted positions), under `modelPath`. */
   async function chosenLogprobs(modelPath: string, batch: TokenBatch): Promise<number[]> {
@@ -69,10 +50,10 @@ describe.skipIf(!storiesAvailable)(storiesTitle('RL on the GGUF weights through 
     ['free-query', 1024, 48, { envConfig: { turnLimit: 3 }, reward: { weights: { 'sp.f1': 1, 'cost.turn': 1 } } }],
   ] as const) {
     it(`trains on the ${environment} environment's sampled tool calls in the direction of their advantages`, async (ctx) => {
-      if (unavailable) return ctx.skip(`GGUF trainer unavailable: ${unavailable}`)
+      if (f.unavailable) return ctx.skip(`GGUF trainer f.unavailable: ${f.unavailable}`)
       let batch: TokenBatch | null = null
       const result = await runTraining(
-        demo.db.raw,
+        f.demo.db.raw,
         {
           environment,
           steps: 1,
@@ -83,14 +64,14 @@ describe.skipIf(!storiesAvailable)(storiesTitle('RL on the GGUF weights through 
           temperature: 1,
           credit: { scheme: 'outcome', lambda: 0 },
           dropZeroVariance: false,
-          train: { questionSetId: 1, offset: 0, limit: total - 1 },
-          heldOut: { questionSetId: 1, offset: total - 1, limit: 1 },
+          train: { questionSetId: 1, offset: 0, limit: f.total - 1 },
+          heldOut: { questionSetId: 1, offset: f.total - 1, limit: 1 },
           gguf: { modelPath: STORIES_260K, learningRate: 0.0002, contextSize, maxTokens },
           ...extra,
         },
-        { answerer: new LexicalAnswerer(), appVersion: 'test', jobId: null, progress: () => {}, throwIfCancelled: () => {}, ggufDir: out.dir, onBatch: (_s, b) => (batch = b) },
+        { answerer: new LexicalAnswerer(), appVersion: 'test', jobId: null, progress: () => {}, throwIfCancelled: () => {}, ggufDir: f.dir, onBatch: (_s, b) => (batch = b) },
       )
-      expect(demo.db.raw.prepare('select status from runs where id = ?').pluck().get(result.runId)).toBe('done')
+      expect(f.demo.db.raw.prepare('select status from runs where id = ?').pluck().get(result.runId)).toBe('done')
       const b = batch as TokenBatch | null
       expect(b).not.toBeNull()
       expect(b!.decisions).toBeGreaterThan(0)

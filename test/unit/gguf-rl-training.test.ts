@@ -6,38 +6,19 @@
  */
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { runTraining, TrainingStore } from '../../main/experiments/training'
-import { ensureTrainerBinary, GgufTrainerUnavailableError } from '../../main/llm/training'
 import { LexicalAnswerer } from '../../main/policy/answerer/lexical-answerer'
-import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
+import { useGgufTrainingFixture } from '../helpers/gguf-training'
 import { STORIES_260K, storiesAvailable, storiesTitle } from '../helpers/gguf'
-import { tempDir } from '../helpers/services'
 
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex')
 
 describe.skipIf(!storiesAvailable)(storiesTitle('RL on the GGUF policy weights (stories260K)'), () => {
-  let demo: DemoWorkspace
-  let total = 0
-  let unavailable = ''
-  const out = tempDir('harness-gguf-run-')
-  beforeAll(async () => {
-    try {
-      await ensureTrainerBinary()
-    } catch (err) {
-      if (!(err instanceof GgufTrainerUnavailableError)) throw err
-      unavailable = err.message
-    }
-    demo = await openDemoWorkspace(7, 0.6)
-    total = Number(demo.db.raw.prepare('select count(*) from questions').pluck().get())
-  }, 600_000)
-  afterAll(async () => {
-    await demo?.close()
-    out.cleanup()
-  })
+  const f = useGgufTrainingFixture('harness-gguf-run-')
 
   it('trains, checkpoints a GGUF per step, resumes after a crash and stores held-out figures', async (ctx) => {
-    if (unavailable) return ctx.skip(`GGUF trainer unavailable: ${unavailable}`)
+    if (f.unavailable) return ctx.skip(`GGUF trainer f.unavailable: ${f.unavailable}`)
     const config = {
       environment: 'graph-menu',
       steps: 2,
@@ -46,28 +27,28 @@ describe.skipIf(!storiesAvailable)(storiesTitle('RL on the GGUF policy weights (
       evalInterval: 1,
       seed: 3,
       credit: { scheme: 'outcome', lambda: 0 },
-      train: { questionSetId: 1, offset: 0, limit: total - 3 },
-      heldOut: { questionSetId: 1, offset: total - 3, limit: 3 },
+      train: { questionSetId: 1, offset: 0, limit: f.total - 3 },
+      heldOut: { questionSetId: 1, offset: f.total - 3, limit: 3 },
       gguf: { modelPath: STORIES_260K, learningRate: 0.001, contextSize: 512 },
     }
     let crashAfter = 0
     const deps = {
-      answerer: new LexicalAnswerer(), appVersion: 'test', jobId: null, progress: () => {}, throwIfCancelled: () => {}, ggufDir: out.dir,
+      answerer: new LexicalAnswerer(), appVersion: 'test', jobId: null, progress: () => {}, throwIfCancelled: () => {}, ggufDir: f.dir,
       onStep: (step: number) => {
         if (step === crashAfter) throw new Error('simulated crash')
       },
     }
-    await expect(runTraining(demo.db.raw, config, deps)).rejects.toThrow(/simulated crash/)
-    const runId = Number(demo.db.raw.prepare("select max(id) from runs where kind = 'train'").pluck().get())
-    expect(demo.db.raw.prepare('select status from runs where id = ?').pluck().get(runId)).toBe('failed')
-    const store = new TrainingStore(demo.db.raw)
+    await expect(runTraining(f.demo.db.raw, config, deps)).rejects.toThrow(/simulated crash/)
+    const runId = Number(f.demo.db.raw.prepare("select max(id) from runs where kind = 'train'").pluck().get())
+    expect(f.demo.db.raw.prepare('select status from runs where id = ?').pluck().get(runId)).toBe('failed')
+    const store = new TrainingStore(f.demo.db.raw)
     const afterCrash = store.lastCheckpoint(runId)!
     expect(afterCrash.step).toBe(0)
     expect(existsSync(afterCrash.gguf!.modelPath)).toBe(true)
 
     crashAfter = -1
-    const result = await runTraining(demo.db.raw, config, deps, runId)
-    expect(demo.db.raw.prepare('select status from runs where id = ?').pluck().get(runId)).toBe('done')
+    const result = await runTraining(f.demo.db.raw, config, deps, runId)
+    expect(f.demo.db.raw.prepare('select status from runs where id = ?').pluck().get(runId)).toBe('done')
     const steps = store.diagnostics(runId)
     expect(steps.map((s) => s.step)).toEqual([0, 1])
     for (const { diagnostics } of steps) {
@@ -77,7 +58,7 @@ describe.skipIf(!storiesAvailable)(storiesTitle('RL on the GGUF policy weights (
       expect(typeof d['tokensTrained']).toBe('number')
     }
     // Every rollout of both steps is stored.
-    expect(demo.db.raw.prepare('select count(*) from episodes where run_id = ? and train_step is not null').pluck().get(runId)).toBe(2 * 2 * 3)
+    expect(f.demo.db.raw.prepare('select count(*) from episodes where run_id = ? and train_step is not null').pluck().get(runId)).toBe(2 * 2 * 3)
     const model = result.model!
     expect(model.step).toBe(1)
     expect(model.baseSha256).toBe(sha(STORIES_260K))
@@ -85,7 +66,7 @@ describe.skipIf(!storiesAvailable)(storiesTitle('RL on the GGUF policy weights (
     expect(model.sha256).not.toBe(model.baseSha256)
     // Only the checkpoint file is kept: step 0's was removed once step 1 was saved.
     expect(existsSync(afterCrash.gguf!.modelPath)).toBe(false)
-    const summary = JSON.parse(demo.db.raw.prepare('select summary_json from runs where id = ?').pluck().get(runId) as string) as Record<string, unknown>
+    const summary = JSON.parse(f.demo.db.raw.prepare('select summary_json from runs where id = ?').pluck().get(runId) as string) as Record<string, unknown>
     expect(summary['before']).not.toBeNull()
     expect(summary['aggregates']).toBeTruthy()
     expect((summary['ggufModel'] as { runId: number }).runId).toBe(runId)

@@ -1,0 +1,21 @@
+import { APP_VERSION } from '../config/version'
+import type { AblationDeps } from '../experiments/ablation'
+import { answererFor } from '../experiments/factories'
+import type { JobContext } from '../jobs/protocol'
+import type { Resource } from '../jobs/define-job-kind'
+
+/**
+ * What an ablation-driven job (an ablation matrix, a findings run) hands its runner: the answerer it
+ * names, owned by the job so its model is released when the job ends, and the job's progress and cancel.
+ */
+export async function ablationDeps(ctx: JobContext, own: <T extends Resource>(resource: T, modelPath?: string) => T, answererSpec: AblationDeps['answererSpec']): Promise<AblationDeps> {
+  const answerer = own(await answererFor(answererSpec), answererSpec.kind === 'gguf' ? answererSpec.modelPath : undefined)
+  return {
+    answerer: answerer.value,
+    answererSpec,
+    appVersion: APP_VERSION,
+    jobId: ctx.jobId,
+    progress: (p, stage, message) => ctx.progress(p, stage, message),
+    throwIfCancelled: () => ctx.throwIfCancelled(),
+  }
+}

@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { closeBrowserApp, openBrowserApp, OUTPUT_DIR, requireChromium, type ServedApp } from '../helpers/browser'
+import { callApi, closeBrowserApp, openBrowserApp, OUTPUT_DIR, requireChromium, type ServedApp } from '../helpers/browser'
 import { tempDir } from '../helpers/services'
 
 const run = requireChromium()
@@ -57,12 +57,7 @@ describe.runIf(run)('research loop in Chromium (browser mode)', () => {
   let page: Page
   let workspaceId: string
 
-  const api = async <T>(route: string, input: unknown): Promise<T> => {
-    const res = await fetch(`${app.origin}/api/call/${route}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${app.token}` }, body: JSON.stringify(input) })
-    const body = (await res.json()) as { ok: boolean; data: T; error?: { message: string } }
-    if (!body.ok) throw new Error(body.error?.message)
-    return body.data
-  }
+  const api = <T>(route: string, input: unknown): Promise<T> => callApi<T>(app, route, input)
   const go = async (hash: string) => {
     await page.evaluate((h) => (window.location.hash = h), hash)
   }

@@ -2,7 +2,7 @@
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { closeBrowserApp, openBrowserApp, OUTPUT_DIR, requireChromium, type ServedApp } from '../helpers/browser'
+import { callApi, closeBrowserApp, openBrowserApp, OUTPUT_DIR, requireChromium, type ServedApp } from '../helpers/browser'
 import { tempDir } from '../helpers/services'
 
 const run = requireChromium()
@@ -21,12 +21,7 @@ describe.runIf(run)('comparing training runs and trying a trained head (browser 
   let workspaceId = ''
   const runIds: number[] = []
 
-  const call = async (route: string, input: unknown): Promise<unknown> => {
-    const res = await fetch(`${app.origin}/api/call/${route}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${app.token}` }, body: JSON.stringify(input) })
-    const body = (await res.json()) as { data?: unknown; error?: { message: string } }
-    if (!res.ok) throw new Error(`${route}: ${body.error?.message ?? res.status}`)
-    return body.data
-  }
+  const call = (route: string, input: unknown): Promise<unknown> => callApi(app, route, input)
 
   beforeAll(async () => {
     ;({ app, browser, page } = await openBrowserApp(join(tmp.dir, 'data')))

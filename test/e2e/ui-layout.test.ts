@@ -2,7 +2,7 @@
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { closeBrowserApp, OUTPUT_DIR, requireChromium, serveBuiltApp, launchChromium, type ServedApp } from '../helpers/browser'
+import { callApi, closeBrowserApp, OUTPUT_DIR, requireChromium, serveBuiltApp, launchChromium, type ServedApp } from '../helpers/browser'
 import { tempDir } from '../helpers/services'
 
 const run = requireChromium()
@@ -19,12 +19,7 @@ describe.runIf(run)('page layout at 1440 x 900 (browser mode)', () => {
   let page: Page
   let workspaceId = ''
 
-  const call = async (route: string, input: unknown): Promise<unknown> => {
-    const res = await fetch(`${app.origin}/api/call/${route}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${app.token}` }, body: JSON.stringify(input) })
-    const body = (await res.json()) as { data?: unknown; error?: { message: string } }
-    if (!res.ok) throw new Error(`${route}: ${body.error?.message ?? res.status}`)
-    return body.data
-  }
+  const call = (route: string, input: unknown): Promise<unknown> => callApi(app, route, input)
 
   beforeAll(async () => {
     app = await serveBuiltApp(join(tmp.dir, 'data'))

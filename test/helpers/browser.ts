@@ -31,6 +31,14 @@ export interface ServedApp {
   stop(): Promise<void>
 }
 
+/** One API call over HTTP, as the browser makes it (the per-launch token in the header); an error answer throws its message. */
+export async function callApi<T = unknown>(app: Pick<ServedApp, 'origin' | 'token'>, route: string, input: unknown): Promise<T> {
+  const res = await fetch(`${app.origin}/api/call/${route}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${app.token}` }, body: JSON.stringify(input) })
+  const body = (await res.json()) as { data?: T; error?: { message: string } }
+  if (!res.ok) throw new Error(`${route}: ${body.error?.message ?? res.status}`)
+  return body.data as T
+}
+
 /** Starts the built browser-mode server (`out/main/serve.js`) as a user would, and reads the URL it prints. */
 export function serveBuiltApp(dataDir: string): Promise<ServedApp> {
   const entry = join(process.cwd(), 'out', 'main', 'serve.js')

@@ -5,6 +5,7 @@ import type { RouteInput, RouteName, RouteOutput } from '../../preload/contract'
 import { dispatch } from '../../main/api/dispatch'
 import { createHandlers } from '../../main/api/handlers'
 import { createServices, type Services } from '../../main/app/services'
+import type { WorkerEntry } from '../../main/jobs/manager'
 import { sourceWorkerEntry } from '../../main/job-kinds/source-entry'
 
 /** The job worker from source: the thread registers tsx so it can run TypeScript. */
@@ -23,10 +24,10 @@ export interface TestBackend {
 }
 
 /** Real services on a real SQLite folder, called through the same dispatcher every transport uses. */
-export async function startBackend(dataDir?: string, options: { cancelGraceMs?: number; jobConcurrency?: number } = {}): Promise<TestBackend> {
-  const tmp = dataDir ? null : tempDir()
+export async function startBackend(dataDir?: string, options: { cancelGraceMs?: number; jobConcurrency?: number; worker?: WorkerEntry; tempPrefix?: string } = {}): Promise<TestBackend> {
+  const tmp = dataDir ? null : tempDir(options.tempPrefix)
   const dir = dataDir ?? tmp!.dir
-  const services = await createServices({ dataDir: dir, worker: sourceWorker, cancelGraceMs: options.cancelGraceMs, jobConcurrency: options.jobConcurrency })
+  const services = await createServices({ dataDir: dir, worker: options.worker ?? sourceWorker, cancelGraceMs: options.cancelGraceMs, jobConcurrency: options.jobConcurrency })
   const handlers = createHandlers(services, { mode: 'cli' })
   return {
     dataDir: dir,

@@ -4,35 +4,17 @@ import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
 import { createPinia, setActivePinia, type Pinia } from 'pinia'
 import { defineComponent, h } from 'vue'
 import { createMemoryHistory, createRouter, RouterView, type Router } from 'vue-router'
-import { dispatch } from '../../main/api/dispatch'
-import { createHandlers } from '../../main/api/handlers'
-import { createServices } from '../../main/app/services'
 import type { HarnessApi, RouteName } from '../../preload/contract'
 import { inProcessApi } from '../helpers/in-process-api'
-import { tempDir, type TestBackend } from '../helpers/services'
+import { startBackend, type TestBackend } from '../helpers/services'
 
 /**
  * Real services on a temporary folder, like test/helpers/services.ts's startBackend, but with a job
  * worker that starts under happy-dom (whose global URL is not Node's): the entry is a Node file URL.
  */
-export async function startJobBackend(): Promise<TestBackend> {
-  const tmp = tempDir('harness-lab-component-')
+export function startJobBackend(): Promise<TestBackend> {
   const entry = fileURLToPath(new globalThis.URL('./job-worker.mjs', import.meta.url).href)
-  const services = await createServices({ dataDir: tmp.dir, worker: { url: pathToFileURL(entry) } })
-  const handlers = createHandlers(services, { mode: 'cli' })
-  return {
-    dataDir: tmp.dir,
-    services,
-    async call(route, input) {
-      const env = await dispatch(handlers, route, input)
-      if (!env.ok) throw Object.assign(new Error(env.error.message), { body: env.error })
-      return env.data as never
-    },
-    async close() {
-      await services.close()
-      tmp.cleanup()
-    },
-  }
+  return startBackend(undefined, { worker: { url: pathToFileURL(entry) }, tempPrefix: 'harness-lab-component-' })
 }
 
 export async function settle(rounds = 6): Promise<void> {

@@ -58,9 +58,16 @@ interface Running {
   lastWrite: number
   lastEmit: number
   /** The newest progress a throttle window held back, written when the window ends (so one long silent stage never leaves a stale figure). */
-  pendingProgress?: Extract<WorkerMessage, { type: 'progress' }>
+  pendingProgress?: ProgressMessage
   trailingWrite?: NodeJS.Timeout
+  /** The same for events. */
+  pendingEvent?: ProgressMessage
+  trailingEmit?: NodeJS.Timeout
 }
+
+type ProgressMessage = Extract<WorkerMessage, { type: 'progress' }>
+/** The shortest gap between two progress events of one job. */
+const PROGRESS_EVENT_MS = 50
 
 const now = (): string => new Date().toISOString()
 const TERMINAL = new Set(['done', 'failed', 'cancelled'])
@@ -324,6 +331,7 @@ export class JobManager {
       run.settled = true
       clearTimeout(run.cancelTimer)
       clearTimeout(run.trailingWrite)
+      clearTimeout(run.trailingEmit)
       await run.worker.terminate()
       this.running.delete(id)
       this.releaseModels(id, run.kind)
@@ -450,6 +458,7 @@ export class JobManager {
       run.settled = true
       clearTimeout(run.cancelTimer)
       clearTimeout(run.trailingWrite)
+      clearTimeout(run.trailingEmit)
       this.running.delete(row.id)
       // Whatever the thread held went with it; said before the final status so readers never see a stale holder.
       this.releaseModels(row.id, kind)
@@ -488,27 +497,51 @@ export class JobManager {
     if (this.held.clear(id)) this.events.emit('job.models', { jobId: id, kind, models: [] })
   }
 
-  /** Progress is throttled for events and writes alike; the final state always arrives as a status event. */
-  private async onProgress(id: string, run: Running, m: Extract<WorkerMessage, { type: 'progress' }>): Promise<void> {
+  /**
+   * Progress is throttled for events and writes alike, each with a trailing edge: the newest figure a window
+   * held back is emitted and written when the window ends, so a reader never keeps a stale figure. Figures in
+   * between may be skipped; the final state always arrives as a status event.
+   */
+  private async onProgress(id: string, run: Running, m: ProgressMessage): Promise<void> {
     if (run.settled) return
-    const t = Date.now()
-    // Events at most every 50 ms (UI and SSE clients), database writes at most every progressWriteMs.
-    if (t - run.lastEmit >= 50) {
-      run.lastEmit = t
-      this.events.emit('job.progress', { jobId: id, progress: m.progress, stage: m.stage, message: m.message })
+    this.emitProgress(id, run, m)
+    await this.writeProgress(id, run, m)
+  }
+
+  /** Events at most every 50 ms (UI and SSE clients). */
+  private emitProgress(id: string, run: Running, m: ProgressMessage): void {
+    if (run.settled) return
+    const wait = PROGRESS_EVENT_MS - (Date.now() - run.lastEmit)
+    if (wait > 0) {
+      run.pendingEvent = m
+      run.trailingEmit ??= setTimeout(() => {
+        run.trailingEmit = undefined
+        const pending = run.pendingEvent
+        run.pendingEvent = undefined
+        if (pending) this.emitProgress(id, run, pending)
+      }, wait)
+      return
     }
-    if (t - run.lastWrite < this.progressWriteMs) {
-      // Held back, not dropped: the last figure of a burst is written when the window ends.
+    run.lastEmit = Date.now()
+    run.pendingEvent = undefined
+    this.events.emit('job.progress', { jobId: id, progress: m.progress, stage: m.stage, message: m.message })
+  }
+
+  /** Database writes at most every progressWriteMs. */
+  private async writeProgress(id: string, run: Running, m: ProgressMessage): Promise<void> {
+    if (run.settled) return
+    const wait = this.progressWriteMs - (Date.now() - run.lastWrite)
+    if (wait > 0) {
       run.pendingProgress = m
       run.trailingWrite ??= setTimeout(() => {
         run.trailingWrite = undefined
         const pending = run.pendingProgress
-        if (!pending || run.settled) return
-        void this.onProgress(id, run, pending).catch((err: unknown) => console.error(`job ${id}:`, err))
-      }, this.progressWriteMs - (t - run.lastWrite))
+        run.pendingProgress = undefined
+        if (pending) void this.writeProgress(id, run, pending).catch((err: unknown) => console.error(`job ${id}:`, err))
+      }, wait)
       return
     }
-    run.lastWrite = t
+    run.lastWrite = Date.now()
     run.pendingProgress = undefined
     await this.update(id, { progress: m.progress, stage: m.stage, message: m.message }, false, ['running'])
   }

@@ -127,13 +127,18 @@ describe('ablation matrix', () => {
     const job = await backend.call('job.start', { kind: 'ablation.run', workspaceId, params: { ablationId: saved.id } })
     // A second job on the same ablation would write the same cells: refused while the first is queued or running.
     await expect(backend.call('job.start', { kind: 'ablation.run', workspaceId, params: { ablationId: saved.id } })).rejects.toThrow(/is already (queued|running)/)
-    // Cancel once the training row has stored its first step (its progress says step 2 is under way).
-    await new Promise<void>((resolve) => {
+    // Cancel once the training row has stored a step (its progress says step 2 or later is under way). Progress
+    // events are throttled, so any later step counts; the job ending first fails here instead of hanging.
+    await new Promise<void>((resolve, reject) => {
       const off = backend.services.events.subscribe((name, p) => {
-        const progress = p as { jobId: string; message: string }
-        if (name === 'job.progress' && progress.jobId === job.id && /training Step 2\//.test(progress.message)) {
+        const progress = p as { jobId?: string; id?: string; status?: string; message?: string }
+        const step = name === 'job.progress' && progress.jobId === job.id ? /training Step (\d+)\//.exec(progress.message ?? '') : null
+        if (step && Number(step[1]) >= 2) {
           off()
           resolve()
+        } else if (name === 'job.status' && progress.id === job.id && ['done', 'failed', 'cancelled'].includes(progress.status ?? '')) {
+          off()
+          reject(new Error(`the job ended (${progress.status}) before its training row reported step 2`))
         }
       })
     })

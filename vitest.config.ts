@@ -10,7 +10,7 @@ export default defineConfig({
       },
       {
         plugins: [vue()],
-        test: { name: 'component', include: ['test/component/**/*.test.ts'], environment: 'happy-dom', testTimeout: 120_000 },
+        test: { name: 'component', include: ['test/component/**/*.test.ts'], environment: 'happy-dom', testTimeout: 600_000, hookTimeout: 300_000 },
       },
       {
         // The browser tests drive the built app (`npm test` builds first) in Debian Chromium.

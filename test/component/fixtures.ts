@@ -24,8 +24,8 @@ export async function settle(rounds = 6): Promise<void> {
   }
 }
 
-/** Polls until `check` holds (the backend answers over real SQLite and worker threads). */
-export async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+/** Polls until `check` holds (the backend answers over real SQLite and worker threads); the limit only catches a hang. */
+export async function until(check: () => boolean, what: string, timeoutMs = 300_000): Promise<void> {
   const t0 = Date.now()
   while (!check()) {
     if (Date.now() - t0 > timeoutMs) throw new Error(`Timed out waiting for ${what}`)

@@ -188,7 +188,7 @@ describe('Corpus search and grep, the document reader and its links', () => {
       await until(() => w.findAll('[data-test=export-run]').length === 4, 'the export buttons')
       expect(w.findAll('[data-test=export-run]').map((b) => b.attributes('data-format'))).toEqual(['run-results-csv', 'run-results-jsonl', 'run-episodes-jsonl', 'run-sft-jsonl'])
       await w.get('[data-test=export-run][data-format=run-results-jsonl]').trigger('click')
-      await until(() => w.find('[data-test=export-file]').exists(), 'the finished export', 120_000)
+      await until(() => w.find('[data-test=export-file]').exists(), 'the finished export')
       const shown = w.get('[data-test=export-file]').text()
       const file = /^Saved (.+\.jsonl)$/.exec(shown)?.[1]
       expect(file, shown).toBeDefined()

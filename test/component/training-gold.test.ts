@@ -40,7 +40,7 @@ describe('Training section on paragraph gold', () => {
     await w.get('[data-test=heldout-limit]').setValue('2')
     await settle(1)
     await w.get('[data-test=training-launcher]').trigger('submit')
-    await until(() => w.find('[data-test=training-run]').exists(), 'the launched run selected', 30_000)
+    await until(() => w.find('[data-test=training-run]').exists(), 'the launched run selected')
     const run = (await backend.call('training.runs', { workspaceId }))[0]!
     // The stored config carries the reward the backend picked for the set's gold level; stop the (30-step) run.
     const detail = await backend.call('training.run', { workspaceId, runId: run.id })

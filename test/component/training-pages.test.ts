@@ -164,7 +164,7 @@ describe('Rewards page and Training section', () => {
     await w.get('[data-test=train-name]').setValue('component run')
     const refreshes = counting.calls('training.run')
     await w.get('[data-test=training-launcher]').trigger('submit')
-    await until(() => w.find('[data-test=training-run]').exists(), 'the launched run selected', 30_000)
+    await until(() => w.find('[data-test=training-run]').exists(), 'the launched run selected')
     expect(w.find('[data-test=training-error]').exists()).toBe(false)
     const points = () => Number(w.find('[data-test=chart-reward]').attributes('data-steps') ?? 0)
     const seen = new Set<number>()

@@ -55,7 +55,7 @@ describe.runIf(run && storiesAvailable)(storiesTitle('GGUF training in Chromium 
     await page.click('[data-test=create-workspace]')
     await page.locator('tr[data-workspace="GGUF training"] [data-test=open]').click()
     await page.click('[data-test=create-demo]')
-    await page.locator('[data-test=corpus-counts] [data-count=documents] dd').filter({ hasText: /^[1-9]/ }).waitFor({ timeout: 120_000 })
+    await page.locator('[data-test=corpus-counts] [data-count=documents] dd').filter({ hasText: /^[1-9]/ }).waitFor({ timeout: 600_000 })
     await page.click('[data-test=nav-rewards]')
     await page.locator('[data-test=reward-terms] [data-term="sp.f1"]').waitFor()
     await page.selectOption('[data-test=train-environment-default]', 'graph-menu')
@@ -92,7 +92,7 @@ describe.runIf(run && storiesAvailable)(storiesTitle('GGUF training in Chromium 
 
     const panel = page.locator('[data-test=training-run]')
     // The run's panel, or the reason it was refused.
-    await page.locator('[data-test=training-run] [data-test=training-stop], [data-test=training-run][data-status=failed], [data-test=training-error]').first().waitFor({ timeout: 120_000 }).catch(async (err: unknown) => {
+    await page.locator('[data-test=training-run] [data-test=training-stop], [data-test=training-run][data-status=failed], [data-test=training-error]').first().waitFor({ timeout: 600_000 }).catch(async (err: unknown) => {
       await page.screenshot({ path: join(OUTPUT_DIR, 'training-gguf-launch-failed.png'), fullPage: true })
       console.log(await page.locator('body').innerText())
       throw err

@@ -5,6 +5,8 @@ import { chromium, type Browser, type Page } from 'playwright-core'
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 export const hasChromium = existsSync(CHROMIUM)
+/** The limit of a browser wait: long enough that only a hang reaches it. */
+export const HANG_GUARD_MS = 300_000
 export const OUTPUT_DIR = join(process.cwd(), 'test-output')
 
 /** Browser tests run in CI without exception; locally they skip with a message when Chromium is missing. */
@@ -47,11 +49,10 @@ export function serveBuiltApp(dataDir: string): Promise<ServedApp> {
   let output = ''
   return new Promise((resolve, reject) => {
     // Not a wait: the URL line (or the process's exit) ends it. This only keeps a server that never
-    // starts from outliving the test, just inside the e2e hook timeout (120 s; a loaded 2-core
-    // machine took over 30 s to start it).
+    // starts from outliving the test run (a loaded 2-core machine took over 30 s to start it).
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
-      reject(new Error(`server did not print a URL within 110 s:\n${output}`))
+      reject(new Error(`server did not print a URL within 600 s:\n${output}`))
     }, 600_000)
     const onData = (chunk: Buffer): void => {
       output += chunk.toString()
@@ -89,6 +90,8 @@ export async function openBrowserApp(dataDir: string, options: { height?: number
   const browser = await launchChromium()
   const page = await browser.newPage({ viewport: { width: 1280, height: options.height ?? 900 }, ...(options.acceptDownloads ? { acceptDownloads: true } : {}) })
   page.on('pageerror', (err) => console.error('page error:', err))
+  // Playwright's 30 s default would make every wait a speed assertion on a loaded machine: waits only catch hangs.
+  page.setDefaultTimeout(HANG_GUARD_MS)
   return { app, browser, page }
 }
 

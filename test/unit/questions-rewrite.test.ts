@@ -149,6 +149,16 @@ describe('rewrite through a real GGUF', () => {
     expect(modelCacheFor(fixture.runtime()).entries().some((e) => e.path === path)).toBe(false)
   }, 300_000)
 
+  it('a question that does not fit a small context is refused as too-long-prompt, not a failed job', async () => {
+    const path = writeTinyLlama(join(fixture.tmp.dir, 'short.gguf'), { seed: 6, contextLength: 64 }).file
+    const kept = selectGenerated(generateCandidates(demo.db.raw, { seed: 1, kinds: ['bridge'], maxPerKind: 1 }), { maxPerKind: 1, answerNotInQuestion: true }).kept
+    const rewriter = await openQuestionRewriter(path, fixture.runtime())
+    const out = await rewriteQuestions(kept, () => [], rewriter, { maxQuestions: 1, maxTokens: 16 }, { progress: () => undefined, throwIfCancelled: () => undefined }).finally(() => rewriter.dispose())
+    expect(out.counts.rejected).toEqual({ 'too-long-prompt': 1 })
+    expect(out.questions[0]!.rewrite).toMatchObject({ status: 'rejected', reason: 'too-long-prompt', template: kept[0]!.question })
+    expect(out.questions[0]!.rewrite.output).toBeUndefined()
+  }, 120_000)
+
   it.skipIf(!storiesAvailable)(storiesTitle('the generate job rewrites through stories260K: outputs recorded, refused with reasons, template kept, provenance and counts stored'), async () => {
     const rewrite = { modelPath: STORIES_260K, maxQuestions: 6, maxTokens: 32 }
     const params = { name: 'rewritten', seed: 1, kinds: ['bridge', 'comparison'], maxPerKind: 5, rewrite }

@@ -49,12 +49,9 @@ export async function openQuestionRewriter(modelPath: string, runtime?: LlamaRun
     promptTemplate: renderInstruct(lease.pool.model, rewritePrompt('?')).template,
     parallel: lease.pool.size,
     write: async (prompt, maxTokens) => {
-      try {
-        return await instructLine(lease.pool, prompt, maxTokens)
-      } catch (error) {
-        if (error instanceof PolicyError && error.code === 'invalid-input' && /exceed the context size/.test(error.message)) return null
-        throw error
-      }
+      // A question too long for a small model's context is refused as such, not a failed job.
+      if (renderInstruct(lease.pool.model, prompt).tokens.length + maxTokens > lease.pool.context.contextSize) return null
+      return instructLine(lease.pool, prompt, maxTokens)
     },
     dispose: () => lease.release(),
   }

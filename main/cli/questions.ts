@@ -40,19 +40,21 @@ export function registerQuestionCommands(cli: Cli): void {
 
   questions
     .command('generate <workspaceId>')
-    .description('generate bridge and comparison questions from the corpus graph (no LLM), deterministic by seed')
+    .description('generate bridge and comparison questions from the corpus graph, deterministic by seed, optionally rewritten through a GGUF model')
     .requiredOption('--name <name>', 'name of the new set')
     .option('--seed <n>', 'seed', '1')
     .option('--kinds <kinds>', 'bridge,comparison', 'bridge,comparison')
     .option('--max <n>', 'most questions of each kind', '500')
     .option('--keep-answer-in-question', 'also keep questions whose answer occurs in the question')
-    .action((workspaceId: string, o: { name: string; seed: string; kinds: string; max: string; keepAnswerInQuestion?: boolean }) =>
+    .option('--rewrite-model <path>', 'rewrite each kept question through this GGUF (each rewrite checked; a refused one keeps the template)')
+    .option('--rewrite-max <n>', 'most questions sent to the rewrite model', '200')
+    .action((workspaceId: string, o: { name: string; seed: string; kinds: string; max: string; keepAnswerInQuestion?: boolean; rewriteModel?: string; rewriteMax: string }) =>
       withApi(async (call, services) => {
         const kinds = o.kinds.split(',').map((k) => k.trim()) as ('bridge' | 'comparison')[]
-        const done = await runJob(call, services, { kind: 'questions.generate', workspaceId, params: { name: o.name, seed: Number(o.seed), kinds, maxPerKind: Number(o.max), answerNotInQuestion: !o.keepAnswerInQuestion } })
+        const done = await runJob(call, services, { kind: 'questions.generate', workspaceId, params: { name: o.name, seed: Number(o.seed), kinds, maxPerKind: Number(o.max), answerNotInQuestion: !o.keepAnswerInQuestion, rewrite: o.rewriteModel ? { modelPath: o.rewriteModel, maxQuestions: Number(o.rewriteMax) } : null } })
         const r = done.kind === 'questions.generate' ? done.result : null
         const lines = r
-          ? [`Question set #${r.setId} "${o.name}" in ${r.seconds.toFixed(1)} s`, ...Object.keys(r.candidates).map((k) => `  ${k.padEnd(11)} kept ${r.kept[k] ?? 0}  candidates ${r.candidates[k]}  answer in question ${r.answerInQuestion[k] ?? 0}`)]
+          ? [`Question set #${r.setId} "${o.name}" in ${r.seconds.toFixed(1)} s`, ...Object.keys(r.candidates).map((k) => `  ${k.padEnd(11)} kept ${r.kept[k] ?? 0}  candidates ${r.candidates[k]}  answer in question ${r.answerInQuestion[k] ?? 0}`), ...(r.rewrite ? [`  rewritten by ${r.rewrite.model}: ${r.rewrite.accepted} accepted, rejected ${JSON.stringify(r.rewrite.rejected)}, ${r.rewrite.overBudget} over budget (${r.rewrite.questionsPerSecond.toFixed(1)} questions/s)`] : [])]
           : [`${done.status}: ${done.error ?? done.message}`]
         print(done, lines.join('\n'))
         if (done.status !== 'done') process.exitCode = 1

@@ -1,5 +1,5 @@
 /** What the Questions page and the CLI read: a set with its splits and report, questions with their gold sentences' text, a question's episodes. */
-import type { ImportReport, QuestionDetail, QuestionFilter, QuestionProvenance, QuestionSetDetail, QuestionSplitSpec } from '../../preload/contract'
+import type { ImportReport, QuestionDetail, QuestionFilter, QuestionProvenance, QuestionSetDetail, QuestionSplitSpec, RewriteCounts } from '../../preload/contract'
 import { resolveGoldAll, type ResolvedGold } from '../corpus/gold'
 import { corpusRepositories, type QuestionRecord, type WorkspaceHandle } from '../corpus/repository'
 import { normaliseAnswer } from '../eval/normalise'
@@ -21,7 +21,21 @@ export function questionSetDetail(raw: WorkspaceHandle, usage: QuestionUsage, se
     unassigned: set.splitJson ? repo.unassigned(setId) : 0,
     usedBy: usage.usedBy(setId),
     report: set.reportJson ? (JSON.parse(set.reportJson) as ImportReport) : null,
+    rewrites: rewriteSummary(repo.rewriteCounts(setId)),
   }
+}
+
+/** Rows by (model, status, reason) folded into one RewriteCounts per model. */
+function rewriteSummary(rows: ReadonlyArray<{ model: string; status: string; reason: string | null; n: number }>): RewriteCounts[] {
+  const by = new Map<string, RewriteCounts>()
+  for (const r of rows) {
+    let c = by.get(r.model)
+    if (!c) by.set(r.model, (c = { model: r.model, accepted: 0, rejected: {}, overBudget: 0 }))
+    if (r.status === 'accepted') c.accepted += r.n
+    else if (r.status === 'over-budget') c.overBudget += r.n
+    else c.rejected[r.reason ?? 'unknown'] = (c.rejected[r.reason ?? 'unknown'] ?? 0) + r.n
+  }
+  return [...by.values()]
 }
 
 const provenanceOf = (r: QuestionRecord): QuestionProvenance => (r.meta_json ? (JSON.parse(r.meta_json) as QuestionProvenance) : { origin: 'benchmark' })

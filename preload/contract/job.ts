@@ -133,7 +133,7 @@ export const jobKinds = {
   'ablation.run': kind({ summary: 'Run an ablation matrix: every row and seed on the same questions, then its paired results', workspace: true, params: AblationRunParams, result: AblationRunResult }),
   'findings.run': kind({ summary: "Run the papers' matched experiments on the workspace (one ablation each, resumed by cell) and give each claim a verdict", workspace: true, params: FindingsRunParams, result: FindingsRunResult }),
   'graph.export': kind({ summary: 'Export the graph as GraphML', workspace: true, writesPath: true, params: GraphExportParams.default({}), result: GraphExportResult }),
-  'questions.generate': kind({ summary: 'Generate bridge and comparison questions from the corpus graph (no LLM)', workspace: true, params: QuestionGenerateParams, result: QuestionGenerateResult }),
+  'questions.generate': kind({ summary: 'Generate bridge and comparison questions from the corpus graph, optionally rewritten (and checked) through a GGUF model', workspace: true, params: QuestionGenerateParams, result: QuestionGenerateResult }),
   'questions.import': kind({ summary: 'Import a question set from a staged JSONL, JSON or CSV file (read off the main thread, written whole or not at all)', workspace: true, brief: true, params: QuestionImportParams, result: QuestionImportResult }),
   'data.export': kind({ summary: 'Export a run or a question set as a file (CSV, JSONL, Parquet)', workspace: true, writesPath: true, params: ExportParams, result: ExportResult }),
   'model.download': kind({ summary: 'Download a GGUF model and register it', workspace: false, params: ModelDownloadParams, result: ModelDownloadResult }),

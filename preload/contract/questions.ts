@@ -46,6 +46,23 @@ export const QuestionProvenance = z.object({
   answerInQuestion: z.boolean().optional(),
   /** Imported: scalar fields beyond the known ones (a split by field reads them). */
   fields: z.record(z.string(), z.string()).optional(),
+  /** Generated with the GGUF rewrite on: what became of this question's rewrite. */
+  rewrite: z
+    .object({
+      /** accepted: the text is the model's; rejected: a check refused it and the template stayed; over-budget: never sent. */
+      status: z.enum(['accepted', 'rejected', 'over-budget']),
+      /** "<file name>@<first 12 hex of SHA-256>" */
+      model: z.string(),
+      sha256: z.string(),
+      /** The template question (the stored text when the rewrite was not accepted). */
+      template: z.string(),
+      /** What the model wrote (first line, trimmed); absent when over budget. */
+      output: z.string().optional(),
+      /** Rejected: the check that refused it (RewriteRejection) and why, in words. */
+      reason: z.string().optional(),
+      because: z.string().optional(),
+    })
+    .optional(),
 })
 export type QuestionProvenance = z.infer<typeof QuestionProvenance>
 
@@ -79,6 +96,19 @@ export type QuestionDetail = z.infer<typeof QuestionDetail>
 /** A run that used a split of the set (so the set's splits are frozen). */
 export const SplitUse = z.object({ runId: z.number(), name: z.string(), kind: z.string(), split: z.string() })
 
+/** Why a rewrite was refused (main/questions/generate/rewrite-check.ts), in check order. */
+export const RewriteRejection = z.enum(['empty', 'not-one-question', 'length', 'unchanged', 'contains-answer', 'quotes-gold', 'names-bridge', 'lost-entity', 'too-long-prompt'])
+export type RewriteRejection = z.infer<typeof RewriteRejection>
+
+/** How the GGUF rewrite of a generated set went: per model, accepted / rejected by reason / never sent. */
+export const RewriteCounts = z.object({
+  model: z.string(),
+  accepted: z.number(),
+  rejected: z.record(z.string(), z.number()),
+  overBudget: z.number(),
+})
+export type RewriteCounts = z.infer<typeof RewriteCounts>
+
 export const QuestionSetDetail = z.object({
   id: z.number(),
   name: z.string(),
@@ -91,6 +121,8 @@ export const QuestionSetDetail = z.object({
   unassigned: z.number(),
   usedBy: z.array(SplitUse),
   report: ImportReport.nullable(),
+  /** Generated sets rewritten through a GGUF model: counts from the questions' provenance. */
+  rewrites: z.array(RewriteCounts).default([]),
 })
 export type QuestionSetDetail = z.infer<typeof QuestionSetDetail>
 
@@ -169,6 +201,16 @@ export const QuestionEpisode = z.object({
 
 export const GenerateKind = z.enum(['bridge', 'comparison'])
 
+export const QuestionRewriteOptions = z.strictObject({
+  /** A generator GGUF (an instruction-tuned one reads the instruction; any other writes what it writes, and the checks refuse it). */
+  modelPath: z.string().trim().min(1, 'modelPath must not be empty').max(4096),
+  /** The budget: most questions sent to the model, in the kept order; the rest keep their template. */
+  maxQuestions: z.number().int().min(1).max(100_000).default(200),
+  /** Most tokens of one rewrite. */
+  maxTokens: z.number().int().min(8).max(256).default(64),
+})
+export type QuestionRewriteOptions = z.infer<typeof QuestionRewriteOptions>
+
 export const QuestionGenerateParams = z.strictObject({
   name: z.string().trim().min(1).max(200),
   seed: z.number().int().min(0).max(2 ** 31 - 1).default(1),
@@ -177,6 +219,8 @@ export const QuestionGenerateParams = z.strictObject({
   maxPerKind: z.number().int().min(1).max(100_000).default(500),
   /** Keep only questions whose answer is not in the question text. */
   answerNotInQuestion: z.boolean().default(true),
+  /** Optional rewrite of each kept question through a GGUF model; each rewrite is checked and a refused one keeps the template. */
+  rewrite: QuestionRewriteOptions.nullable().default(null),
 })
 export type QuestionGenerateParams = z.infer<typeof QuestionGenerateParams>
 
@@ -189,6 +233,8 @@ export const QuestionGenerateResult = z.object({
   /** Dropped because the answer is in the question, by kind. */
   answerInQuestion: z.record(z.string(), z.number()),
   seconds: z.number(),
+  /** With the rewrite on: its counts and how long it took. */
+  rewrite: RewriteCounts.extend({ /** 'plain' or the model's chat template wrapper. */ promptTemplate: z.string(), seconds: z.number(), questionsPerSecond: z.number() }).nullable().default(null),
 })
 export type QuestionGenerateResult = z.infer<typeof QuestionGenerateResult>
 

@@ -2,9 +2,10 @@
  * The Questions page against the real backend in-process: import a file for a folder corpus (bad rows
  * reported by line), gold sentence text, splits drawn and filtered, a question written with a gold
  * sentence picked from search results, and the split frozen once an evaluation used it, with the
- * question's episodes opening in the Trajectory view.
+ * question's episodes opening in the Trajectory view; generation with the GGUF rewrite off (no model) and
+ * on (stories260K), each question labelled "rewritten by <model>" or "template", with counts by reason.
  */
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { VueWrapper } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
@@ -21,6 +22,9 @@ import type { TestBackend } from '../helpers/services'
 import { mountShell, settle, startJobBackend, until } from './fixtures'
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/questions')
+// The real tiny story model (../shared/models, read in place); test/helpers/gguf resolves it by URL, which this environment lacks.
+const STORIES_260K = join(import.meta.dirname, '../../../shared/models/stories260K.gguf')
+const storiesAvailable = existsSync(STORIES_260K)
 
 describe('Questions page', () => {
   let backend: TestBackend
@@ -144,5 +148,34 @@ describe('Questions page', () => {
     await settle()
     expect(w.get('[data-test=questions-error]').text()).toContain('a split never changes once a run has used it')
     expect(rows(w)).toHaveLength(1)
+  }, 600_000)
+
+  it('the rewrite is disabled with a reason until a generator model is registered', async () => {
+    const w = await mountPage()
+    await w.get('[data-test=tool-generate]').trigger('click')
+    await settle()
+    expect((w.get('[data-test=generate-rewrite]').element as HTMLInputElement).disabled).toBe(true)
+    expect(w.get('[data-test=rewrite-disabled]').text()).toContain('register a GGUF on the Models page')
+  }, 600_000)
+
+  it.skipIf(!storiesAvailable)(`generates with the rewrite through stories260K: labels each question and counts rejections by reason${storiesAvailable ? '' : ` (skipped: ${STORIES_260K} is absent)`}`, async () => {
+    await backend.call('models.add', { path: STORIES_260K, role: 'policy' })
+    const w = await mountPage()
+    await w.get('[data-test=tool-generate]').trigger('click')
+    await until(() => w.find('[data-test=rewrite-disabled]').exists() === false, 'the registered model')
+    await w.get('[data-test=generate-name]').setValue('rewritten')
+    await w.get('[data-test=generate-rewrite]').setValue(true)
+    expect((w.get('[data-test=generate-rewrite-model]').element as HTMLSelectElement).value).toBe(STORIES_260K)
+    await w.get('[data-test=generate-rewrite-max]').setValue(3)
+    await w.get('[data-test=question-generate]').trigger('submit')
+    await until(() => w.find('[data-test=rewrite-counts]').exists(), 'the rewritten set', 300_000)
+    await settle()
+    const counts = w.get('[data-test=rewrite-counts]').text()
+    expect(counts).toMatch(/^Rewritten by stories260K\.gguf@[0-9a-f]{12}: 0 accepted, 3 rejected \(.+\d\)/)
+    const labels = w.findAll('[data-test=rewrite-label]').map((l) => l.text())
+    expect(labels.length).toBeGreaterThan(3)
+    expect(labels.slice(0, 3).every((l) => /^template \(rewrite by stories260K\.gguf@[0-9a-f]{12} rejected: [a-z-]+, .+\)$/.test(l))).toBe(true)
+    expect(labels.slice(3).every((l) => l.startsWith('template (over the rewrite budget'))).toBe(true)
+    expect(w.get('[data-test=generate-status]').text()).toContain('rewritten by stories260K.gguf@')
   }, 600_000)
 })

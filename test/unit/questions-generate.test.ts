@@ -93,9 +93,9 @@ describe('question generation', () => {
     expect(unfiltered.kept.length).toBe(candidates.length)
   })
 
-  it('stores a set whose gold every load resolves to the generated sentences, with provenance', () => {
+  it('stores a set whose gold every load resolves to the generated sentences, with provenance', async () => {
     const candidates = selectGenerated(generateCandidates(demo.db.raw, all), { maxPerKind: 30, answerNotInQuestion: true }).kept
-    const r = generateQuestionSet(demo.db.raw, { ...all, name: 'generated', maxPerKind: 30, answerNotInQuestion: true })
+    const r = await generateQuestionSet(demo.db.raw, { ...all, name: 'generated', maxPerKind: 30, answerNotInQuestion: true })
     const loaded = loadQuestions(demo.db.raw, { questionSetId: r.setId, limit: 1000 })
     expect(loaded.map((q) => q.question)).toEqual(candidates.map((q) => q.question))
     loaded.forEach((q, i) => {

@@ -70,6 +70,11 @@ export class QuestionRepository {
       remove: statement<[number, number], unknown>(raw, 'delete from questions where set_id = ? and id = ?'),
       assign: statement<[string | null, number], unknown>(raw, 'update questions set split = ? where id = ?'),
       setSpec: statement<[string | null, number], unknown>(raw, 'update question_sets set split_json = ? where id = ?'),
+      rewriteCounts: statement<[number], { model: string; status: string; reason: string | null; n: number }>(
+        raw,
+        `select json_extract(meta_json, '$.rewrite.model') as model, json_extract(meta_json, '$.rewrite.status') as status, json_extract(meta_json, '$.rewrite.reason') as reason, count(*) as n
+         from questions where set_id = ? and json_extract(meta_json, '$.rewrite.model') is not null group by 1, 2, 3 order by 1, 2, 3`,
+      ),
       maxExternal: statement<[number], number>(raw, "select count(*) from questions where set_id = ? and external_id like 'q%'", { pluck: true }),
     }
   }
@@ -125,6 +130,11 @@ export class QuestionRepository {
   /** Questions of the set (or of one of its splits) from `offset` on (0: the split would be empty). */
   countFrom(setId: number, offset: number, split: string | null = null): number {
     return Number(split === null ? this.s.from().get(setId, offset) : this.s.splitFrom().get(setId, split, offset))
+  }
+
+  /** How the GGUF rewrite went for the set's questions, by model, status and rejection reason (from their provenance). */
+  rewriteCounts(setId: number): Array<{ model: string; status: string; reason: string | null; n: number }> {
+    return this.s.rewriteCounts().all(setId)
   }
 
   /** Sizes of the set's splits, by name. */

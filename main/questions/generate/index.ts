@@ -1,6 +1,7 @@
 /**
- * Questions generated from the corpus itself, with no LLM: bridge and comparison questions from the
- * graph (entities, mentions, sentences), with gold answers and gold sentences, deterministic by seed.
+ * Questions generated from the corpus itself: bridge and comparison questions from the graph
+ * (entities, mentions, sentences), with gold answers and gold sentences, deterministic by seed; an
+ * optional rewrite through a GGUF model rewords them, each rewrite checked before it is kept.
  * Each question stores its provenance; the answer filter keeps only those whose answer is not in the
  * question. The set is written in one transaction at the end, so a cancelled run leaves nothing.
  */
@@ -11,9 +12,12 @@ import { QuestionSetError } from '../errors'
 import { answerInQuestion } from '../view'
 import { bridgeQuestions } from './bridge'
 import { comparisonQuestions } from './comparison'
+import { openQuestionRewriter, rewriteQuestions, type QuestionRewriter } from './rewrite'
 import type { GeneratedQuestion } from './types'
 
 export type { GeneratedQuestion, GoldSentenceRef } from './types'
+export { checkRewrite, cleanRewrite, type RewriteVerdict } from './rewrite-check'
+export { openQuestionRewriter, rewritePrompt, rewriteQuestions, REWRITE_SYSTEM_PROMPT, type QuestionRewriter, type RewriteOutcome } from './rewrite'
 
 export interface GenerateReporter {
   progress(progress: number, stage: string, message?: string): void
@@ -42,7 +46,7 @@ export function generateCandidates(raw: WorkspaceHandle, params: Pick<QuestionGe
 
 export interface GeneratedSet {
   kept: GeneratedQuestion[]
-  result: Omit<QuestionGenerateResult, 'setId' | 'seconds'>
+  result: Omit<QuestionGenerateResult, 'setId' | 'seconds' | 'rewrite'>
 }
 
 /** Candidates filtered (answer not in question, when asked) and capped per kind. */
@@ -62,18 +66,47 @@ export function selectGenerated(candidates: readonly GeneratedQuestion[], params
   return { kept, result: { kept: count(kept), candidates: count(candidates), answerInQuestion: count(leaking) } }
 }
 
-/** Generates and stores a new question set; returns its id and the yields. */
-export function generateQuestionSet(raw: WorkspaceHandle, params: QuestionGenerateParams, reporter: GenerateReporter = silentReporter): QuestionGenerateResult {
+/** Opens the rewrite model when the params ask for one (after the cheap checks and the candidates). */
+export type OpenRewriter = (modelPath: string) => Promise<QuestionRewriter>
+
+/**
+ * Generates and stores a new question set; returns its id and the yields. With `params.rewrite`, the
+ * kept questions go through the model (rewrite.ts) before the set is written; the model is opened by
+ * `openRewriter` and released before the write.
+ */
+export async function generateQuestionSet(raw: WorkspaceHandle, params: Omit<QuestionGenerateParams, 'rewrite'> & { rewrite?: QuestionGenerateParams['rewrite'] }, reporter: GenerateReporter = silentReporter, openRewriter: OpenRewriter = (path) => openQuestionRewriter(path)): Promise<QuestionGenerateResult> {
   const t0 = performance.now()
-  const repo = corpusRepositories(raw).questions
+  const repos = corpusRepositories(raw)
+  const repo = repos.questions
   if (repo.setIdByName(params.name) !== undefined) throw new QuestionSetError('conflict', `A question set named "${params.name}" exists already: pick another name`)
   const { kept, result } = selectGenerated(generateCandidates(raw, params, reporter), params)
   reporter.throwIfCancelled()
+  let stored: Array<{ question: GeneratedQuestion; rewrite?: QuestionProvenance['rewrite'] }> = kept.map((question) => ({ question }))
+  let rewrite: QuestionGenerateResult['rewrite'] = null
+  if (params.rewrite) {
+    const options = params.rewrite
+    reporter.progress(0.6, 'rewrite', `Loading ${options.modelPath}`)
+    const rewriter = await openRewriter(options.modelPath)
+    try {
+      const sentences = repos.sentences
+      const goldTexts = (q: GeneratedQuestion): string[] => q.gold.map((g) => sentences.withTitle(g.sentenceId)?.text ?? '')
+      const outcome = await rewriteQuestions(kept, goldTexts, rewriter, options, {
+        throwIfCancelled: reporter.throwIfCancelled,
+        progress: (done, total) => reporter.progress(0.6 + (0.3 * done) / Math.max(1, total), 'rewrite', `${done}/${total} rewritten with ${rewriter.model}`),
+      })
+      stored = outcome.questions
+      const attempted = Math.min(kept.length, options.maxQuestions)
+      rewrite = { ...outcome.counts, promptTemplate: rewriter.promptTemplate, seconds: outcome.seconds, questionsPerSecond: outcome.seconds > 0 ? attempted / outcome.seconds : 0 }
+    } finally {
+      await rewriter.dispose()
+    }
+  }
+  reporter.throwIfCancelled()
   reporter.progress(0.9, 'writing', `Storing ${kept.length} questions`)
   const setId = raw.transaction(() => {
-    const id = repo.createSet(params.name, `generated:seed=${params.seed}`, null)
-    for (const q of kept) {
-      const provenance: QuestionProvenance = { origin: 'generated', kind: q.form, detail: q.detail, answerInQuestion: answerInQuestion(q.question, q.answers) }
+    const id = repo.createSet(params.name, `generated:seed=${params.seed}${rewrite ? `;rewrite=${rewrite.model}` : ''}`, null)
+    for (const { question: q, rewrite: record } of stored) {
+      const provenance: QuestionProvenance = { origin: 'generated', kind: q.form, detail: q.detail, answerInQuestion: answerInQuestion(q.question, q.answers), ...(record ? { rewrite: record } : {}) }
       repo.insert(id, {
         externalId: q.externalId,
         question: q.question,
@@ -88,5 +121,5 @@ export function generateQuestionSet(raw: WorkspaceHandle, params: QuestionGenera
     return id
   }).immediate()
   reporter.progress(1, 'done', `${kept.length} questions`)
-  return { setId, ...result, seconds: (performance.now() - t0) / 1000 }
+  return { setId, ...result, seconds: (performance.now() - t0) / 1000, rewrite }
 }

@@ -46,8 +46,12 @@ export function saveQuestion(raw: WorkspaceHandle, setId: number, questionId: nu
     const provenance: QuestionProvenance = { origin: 'manual' }
     id = repo.insert(setId, { ...fields, externalId: repo.nextExternalId(setId), split: null, metaJson: JSON.stringify(provenance) })
   } else {
-    if (!repo.one(setId, id)) throw new QuestionSetError('not-found', `No question ${id} in set ${setId}`)
-    repo.update(setId, id, fields)
+    const before = repo.one(setId, id)
+    if (!before) throw new QuestionSetError('not-found', `No question ${id} in set ${setId}`)
+    // The origin stays on record, marked as no longer the origin's text (a rewrite label must not outlive an edit).
+    const provenance: QuestionProvenance = before.meta_json ? { ...(JSON.parse(before.meta_json) as QuestionProvenance) } : { origin: 'manual' }
+    if (provenance.origin !== 'manual') provenance.editedByHand = true
+    repo.update(setId, id, { ...fields, metaJson: JSON.stringify(provenance) })
   }
   const row = repo.one(setId, id)!
   return toDetail(raw, row, resolveGold(raw, names))

@@ -46,6 +46,8 @@ export const QuestionProvenance = z.object({
   answerInQuestion: z.boolean().optional(),
   /** Imported: scalar fields beyond the known ones (a split by field reads them). */
   fields: z.record(z.string(), z.string()).optional(),
+  /** Edited by hand after it was imported or generated: its text and gold are no longer the origin's. */
+  editedByHand: z.boolean().optional(),
   /** Generated with the GGUF rewrite on: what became of this question's rewrite. */
   rewrite: z
     .object({

@@ -11,7 +11,7 @@ import { questionsGenerateJobWith } from '../../main/job-kinds/questions-generat
 import { JobCancelledError, type JobContext } from '../../main/jobs/protocol'
 import { instructLine } from '../../main/llm/instruct-line'
 import { modelCacheFor } from '../../main/llm/model-cache'
-import { checkRewrite, cleanRewrite, generateCandidates, openQuestionRewriter, questionSetDetail, rewritePrompt, rewriteQuestions, selectGenerated, type GeneratedQuestion } from '../../main/questions'
+import { checkRewrite, cleanRewrite, generateCandidates, openQuestionRewriter, questionSetDetail, rewritePrompt, rewriteQuestions, saveQuestion, selectGenerated, type GeneratedQuestion } from '../../main/questions'
 import type { QuestionUsage } from '../../main/questions'
 import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
 import { STORIES_260K, storiesAvailable, storiesTitle, writeTinyLlama } from '../helpers/gguf'
@@ -201,6 +201,11 @@ describe('rewrite through a real GGUF', () => {
     // The set's detail counts them by reason, as the Questions page shows them.
     const detail = questionSetDetail(demo.db.raw, noUsage, result.setId)
     expect(detail.rewrites).toEqual([{ model: rw.model, accepted: 0, rejected: rw.rejected, overBudget: rw.overBudget }])
+
+    // Edited by hand, the question keeps its rewrite record but says it is no longer the generator's text.
+    const firstId = demo.db.raw.prepare('select min(id) from questions where set_id = ?').pluck().get(result.setId) as number
+    const edited = saveQuestion(demo.db.raw, result.setId, firstId, { question: 'Which of the two was written first?', answers: ['the first'], type: null, sentenceIds: [], documentIds: [] })
+    expect(edited.provenance).toMatchObject({ origin: 'generated', editedByHand: true, rewrite: { status: 'rejected', template: templates[0]!.question } })
   }, 600_000)
 
   it.skipIf(!storiesAvailable)(storiesTitle('cancelling during the rewrite stores nothing and releases the model'), async () => {

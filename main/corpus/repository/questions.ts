@@ -63,9 +63,9 @@ export class QuestionRepository {
         `insert into questions (set_id, external_id, question, answers_json, type, supporting_facts_json, supporting_docs_json, split, meta_json)
          values (?, ?, ?, ?, ?, ?, ?, ?, ?) returning id`,
       ),
-      update: statement<[string, string, string | null, string, string, number, number], unknown>(
+      update: statement<[string, string, string | null, string, string, string | null, number, number], unknown>(
         raw,
-        'update questions set question = ?, answers_json = ?, type = ?, supporting_facts_json = ?, supporting_docs_json = ? where set_id = ? and id = ?',
+        'update questions set question = ?, answers_json = ?, type = ?, supporting_facts_json = ?, supporting_docs_json = ?, meta_json = ? where set_id = ? and id = ?',
       ),
       remove: statement<[number, number], unknown>(raw, 'delete from questions where set_id = ? and id = ?'),
       assign: statement<[string | null, number], unknown>(raw, 'update questions set split = ? where id = ?'),
@@ -162,8 +162,8 @@ export class QuestionRepository {
     return `q${n}`
   }
 
-  update(setId: number, questionId: number, q: Pick<NewQuestion, 'question' | 'answersJson' | 'type' | 'supportingFactsJson' | 'supportingDocsJson'>): void {
-    this.s.update().run(q.question, q.answersJson, q.type, q.supportingFactsJson, q.supportingDocsJson, setId, questionId)
+  update(setId: number, questionId: number, q: Pick<NewQuestion, 'question' | 'answersJson' | 'type' | 'supportingFactsJson' | 'supportingDocsJson' | 'metaJson'>): void {
+    this.s.update().run(q.question, q.answersJson, q.type, q.supportingFactsJson, q.supportingDocsJson, q.metaJson, setId, questionId)
   }
 
   remove(setId: number, questionId: number): boolean {

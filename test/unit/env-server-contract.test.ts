@@ -198,8 +198,8 @@ describe('environment server contract', () => {
   it('times idle episodes out and drops them (a clock the test moves)', async () => {
     let clock = 1_000_000
     const sessions = await EpisodeRouter.start({ raw: demo.db.raw, appVersion: 'test', idleTimeoutMs: 60_000, now: () => clock, workers: 0 })
-    const a = (await sessions.create({ environment: 'graph-menu', split: 1, index: 0, seed: 0, config: {} })) as Json
-    const b = (await sessions.create({ environment: 'graph-menu', split: 1, index: 1, seed: 0, config: {} })) as Json
+    const a = (await sessions.create({ environment: 'graph-menu', set: 1, index: 0, seed: 0, config: {} })).parse()
+    const b = (await sessions.create({ environment: 'graph-menu', set: 1, index: 1, seed: 0, config: {} })).parse()
     clock += 30_000
     await sessions.step(b.episode_id, { menu_id: b.menu![0]!.id })
     clock += 40_000

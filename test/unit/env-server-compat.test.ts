@@ -92,7 +92,7 @@ describe('environment server compatibility routes', () => {
     expect((await call('GET', '/state')).json.error.field).toBe('episode_id')
     const schema = await ok('GET', '/schema')
     expect(Object.keys(schema.action.properties)).toEqual(expect.arrayContaining(['menu_id', 'tool_call', 'text']))
-    expect(Object.keys(schema.reset.properties)).toEqual(expect.arrayContaining(['environment', 'question_id', 'split', 'index']))
+    expect(Object.keys(schema.reset.properties)).toEqual(expect.arrayContaining(['environment', 'question_id', 'set', 'split', 'index']))
   })
 
   it('answers Search-R1 retrieval requests over the workspace retriever', async () => {

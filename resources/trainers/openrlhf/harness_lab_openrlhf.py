@@ -18,7 +18,6 @@ run past ``max_length`` is finished there and scored as it stands.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from typing import Any, Dict, Optional

@@ -49,7 +49,7 @@ export async function runCell(driver: Driver, env: Env, clients: number, questio
     while (started < target && performance.now() < deadline) {
       const n = started++
       try {
-        const created = await driver.create({ environment: env, split: 1, index: n % questions, seed: c })
+        const created = await driver.create({ environment: env, set: 1, index: n % questions, seed: c })
         let state: Json = created
         for (let t = 0; !state.done; t++) {
           const s0 = performance.now()

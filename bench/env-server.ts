@@ -4,7 +4,8 @@
  * peers measured in the same run, in alternating rounds that share the machine's load:
  *   in-process  the same episodes through EpisodeSessions in this thread (same JSON round trips and validation)
  *   http x1     the server with every episode in its HTTP thread (`--workers 0`: the single-thread server)
- *   http xN     the server with its worker pool (one thread per core by default; BENCH_WORKERS=N)
+ *   http xN     the server with its worker pool (one thread per core by default; BENCH_WORKERS=N), a lone
+ *               episode inline in its HTTP thread (BENCH_INLINE, default 1 as the server's; 0 = always a worker)
  * The HTTP clients run in a worker thread, as a trainer runs in its own process. Prints episodes/s, step
  * latency p50/p95/p99, errors and lost episodes, CPU ms per episode (all threads of this process: on a shared
  * machine the one figure that the load does not move), the core and worker counts; then the goals (on 2 cores:
@@ -29,6 +30,7 @@ const ENVIRONMENTS = (process.env.BENCH_ENVS ?? 'graph-menu,stateful').split(','
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15)
 const CORES = availableParallelism()
 const WORKERS = Number(process.env.BENCH_WORKERS ?? CORES)
+const INLINE = Number(process.env.BENCH_INLINE ?? 1)
 const MEM_ROUNDS = Number(process.env.BENCH_MEM_ROUNDS ?? 3)
 const MEM_EPISODES = Number(process.env.BENCH_MEM_EPISODES ?? 256)
 const EPISODES = (clients: number) => Math.max(32, clients * 2)
@@ -44,7 +46,7 @@ const demo = await openDemoWorkspace(5, 1)
 const questions = demo.questions.length
 demo.db.raw.pragma('wal_checkpoint(TRUNCATE)')
 const single = await startEnvServer({ raw: demo.db.raw, appVersion: 'bench', port: 0, maxEpisodes: 10_000, workers: 0 })
-const pooled = await startEnvServer({ raw: demo.db.raw, appVersion: 'bench', port: 0, maxEpisodes: 10_000, workers: WORKERS })
+const pooled = await startEnvServer({ raw: demo.db.raw, appVersion: 'bench', port: 0, maxEpisodes: 10_000, workers: WORKERS, inline: INLINE })
 const sessions = new EpisodeSessions(demo.db.raw)
 
 // HTTP clients run in a worker thread (own heap and event loop); tsx is registered inside the thread.
@@ -87,7 +89,7 @@ const peers: Array<[Peer, (env: Env, clients: number, target: number, seconds: n
   [POOL, (env, clients, target, seconds) => viaHttp(pooled, env, clients, target, seconds)],
 ]
 
-console.log(`env-server bench: demo world (${questions} questions), ${CORES} cores, pool of ${WORKERS} worker threads; per cell ${ROUNDS} alternating rounds of in-process, single-thread HTTP and pooled HTTP, each at most ${(SECONDS / (3 * ROUNDS)).toFixed(1)} s and max(32, 2 x clients) / ${ROUNDS} episodes; loopback HTTP/1.1 keep-alive, HTTP clients in a worker thread`)
+console.log(`env-server bench: demo world (${questions} questions), ${CORES} cores, pool of ${WORKERS} worker threads (inline below ${INLINE} open episodes); per cell ${ROUNDS} alternating rounds of in-process, single-thread HTTP and pooled HTTP, each at most ${(SECONDS / (3 * ROUNDS)).toFixed(1)} s and max(32, 2 x clients) / ${ROUNDS} episodes; loopback HTTP/1.1 keep-alive, HTTP clients in a worker thread`)
 const rows: Json[] = []
 const cells = new Map<string, Cell>()
 for (const env of ENVIRONMENTS) {
@@ -96,6 +98,7 @@ for (const env of ENVIRONMENTS) {
   for (const clients of CLIENTS) {
     const rounds = new Map<Peer, Cell[]>(peers.map(([p]) => [p, []]))
     const cpu = new Map<Peer, number>(peers.map(([p]) => [p, 0]))
+    const inline0 = pooled.sessions.counters()
     for (let r = 0; r < ROUNDS; r++) {
       for (const [peer, run] of peers) {
         const c0 = process.cpuUsage()
@@ -122,8 +125,10 @@ for (const env of ENVIRONMENTS) {
         'cpu ms/episode': (cpu.get(peer)! / Math.max(1, cell.episodes)).toFixed(0),
       })
     }
+    const inline1 = pooled.sessions.counters()
+    const inlineShare = (inline1.createdInline - inline0.createdInline) / Math.max(1, inline1.created - inline0.created)
     const [l, s, p] = peers.map(([peer]) => cells.get(`${env}/${clients}/${peer}`)!)
-    console.log(`  ${env} x${clients}: episodes/s in-process ${rate(l!).toFixed(1)}, http x1 ${rate(s!).toFixed(1)}, ${POOL} ${rate(p!).toFixed(1)} (${(rate(p!) / rate(l!)).toFixed(2)}x in-process, ${(rate(p!) / rate(s!)).toFixed(2)}x single-thread); pool step p95 ${pct(p!.steps, 95).toFixed(0)} ms; errors ${l!.errors + s!.errors + p!.errors}, lost ${l!.lost + s!.lost + p!.lost}`)
+    console.log(`  ${env} x${clients}: episodes/s in-process ${rate(l!).toFixed(1)}, http x1 ${rate(s!).toFixed(1)}, ${POOL} ${rate(p!).toFixed(1)} (${(rate(p!) / rate(l!)).toFixed(2)}x in-process, ${(rate(p!) / rate(s!)).toFixed(2)}x single-thread); pool step p95 ${pct(p!.steps, 95).toFixed(0)} ms, ${(100 * inlineShare).toFixed(0)}% of its episodes inline; errors ${l!.errors + s!.errors + p!.errors}, lost ${l!.lost + s!.lost + p!.lost}`)
   }
 }
 console.table(rows)

@@ -31,6 +31,7 @@ const program = new Command()
   .option('-w, --workspace <id-or-name>', 'the workspace whose corpus and questions the episodes use')
   .option('--db <file>', 'serve this workspace database file directly (read-only unless --store)')
   .option('--workers <n>', 'worker threads running episodes (0 = all in the HTTP thread)', int('workers', 0, 256), availableParallelism())
+  .option('--inline <n>', 'with workers: a new episode runs in the HTTP thread while fewer than n episodes are open (0 = never)', int('inline', 0, 4096), 1)
   .option('-p, --port <port>', 'port (0 = any free port)', int('port', 0, 65535), 8765)
   .option('--host <host>', 'listen address; anything but loopback needs --token', '127.0.0.1')
   .option('--token <token>', 'bearer token every request must send (made at random when absent, loopback only)')
@@ -44,7 +45,7 @@ const program = new Command()
   .option('--worker-heap-mb <mb>', "old-space limit of each worker thread's heap; a worker that would pass it restarts", int('worker heap', 64, 65_536), 1024)
   .parse()
 
-const o = program.opts<{ workspace?: string; db?: string; workers: number; port: number; host: string; token?: string; dataDir?: string; reward?: string; credit?: string; answerer?: string; store: string; storeRate: number; idleTimeout: number; workerHeapMb: number }>()
+const o = program.opts<{ workspace?: string; db?: string; workers: number; inline: number; port: number; host: string; token?: string; dataDir?: string; reward?: string; credit?: string; answerer?: string; store: string; storeRate: number; idleTimeout: number; workerHeapMb: number }>()
 if (!['off', 'sampled', 'all'].includes(o.store)) program.error(`--store must be off, sampled or all, not ${o.store}`)
 if (!o.workspace === !o.db) program.error('give --workspace <id-or-name> or --db <file>, one of them')
 
@@ -78,12 +79,13 @@ try {
     store: { mode: o.store as StoreMode, rate: o.storeRate },
     idleTimeoutMs: o.idleTimeout * 1000,
     workers: o.workers,
+    inline: o.inline,
     workerHeapMb: o.workerHeapMb,
   })
   console.log(`Harness Lab environment server for ${label}`)
   console.log(`  URL      ${server.url}`)
   console.log(`  token    ${server.token}`)
-  console.log(`  workers  ${server.sessions.workers || 'none (episodes run in the HTTP thread)'}`)
+  console.log(`  workers  ${server.sessions.workers ? `${server.sessions.workers}${server.sessions.inlineBelow ? ` (an episode starting while fewer than ${server.sessions.inlineBelow} are open runs in the HTTP thread)` : ''}` : 'none (episodes run in the HTTP thread)'}`)
   console.log(`  try      curl -H "Authorization: Bearer ${server.token}" ${server.url}/v1/environments`)
   const stop = async () => {
     await server.close()

@@ -11,7 +11,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { z } from 'zod'
 import type { EpisodeRouter } from './router'
-import { CreateEpisodeBody, EpisodeId, StepBody } from './wire'
+import { CreateEpisodeBody, EpisodeId, JsonText, StepBody } from './wire'
 
 const CompatStep = z.strictObject({
   episode_id: EpisodeId,
@@ -29,7 +29,7 @@ interface Helpers {
 export function registerCompatRoutes(app: FastifyInstance, router: EpisodeRouter, { parse, answer, refuse }: Helpers): void {
   app.post('/reset', async (req, reply) => {
     const body = parse(CreateEpisodeBody, req.body, reply)
-    if (body) return answer(reply, async () => ({ observation: await router.create(body), reward: null, done: false }))
+    if (body) return answer(reply, async () => new JsonText(`{"observation":${(await router.create(body)).text},"reward":null,"done":false}`))
   })
 
   app.post('/step', async (req, reply) => {
@@ -44,7 +44,7 @@ export function registerCompatRoutes(app: FastifyInstance, router: EpisodeRouter
     return answer(reply, async () => {
       router.hold(id)
       try {
-        const step = (await router.step(id, action.data)) as { observation: string; done: boolean; reward: number; info: unknown; menu?: unknown }
+        const step = (await router.step(id, action.data)).parse<{ observation: string; done: boolean; reward: number; info: unknown; menu?: unknown }>()
         if (!step.done) return { observation: { episode_id: id, text: step.observation, menu: step.menu ?? null, info: step.info }, reward: step.reward, done: false }
         const result = await router.finish(id, { answer: outer.answer })
         return { observation: { episode_id: id, text: step.observation, menu: null, info: step.info, result }, reward: result.reward, done: true }

@@ -6,7 +6,7 @@
  *   DELETE /v1/episodes/:id          drop without scoring
  *   GET    /v1/health, /v1/environments, /v1/stats
  * beside OpenEnv-style /reset, /step, /state, /schema (compat.ts) and Search-R1's POST /retrieve.
- * Episodes run on worker threads (router.ts); this thread parses, checks and routes.
+ * Episodes run on worker threads, or inline in this thread while few are open (router.ts); this thread parses, checks and routes.
  * Loopback by default; every request carries the token (`Authorization: Bearer T`), and a host that is not
  * loopback is refused unless a token was given explicitly. Errors are `{error: {status, message, field, issues}}`;
  * every 4xx names a field (`(body)` for the body as a whole, `id` for the episode in the path).
@@ -19,7 +19,7 @@ import { registerCompatRoutes } from './compat'
 import { RetrieveBody } from './retrieve'
 import { EpisodeRouter, type RouterOptions } from './router'
 import { EnvServerError } from './sessions'
-import { CreateEpisodeBody, EpisodeId, FinishBody, issuesOf, StepBody } from './wire'
+import { CreateEpisodeBody, EpisodeId, FinishBody, issuesOf, JsonText, StepBody } from './wire'
 
 export interface EnvServerOptions extends RouterOptions {
   port: number
@@ -148,14 +148,17 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
 
   const answer = async (reply: FastifyReply, work: () => Promise<unknown> | unknown) => {
     try {
-      return reply.send(await work())
+      const value = await work()
+      // Made as JSON text in the lane that ran it: sent as is, not serialised again.
+      if (value instanceof JsonText) return reply.type('application/json; charset=utf-8').send(value.text)
+      return reply.send(value)
     } catch (err) {
       if (err instanceof EnvServerError) return refuse(reply, err.status, err.message, { field: err.field ?? '(body)' })
       throw err
     }
   }
 
-  app.get('/v1/health', async () => ({ ok: true, open_episodes: sessions.counters().open, answerer: sessions.answererName, workers: sessions.workers }))
+  app.get('/v1/health', async () => ({ ok: true, open_episodes: sessions.counters().open, answerer: sessions.answererName, workers: sessions.workers, inline_below: sessions.inlineBelow }))
   app.get('/v1/environments', async () => ({ environments: sessions.environments() }))
   app.get('/v1/stats', async () => sessions.counters())
 

@@ -1,8 +1,10 @@
 /**
- * Where episodes run: a lane is the HTTP thread itself (--workers 0) or one worker thread holding its
- * own EpisodeSessions over its own read-only connection (worker.ts). Every episode is pinned to one lane;
- * the router (router.ts) only routes. Calls and answers cross as structured clones; a refusal keeps its
- * status and field.
+ * Where episodes run: a lane is the HTTP thread itself (--workers 0, and the inline lane of a pool, see
+ * router.ts) or one worker thread holding its own EpisodeSessions over its own read-only connection
+ * (worker.ts). Every episode is pinned to one lane; the router (router.ts) only routes. Create, step and
+ * retrieve answer JSON text made in the lane (TEXT_OPS): a string crosses threads as one copy, where a
+ * structured clone of the reply object cost more than JSON.stringify itself, and the HTTP thread then
+ * sends the text as it is instead of serialising again. A refusal keeps its status and field.
  */
 import { Worker } from 'node:worker_threads'
 import type SQLite from 'better-sqlite3'
@@ -12,13 +14,19 @@ import type { RetrieveBody } from './retrieve'
 import { EnvServerError, EpisodeSessions, type Finished, type SessionOptions } from './sessions'
 
 export interface LaneCalls {
-  create(body: CreateEpisodeBody, id: string, keep: boolean): Promise<unknown>
-  step(id: string, body: StepBody): Promise<unknown>
+  /** The create answer as JSON text. */
+  create(body: CreateEpisodeBody, id: string, keep: boolean): Promise<string>
+  /** The step answer as JSON text. */
+  step(id: string, body: StepBody): Promise<string>
   finish(id: string, body: FinishBody): Promise<Finished>
   remove(id: string): Promise<void>
-  retrieve(body: RetrieveBody): Promise<unknown>
+  /** The retrieve answer as JSON text. */
+  retrieve(body: RetrieveBody): Promise<string>
 }
 export type LaneOp = keyof LaneCalls
+
+/** The calls whose answers a lane serialises itself (the finish answer is completed by the router, so it stays an object). */
+export const TEXT_OPS: ReadonlySet<LaneOp> = new Set<LaneOp>(['create', 'step', 'retrieve'])
 
 export interface Lane extends LaneCalls {
   readonly name: string
@@ -46,19 +54,18 @@ export type WorkerReply =
   | { ready: true }
   | { fatal: string }
 
-/** The sessions in the HTTP thread: what --workers 0 runs (and the bench's in-process peer). */
+/** The sessions in the HTTP thread: what --workers 0 runs, and a pool's inline lane. Same JSON text as a worker answers. */
 export class ThreadLane implements Lane {
-  readonly name = 'main'
   open = 0
   readonly sessions: EpisodeSessions
-  constructor(raw: SQLite.Database, options: SessionOptions) {
+  constructor(raw: SQLite.Database, options: SessionOptions, readonly name = 'main') {
     this.sessions = new EpisodeSessions(raw, options)
   }
-  create(body: CreateEpisodeBody, id: string, keep: boolean) {
-    return this.sessions.create(body, id, keep)
+  async create(body: CreateEpisodeBody, id: string, keep: boolean) {
+    return JSON.stringify(await this.sessions.create(body, id, keep))
   }
-  step(id: string, body: StepBody) {
-    return this.sessions.step(id, body)
+  async step(id: string, body: StepBody) {
+    return JSON.stringify(await this.sessions.step(id, body))
   }
   finish(id: string, body: FinishBody) {
     return this.sessions.finish(id, body)
@@ -66,8 +73,8 @@ export class ThreadLane implements Lane {
   async remove(id: string) {
     this.sessions.remove(id)
   }
-  retrieve(body: RetrieveBody) {
-    return this.sessions.retrieve(body)
+  async retrieve(body: RetrieveBody) {
+    return JSON.stringify(await this.sessions.retrieve(body))
   }
   async close() {
     this.sessions.close()
@@ -106,10 +113,10 @@ export class WorkerLane implements Lane {
   }
 
   create(body: CreateEpisodeBody, id: string, keep: boolean) {
-    return this.call('create', [body, id, keep])
+    return this.call('create', [body, id, keep]) as Promise<string>
   }
   step(id: string, body: StepBody) {
-    return this.call('step', [id, body])
+    return this.call('step', [id, body]) as Promise<string>
   }
   finish(id: string, body: FinishBody) {
     return this.call('finish', [id, body]) as Promise<Finished>
@@ -118,7 +125,7 @@ export class WorkerLane implements Lane {
     await this.call('remove', [id])
   }
   retrieve(body: RetrieveBody) {
-    return this.call('retrieve', [body])
+    return this.call('retrieve', [body]) as Promise<string>
   }
 
   async close(): Promise<void> {

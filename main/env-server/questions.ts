@@ -1,7 +1,10 @@
 /**
- * Which question an episode is about: by questions.id, or by split + index. A split is a question set
- * (its id, or its name) or a split label stored on the questions ('train', 'dev', ...); index counts
- * from 0 in id order, so a trainer's dataset row N is question N of its split.
+ * Which question an episode is about: by questions.id, or by set + optional split + index. The set is a
+ * question set (its id as a number, or its name); the split, when given, a split label stored on the
+ * questions ('train', 'dev', ...); index counts from 0 in id order within the set, or within the set's
+ * questions of that split, so a trainer's dataset row N of a split is question N of it.
+ * The older key, split + index without a set (a set id or name, or a label over the whole workspace),
+ * is still served: datasets exported before the set field carry it.
  */
 import type SQLite from 'better-sqlite3'
 import { loadQuestions, type StoredQuestion } from '../experiments/questions'
@@ -19,6 +22,11 @@ export class QuestionLookup {
   private readonly setCount: SQLite.Statement<[number], { n: number }>
   private readonly bySplitLabel: SQLite.Statement<[string, number], { id: number; set_id: number }>
   private readonly splitCount: SQLite.Statement<[string], { n: number }>
+  private readonly setById: SQLite.Statement<[number], { id: number; name: string }>
+  private readonly setNamed: SQLite.Statement<[string], { id: number; name: string }>
+  private readonly inSetSplit: SQLite.Statement<[number, string, number], { id: number }>
+  private readonly setSplitCount: SQLite.Statement<[number, string], { n: number }>
+  private readonly setSplits: SQLite.Statement<[number], { split: string }>
   /** Loaded questions (gold resolved once) by row id: episodes of a group ask for the same question. */
   private readonly cache = new Map<number, StoredQuestion>()
 
@@ -28,6 +36,27 @@ export class QuestionLookup {
     this.setCount = raw.prepare('select count(*) as n from questions where set_id = ?')
     this.bySplitLabel = raw.prepare('select id, set_id from questions where split = ? order by id limit 1 offset ?')
     this.splitCount = raw.prepare('select count(*) as n from questions where split = ?')
+    this.setById = raw.prepare('select id, name from question_sets where id = ?')
+    this.setNamed = raw.prepare('select id, name from question_sets where name = ?')
+    this.inSetSplit = raw.prepare('select id from questions where set_id = ? and split = ? order by id limit 1 offset ?')
+    this.setSplitCount = raw.prepare('select count(*) as n from questions where set_id = ? and split = ?')
+    this.setSplits = raw.prepare('select distinct split from questions where set_id = ? and split is not null order by split')
+  }
+
+  /** Question `index` of a set (by id or name), counted within its split label when one is given. */
+  bySet(set: number | string, split: string | undefined, index: number): StoredQuestion {
+    const row = typeof set === 'number' ? this.setById.get(set) : this.setNamed.get(set)
+    if (!row) throw new QuestionLookupError('set', typeof set === 'number' ? `No question set with id ${set} in this workspace` : `No question set named "${set}" in this workspace`)
+    const what = `question set "${row.name}" (${row.id})`
+    if (split === undefined) return this.inSet(row.id, index, what, 'set')
+    const n = this.setSplitCount.get(row.id, split)!.n
+    if (n === 0) {
+      const labels = this.setSplits.all(row.id).map((r) => r.split)
+      throw new QuestionLookupError('split', `${what} has no questions in split "${split}"; ${labels.length ? `its splits: ${labels.join(', ')}` : 'it has no splits (leave split out to count over the whole set)'}`)
+    }
+    const hit = this.inSetSplit.get(row.id, split, index)
+    if (!hit) throw new QuestionLookupError('index', `Split "${split}" of ${what} has ${n} questions; index ${index} is out of range`)
+    return this.byId(hit.id)
   }
 
   byId(questionId: number): StoredQuestion {
@@ -49,9 +78,9 @@ export class QuestionLookup {
     return this.byId(row.id)
   }
 
-  private inSet(setId: number, index: number, what: string): StoredQuestion {
+  private inSet(setId: number, index: number, what: string, field = 'split'): StoredQuestion {
     const n = this.setCount.get(setId)!.n
-    if (n === 0) throw new QuestionLookupError('split', `${what} has no questions (or does not exist)`)
+    if (n === 0) throw new QuestionLookupError(field, `${what} has no questions (or does not exist)`)
     if (index >= n) throw new QuestionLookupError('index', `${what} has ${n} questions; index ${index} is out of range`)
     return this.load(setId, index)
   }

@@ -4,6 +4,16 @@
  * counts. Idle means no request from the client: the clock of an episode stops while one of its requests
  * is in flight (arrived, not yet answered), however long it waits behind other episodes' steps, and
  * restarts when the answer is sent.
+ *
+ * Inline episodes: a pool also has a lane in this thread. A new episode runs inline while fewer than
+ * `inline` episodes are open (default 1: an episode alone on the server), and on a worker otherwise. At
+ * low concurrency a step then costs no hop between threads (each hop waits for the other thread to be
+ * scheduled, which on a loaded machine cost more than the step itself); at high concurrency the steps
+ * go to the workers and this thread only routes. An episode stays on the lane where it started: its
+ * environment holds live state (statements, closures, caches) that cannot be sent to another thread,
+ * and replaying its actions elsewhere would cost the steps again. The HTTP thread so carries at most
+ * `inline` episodes, each to its step cap, when concurrency rises; every request is still routed through
+ * the same checks, idle clock and counters whichever lane serves it.
  */
 import { randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
@@ -18,7 +28,7 @@ import { ThreadLane, WorkerLane, type EnvWorkerEntry, type Lane } from './lanes'
 import type { RetrieveBody } from './retrieve'
 import { EnvServerError, environmentsOf, type EnvServerCounters, type FinishAnswer } from './sessions'
 import { EpisodeKeeper, type EpisodeStorePolicy } from './store'
-import type { CreateEpisodeBody, FinishBody, StepBody } from './wire'
+import { JsonText, type CreateEpisodeBody, type FinishBody, type StepBody } from './wire'
 
 export interface RouterOptions {
   raw: SQLite.Database
@@ -36,6 +46,8 @@ export interface RouterOptions {
   store?: EpisodeStorePolicy
   /** Worker threads running episodes: one per core by default; 0 runs them in the HTTP thread. */
   workers?: number
+  /** With workers: a new episode runs in the HTTP thread while fewer than this many episodes are open (default 1; 0: always on a worker). */
+  inline?: number
   /** How worker threads start; by default from source when this module runs from source, else the built env-server-worker.js. */
   workerEntry?: EnvWorkerEntry
   /** Old-space limit of each worker's heap in MiB (default 1024): a worker that would pass it restarts instead of growing. */
@@ -66,13 +78,17 @@ export function defaultWorkerEntry(): EnvWorkerEntry {
 }
 
 export class EpisodeRouter {
+  /** The worker lanes, or the HTTP thread's lane alone with `workers: 0`. */
   readonly lanes: Lane[] = []
+  /** The HTTP thread's lane of a pool, for episodes that start while fewer than `inlineBelow` are open. */
+  private inlineLane: ThreadLane | null = null
+  readonly inlineBelow: number
   private readonly pinned = new Map<string, Pinned>()
   private readonly keeper: EpisodeKeeper
   private readonly now: () => number
   private readonly idleTimeoutMs: number
   private readonly maxEpisodes: number
-  private readonly counts = { created: 0, finished: 0, deleted: 0, expired: 0, steps: 0, errors: 0, stored: 0, storeRepeats: 0, workerRestarts: 0 }
+  private readonly counts = { created: 0, finished: 0, deleted: 0, expired: 0, steps: 0, errors: 0, stored: 0, storeRepeats: 0, workerRestarts: 0, createdInline: 0 }
   private readonly stepBuckets = new Map<number, number>()
   private readonly answerer: Answerer
   private closed = false
@@ -86,6 +102,8 @@ export class EpisodeRouter {
     this.idleTimeoutMs = options.idleTimeoutMs ?? 10 * 60_000
     this.maxEpisodes = options.maxEpisodes ?? 4096
     this.answerer = options.answerer ?? new LexicalAnswerer()
+    this.inlineBelow = options.workers === 0 ? 0 : (options.inline ?? 1)
+    if (!Number.isInteger(this.inlineBelow) || this.inlineBelow < 0 || this.inlineBelow > 4096) throw new Error(`inline must be an integer in 0..4096, got ${options.inline}`)
   }
 
   /** Starts the lanes: `workers` worker threads over the workspace file read-only, or the HTTP thread. */
@@ -99,6 +117,7 @@ export class EpisodeRouter {
     else {
       try {
         for (let i = 0; i < workers; i++) router.lanes.push(router.spawn(`w${i}`))
+        if (router.inlineBelow > 0) router.inlineLane = new ThreadLane(options.raw, router.sessionOptions(true), 'inline')
         await Promise.all(router.lanes.map((l) => (l as WorkerLane).ready))
       } catch (err) {
         await router.close()
@@ -140,17 +159,20 @@ export class EpisodeRouter {
     p.lastSeen = this.now()
   }
 
-  async create(body: CreateEpisodeBody) {
+  /** Opens an episode; answers the create reply as JSON text. */
+  async create(body: CreateEpisodeBody): Promise<JsonText> {
     this.sweep()
     if (this.pinned.size >= this.maxEpisodes) throw new EnvServerError(503, `${this.pinned.size} episodes are open, the most this server keeps: finish or delete some first`, 'environment')
     const id = randomUUID()
-    const lane = this.pick()
+    // Counted and pinned in one synchronous stretch, so at most `inlineBelow` episodes are ever inline.
+    const lane = this.inlineLane && this.pinned.size < this.inlineBelow ? this.inlineLane : this.pick()
     const p: Pinned = { lane, lastSeen: this.now(), inFlight: 1, environment: body.environment, steps: 0 }
     this.pinned.set(id, p)
     lane.open++
     try {
-      const created = await lane.create(body, id, this.keeper.keeps(id))
+      const created = new JsonText(await lane.create(body, id, this.keeper.keeps(id)))
       this.counts.created++
+      if (lane === this.inlineLane) this.counts.createdInline++
       return created
     } catch (err) {
       this.unpin(id)
@@ -160,11 +182,12 @@ export class EpisodeRouter {
     }
   }
 
-  async step(id: string, body: StepBody) {
+  /** One step; answers the step reply as JSON text. */
+  async step(id: string, body: StepBody): Promise<JsonText> {
     const p = this.find(id)
     this.hold(id)
     try {
-      const out = await p.lane.step(id, body)
+      const out = new JsonText(await p.lane.step(id, body))
       p.steps++
       this.countStep()
       return out
@@ -205,9 +228,9 @@ export class EpisodeRouter {
     return { episode_id: id, environment: p.environment, step_count: p.steps }
   }
 
-  /** Search-R1's retrieval call, on the least busy lane. */
-  retrieve(body: RetrieveBody) {
-    return this.pick().retrieve(body)
+  /** Search-R1's retrieval call, on the least busy lane, as JSON text. */
+  async retrieve(body: RetrieveBody): Promise<JsonText> {
+    return new JsonText(await this.pick().retrieve(body))
   }
 
   /** Drops episodes with no request in flight and none for longer than the timeout; returns how many. */
@@ -227,7 +250,7 @@ export class EpisodeRouter {
     this.counts.errors++
   }
 
-  counters(): EnvServerCounters & { workers: number; inFlight: number; workerRestarts: number; memory: { rssMb: number; heapUsedMb: number } } {
+  counters(): EnvServerCounters & { workers: number; inFlight: number; workerRestarts: number; inline: number; createdInline: number; memory: { rssMb: number; heapUsedMb: number } } {
     const second = Math.floor(this.now() / 1000)
     let recent = 0
     for (const [s, n] of this.stepBuckets) {
@@ -239,7 +262,7 @@ export class EpisodeRouter {
     // RSS covers the worker threads too; heapUsed is this (routing) thread's.
     const m = process.memoryUsage()
     const memory = { rssMb: Math.round(m.rss / 2 ** 20), heapUsedMb: Math.round(m.heapUsed / 2 ** 20) }
-    return { open: this.pinned.size, ...this.counts, stepsPerSecond: recent / RATE_WINDOW_S, workers: this.workers, inFlight, memory }
+    return { open: this.pinned.size, ...this.counts, stepsPerSecond: recent / RATE_WINDOW_S, workers: this.workers, inline: this.inlineLane?.open ?? 0, inFlight, memory }
   }
 
   /** Stops the lanes (open episodes are dropped) and ends the store's runs. */
@@ -247,7 +270,7 @@ export class EpisodeRouter {
     if (this.closed) return
     this.closed = true
     this.pinned.clear()
-    await Promise.all(this.lanes.map((l) => l.close()))
+    await Promise.all([...this.lanes, ...(this.inlineLane ? [this.inlineLane] : [])].map((l) => l.close()))
     this.keeper.close()
   }
 

@@ -132,7 +132,7 @@ export class EpisodeSessions {
     if (creditSchemes.get(credit).capabilities.needsPreviews && factory.protocol !== 'sentence-menu') throw new EnvServerError(400, `Credit "${credit}" needs the menu's previews: only sentence-menu environments (graph-menu) support it; use "outcome" for ${body.environment}`, 'credit')
     let question: StoredQuestion
     try {
-      question = body.question_id !== undefined ? this.questions.byId(body.question_id) : this.questions.bySplit(body.split!, body.index!)
+      question = body.question_id !== undefined ? this.questions.byId(body.question_id) : body.set !== undefined ? this.questions.bySet(body.set, body.split as string | undefined, body.index!) : this.questions.bySplit(body.split!, body.index!)
     } catch (err) {
       if (err instanceof QuestionLookupError) throw new EnvServerError(404, err.message, err.field)
       throw err

@@ -23,8 +23,15 @@ export const CreateEpisodeBody = z
     environment: z.string().min(1).max(64),
     /** Config delta over the environment's defaults (an ablation is a delta). */
     config: Json.default({}),
-    /** questions.id of the workspace (a number, or the same as a decimal string); or `split` (question set id or name) + `index` (0-based, in id order). */
+    /**
+     * The question: `question_id` (questions.id, a number or the same as a decimal string), or `set` (a
+     * question set's id as a number, or its name as a string) + optional `split` (a split label stored on
+     * the questions: 'train', 'dev', ...) + `index` (0-based, in id order within the set, or within the
+     * set's questions of that split). Older form, kept as the README promised it: `split` alone + `index`,
+     * `split` then being a set id or name or a label counted over the whole workspace.
+     */
     question_id: z.union([z.number().int().min(1), z.string().regex(/^[1-9][0-9]{0,14}$/, 'a question id is a positive integer, or the same as a decimal string').transform(Number)]).optional(),
+    set: z.union([z.number().int().min(1), z.string().min(1).max(200)]).optional(),
     split: z.union([z.number().int().min(1), z.string().min(1).max(200)]).optional(),
     index: z.number().int().min(0).optional(),
     seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
@@ -36,12 +43,13 @@ export const CreateEpisodeBody = z
     credit: z.string().min(1).max(64).optional(),
   })
   .superRefine((b, ctx) => {
-    const byId = b.question_id !== undefined
-    const bySplit = b.split !== undefined || b.index !== undefined
-    if (byId && bySplit) ctx.addIssue({ code: 'custom', path: ['question_id'], message: 'give question_id or split + index, not both' })
-    else if (!byId && !bySplit) ctx.addIssue({ code: 'custom', path: ['question_id'], message: 'give question_id, or split + index' })
-    else if (bySplit && b.split === undefined) ctx.addIssue({ code: 'custom', path: ['split'], message: 'split is required with index' })
-    else if (bySplit && b.index === undefined) ctx.addIssue({ code: 'custom', path: ['index'], message: 'index is required with split' })
+    const issue = (field: string, message: string) => ctx.addIssue({ code: 'custom', path: [field], message })
+    const keyed = b.set !== undefined || b.split !== undefined || b.index !== undefined
+    if (b.question_id !== undefined && keyed) issue('question_id', 'give question_id, or set (+ split) + index, not both')
+    else if (b.question_id === undefined && !keyed) issue('question_id', 'give question_id, or set + index (with split to count within a split)')
+    else if (b.question_id === undefined && b.set === undefined && b.split === undefined) issue('set', 'set is required with index')
+    else if (b.question_id === undefined && b.index === undefined) issue('index', `index is required with ${b.set !== undefined ? 'set' : 'split'}`)
+    else if (b.set !== undefined && typeof b.split === 'number') issue('split', "with set, split is a split label (a string such as 'train'), not a number")
   })
 export type CreateEpisodeBody = z.infer<typeof CreateEpisodeBody>
 
@@ -63,4 +71,12 @@ export const EpisodeId = z.uuid()
 /** `path: message` per issue, the path joined with dots (`config.turnLimit`, `tool_call.name`). */
 export function issuesOf(error: z.ZodError): { field: string; message: string }[] {
   return error.issues.map((i) => ({ field: i.path.map(String).join('.') || '(body)', message: i.message }))
+}
+
+/** A reply already serialised in the lane that made it (lanes.ts): the transport sends the text as it is. */
+export class JsonText {
+  constructor(readonly text: string) {}
+  parse<T = Record<string, any>>(): T {
+    return JSON.parse(this.text) as T
+  }
 }

@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { openSqlite } from '../db/open'
 import { type Answerer } from '../harness'
 import { EnvServerError, EpisodeSessions } from './sessions'
-import type { WorkerInit, WorkerReply, WorkerRequest } from './lanes'
+import { TEXT_OPS, type WorkerInit, type WorkerReply, type WorkerRequest } from './lanes'
 
 const port = parentPort!
 const init = workerData as WorkerInit
@@ -46,7 +46,7 @@ port.on('message', async (m: WorkerRequest) => {
   }
   try {
     const value = await (sessions[m.op] as (...a: unknown[]) => unknown).apply(sessions, m.args)
-    post({ seq: m.seq, ok: true, value })
+    post({ seq: m.seq, ok: true, value: TEXT_OPS.has(m.op) ? JSON.stringify(value) : value })
   } catch (err) {
     const e = err as Error
     post({ seq: m.seq, ok: false, error: err instanceof EnvServerError ? { status: err.status, message: err.message, field: err.field } : { message: e.stack ?? e.message } })

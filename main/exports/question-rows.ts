@@ -8,12 +8,14 @@ import { corpusRepositories, type WorkspaceHandle } from '../corpus/repository'
 const PAGE = 500
 
 /**
- * `split` + `index` as the environment server resolves them: a split label counts every question so
- * labelled in the workspace, in id order; a question in no split is addressed by its set's name and
- * its position in the set (id order). One type per field: split is always a string.
+ * `set` + `split` + `index` as the environment server resolves them (main/env-server/questions.ts):
+ * the set's name; the question's split label, and index counting the set's questions of that label in
+ * id order; or, for a question in no split, split null and index its position in the whole set. One
+ * type per field: set a string, split a string or null, index an integer.
  */
 export interface ServerKey {
-  split: string
+  set: string
+  split: string | null
   index: number
 }
 
@@ -38,18 +40,16 @@ export function questionSetOrThrow(raw: WorkspaceHandle, setId: number): { id: n
 export function* questionRows(raw: WorkspaceHandle, setId: number): Generator<QuestionRow> {
   const { questions } = corpusRepositories(raw)
   const set = questionSetOrThrow(raw, setId)
-  const labelPositions = new Map<string, Map<number, number>>()
-  const positionInLabel = (label: string, id: number): number => {
-    let positions = labelPositions.get(label)
-    if (!positions) labelPositions.set(label, (positions = new Map(questions.labelIds(label).map((qid, i) => [qid, i]))))
-    return positions.get(id)!
-  }
+  // Pages come in id order, so a running count per label is the position within the set's split.
+  const inLabel = new Map<string, number>()
   let inSet = 0
   for (let offset = 0; ; offset += PAGE) {
     const page = questions.page(setId, offset, PAGE)
     for (const q of page) {
       // The split column is read through the repository; a workspace from before splits has none.
       const split = (q as { split?: string | null }).split ?? null
+      const index = split === null ? inSet : (inLabel.get(split) ?? 0)
+      if (split !== null) inLabel.set(split, index + 1)
       yield {
         rowId: q.id,
         externalId: q.external_id,
@@ -59,7 +59,7 @@ export function* questionRows(raw: WorkspaceHandle, setId: number): Generator<Qu
         supportingFacts: JSON.parse(q.supporting_facts_json) as QuestionRow['supportingFacts'],
         supportingDocs: JSON.parse(q.supporting_docs_json) as string[],
         split,
-        key: split === null ? { split: set.name, index: inSet } : { split, index: positionInLabel(split, q.id) },
+        key: { set: set.name, split, index },
       }
       inSet++
     }

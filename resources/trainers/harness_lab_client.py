@@ -7,7 +7,7 @@ per-step credit. The server keeps the environment state; the trainer keeps token
 
     from harness_lab_client import HarnessLabClient
     client = HarnessLabClient("http://127.0.0.1:8765", token="...")
-    ep = client.episode("graph-menu", split=1, index=0, seed=0)
+    ep = client.episode("graph-menu", set=1, index=0, seed=0)
     first = ep.reset()
     while not ep.done:
         ep.step(menu_id=first["menu"][0]["id"])
@@ -22,7 +22,28 @@ import urllib.error
 import urllib.request
 from typing import Any, Dict, List, Optional, Union
 
-__all__ = ["HarnessLabClient", "HarnessLabError", "Episode"]
+__all__ = ["HarnessLabClient", "HarnessLabError", "Episode", "question_key"]
+
+
+def question_key(info: Any) -> Dict[str, Any]:
+    """The server's question key from a dataset row's fields (``extra_info`` of a verl row, ``metadata``
+    of a FlashRAG row, a dict or its JSON text): ``question_id``, else ``set`` (+ ``split``) + ``index``
+    as Harness Lab's exports write them. A row of an export made before ``set`` existed (``split`` +
+    ``index`` alone) is passed on as written; the server still serves that form.
+    """
+    row = json.loads(info) if isinstance(info, str) else dict(info or {})
+    if row.get("question_id") is not None:
+        return {"question_id": int(row["question_id"])}
+    if row.get("index") is None:
+        raise ValueError(f"a Harness Lab row needs question_id, or set (+ split) + index (got {info!r})")
+    if row.get("set") is not None:
+        key: Dict[str, Any] = {"set": row["set"] if isinstance(row["set"], str) else int(row["set"]), "index": int(row["index"])}
+        if row.get("split") is not None:
+            key["split"] = str(row["split"])
+        return key
+    if row.get("split") is not None:
+        return {"split": row["split"] if isinstance(row["split"], str) else int(row["split"]), "index": int(row["index"])}
+    raise ValueError(f"a Harness Lab row needs question_id, or set (+ split) + index (got {info!r})")
 
 
 class HarnessLabError(RuntimeError):
@@ -71,7 +92,7 @@ class HarnessLabClient:
         return self._call("GET", "/v1/stats")
 
     def create(self, environment: str, **fields: Any) -> Dict[str, Any]:
-        """POST /v1/episodes. Fields: config, question_id | split + index, seed, group_id, reward, credit."""
+        """POST /v1/episodes. Fields: config, question_id | set (+ split) + index, seed, group_id, reward, credit."""
         body = {"environment": environment}
         body.update({k: v for k, v in fields.items() if v is not None})
         return self._call("POST", "/v1/episodes", body)
@@ -155,12 +176,16 @@ class Episode:
 
 
 def _main() -> None:
-    """``python3 harness_lab_client.py URL TOKEN ENV SPLIT INDEX``: plays one episode with a trivial policy and prints JSON."""
+    """``python3 harness_lab_client.py URL TOKEN ENV SET INDEX [SPLIT]``: plays one episode with a trivial policy and prints JSON.
+
+    SET is a question set's id (digits) or name; SPLIT, when given, a split label to count INDEX within.
+    """
     import sys
 
-    url, token, environment, split, index = sys.argv[1:6]
+    url, token, environment, qset, index = sys.argv[1:6]
+    split = sys.argv[6] if len(sys.argv) > 6 else None
     client = HarnessLabClient(url, token)
-    ep = client.episode(environment, split=int(split) if split.isdigit() else split, index=int(index), seed=0)
+    ep = client.episode(environment, set=int(qset) if qset.isdigit() else qset, split=split, index=int(index), seed=0)
     first = ep.reset()
     steps = 0
     while not ep.done and steps < 50:

@@ -35,7 +35,7 @@ describe('environment server from the app', () => {
       const res = await fetch(`${started.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${started.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
       return { status: res.status, json: (await res.json()) as Record<string, any> }
     }
-    const created = (await post('/v1/episodes', { environment: 'graph-menu', split: 1, index: 0, seed: 7 })).json
+    const created = (await post('/v1/episodes', { environment: 'graph-menu', set: 1, index: 0, seed: 7 })).json
     expect((await backend.call('envServer.status', {})).counters).toMatchObject({ open: 1, created: 1 })
     await post(`/v1/episodes/${created.episode_id}/step`, { menu_id: created.menu[0].id })
     expect((await post('/v1/episodes', { environment: 'nope', question_id: 1 })).status).toBe(400)

@@ -68,7 +68,7 @@ describe('environment server compatibility routes', () => {
   })
 
   it('plays an episode through OpenEnv-style /reset, /step, /state, /schema; the ending step carries the outcome reward', async () => {
-    const reset = await ok('POST', '/reset', { environment: 'graph-menu', split: 1, index: 2, seed: 3 })
+    const reset = await ok('POST', '/reset', { environment: 'graph-menu', set: 1, index: 2, seed: 3 })
     expect(reset).toMatchObject({ reward: null, done: false, observation: { episode_id: expect.any(String), menu: expect.any(Array) } })
     const id = reset.observation.episode_id
     let menu = reset.observation.menu as Json[]
@@ -92,7 +92,7 @@ describe('environment server compatibility routes', () => {
     expect((await call('GET', '/state')).json.error.field).toBe('episode_id')
     const schema = await ok('GET', '/schema')
     expect(Object.keys(schema.action.properties)).toEqual(expect.arrayContaining(['menu_id', 'tool_call', 'text']))
-    expect(Object.keys(schema.reset.properties)).toEqual(expect.arrayContaining(['environment', 'question_id', 'split', 'index']))
+    expect(Object.keys(schema.reset.properties)).toEqual(expect.arrayContaining(['environment', 'question_id', 'set', 'split', 'index']))
   })
 
   it('answers Search-R1 retrieval requests over the workspace retriever', async () => {

@@ -38,7 +38,7 @@ const pick = (menu: { id: string; type: string }[], t: number, salt: number): st
 
 /** Plays one graph-menu episode through the server; returns everything it observed and the finish result. */
 async function play(question: number, seed: number): Promise<Json> {
-  const created = await ok('POST', '/v1/episodes', { environment: 'graph-menu', split: 1, index: question, seed, group_id: `g${question}` })
+  const created = await ok('POST', '/v1/episodes', { environment: 'graph-menu', set: 1, index: question, seed, group_id: `g${question}` })
   const seen: string[] = [created.messages[1].content]
   let menu = created.menu
   let done = created.done
@@ -98,7 +98,7 @@ describe('environment server contract', () => {
   })
 
   it('plays a graph-menu episode: messages and menu, steps, then reward, components, per-step SNC credit, metrics; stored as a run', async () => {
-    const created = await ok('POST', '/v1/episodes', { environment: 'graph-menu', split: 1, index: 0, seed: 99 })
+    const created = await ok('POST', '/v1/episodes', { environment: 'graph-menu', set: 1, index: 0, seed: 99 })
     expect(created.messages.map((m: Json) => m.role)).toEqual(['system', 'user'])
     expect(created.messages[1].content).toContain(created.question.text)
     expect(created.menu.length).toBeGreaterThan(1)
@@ -164,6 +164,16 @@ describe('environment server contract', () => {
       [{ environment: 'graph-menu', question_id: 999_999 }, 404, 'question_id'],
       [{ environment: 'graph-menu', split: 1, index: 999_999 }, 404, 'index'],
       [{ environment: 'graph-menu', split: 'no-such-split', index: 0 }, 404, 'split'],
+      // The selector: set (id or name) + optional split label + index.
+      [{ environment: 'graph-menu', question_id: 1, set: 1, index: 0 }, 400, 'question_id'],
+      [{ environment: 'graph-menu', set: 1 }, 400, 'index'],
+      [{ environment: 'graph-menu', index: 0 }, 400, 'set'],
+      [{ environment: 'graph-menu', set: 1, split: 2, index: 0 }, 400, 'split'],
+      [{ environment: 'graph-menu', set: 0, index: 0 }, 400, 'set'],
+      [{ environment: 'graph-menu', set: 999, index: 0 }, 404, 'set'],
+      [{ environment: 'graph-menu', set: 'no-such-set', index: 0 }, 404, 'set'],
+      [{ environment: 'graph-menu', set: 1, split: 'no-such-split', index: 0 }, 404, 'split'],
+      [{ environment: 'graph-menu', set: 1, index: 999_999 }, 404, 'index'],
       [{ environment: 'stateful', question_id: 1, credit: 'snc' }, 400, 'credit'],
       [{ environment: 'graph-menu', question_id: 1, credit: 'nope' }, 400, 'credit'],
       [{ environment: 'graph-menu', question_id: 1, reward: { weights: { 'no.term': 1 } } }, 400, 'reward.weights'],
@@ -177,7 +187,7 @@ describe('environment server contract', () => {
     expect(notJson.status).toBe(400)
     expect(notJson.json.error.message).toMatch(/JSON/)
 
-    const { episode_id: id } = await ok('POST', '/v1/episodes', { environment: 'graph-menu', split: 1, index: 1, seed: 0 })
+    const { episode_id: id } = await ok('POST', '/v1/episodes', { environment: 'graph-menu', set: 1, index: 1, seed: 0 })
     for (const [body, field] of [[{}, 'tool_call'], [{ menu_id: 'A', text: 'x' }, 'text'], [{ menu_id: 5 }, 'menu_id'], [{ tool_call: { arguments: {} } }, 'tool_call']] as const) {
       const r = await call('POST', `/v1/episodes/${id}/step`, body)
       expect([r.status, r.json.error.field], JSON.stringify(body)).toEqual([400, field])
@@ -198,8 +208,8 @@ describe('environment server contract', () => {
   it('times idle episodes out and drops them (a clock the test moves)', async () => {
     let clock = 1_000_000
     const sessions = await EpisodeRouter.start({ raw: demo.db.raw, appVersion: 'test', idleTimeoutMs: 60_000, now: () => clock, workers: 0 })
-    const a = (await sessions.create({ environment: 'graph-menu', split: 1, index: 0, seed: 0, config: {} })) as Json
-    const b = (await sessions.create({ environment: 'graph-menu', split: 1, index: 1, seed: 0, config: {} })) as Json
+    const a = (await sessions.create({ environment: 'graph-menu', set: 1, index: 0, seed: 0, config: {} })).parse()
+    const b = (await sessions.create({ environment: 'graph-menu', set: 1, index: 1, seed: 0, config: {} })).parse()
     clock += 30_000
     await sessions.step(b.episode_id, { menu_id: b.menu![0]!.id })
     clock += 40_000

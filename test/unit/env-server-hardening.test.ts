@@ -79,7 +79,7 @@ describe('environment server hardening', () => {
   })
 
   it('does not count a request that has arrived as idleness, however long it waits; silence past the timeout drops the episode', async () => {
-    const created = await call('POST', '/v1/episodes', JSON.stringify({ environment: 'graph-menu', split: 1, index: 0, seed: 0 }), json)
+    const created = await call('POST', '/v1/episodes', JSON.stringify({ environment: 'graph-menu', set: 1, index: 0, seed: 0 }), json)
     expect(created.status).toBe(200)
     const id = created.json.episode_id as string
     const body = JSON.stringify({ menu_id: created.json.menu[0].id })
@@ -89,7 +89,7 @@ describe('environment server hardening', () => {
     // Twelve timeouts pass while it waits (as behind 255 other episodes' steps); sweeps and creates run.
     clock += 60_000
     expect(server.sessions.sweep()).toBe(0)
-    const other = await call('POST', '/v1/episodes', JSON.stringify({ environment: 'graph-menu', split: 1, index: 1, seed: 0 }), json)
+    const other = await call('POST', '/v1/episodes', JSON.stringify({ environment: 'graph-menu', set: 1, index: 1, seed: 0 }), json)
     expect(other.status).toBe(200)
     socket.write(body.slice(-1))
     const served = await answer

@@ -59,7 +59,7 @@ async function ok(s: Running, path: string, body: unknown): Promise<Json> {
 
 /** One short graph-menu episode; returns the finish answer. */
 async function play(s: Running, index: number, seed: number): Promise<Json> {
-  const created = await ok(s, '/v1/episodes', { environment: 'graph-menu', split: 1, index, seed })
+  const created = await ok(s, '/v1/episodes', { environment: 'graph-menu', set: 1, index, seed })
   let menu = created.menu as Json[]
   for (let t = 0, done = false; !done; t++) {
     const pick = t >= 2 ? (menu.find((m) => m.type === 'ANSWER') ?? menu[0]!) : (menu.find((m) => m.type === 'SELECT') ?? menu[0]!)

@@ -40,7 +40,7 @@ import json
 from harness_lab_client import HarnessLabClient, HarnessLabError
 c = HarnessLabClient()
 out = {"health": c.health()["ok"], "envs": sorted(e["name"] for e in c.environments())}
-ep = c.episode("graph-menu", split=1, index=2, seed=1, group_id="g1")
+ep = c.episode("graph-menu", set=1, index=2, seed=1, group_id="g1")
 first = ep.reset()
 out["roles"] = [m["role"] for m in ep.messages]
 while not ep.done:

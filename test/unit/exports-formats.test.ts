@@ -167,8 +167,8 @@ describe('exports', { timeout: 600_000 }, () => {
     const hasSplits = (raw.prepare("select name from pragma_table_info('questions')").pluck().all() as string[]).includes('split')
     if (hasSplits) raw.prepare("update questions set split = 'test' where id = ?").run(questions[0]!.id)
     const splitOf = (i: number) => (hasSplits && i === 0 ? 'test' : null)
-    // The server's key: a labelled question counts within its label, the others by position in the set (named).
-    const keyOf = (i: number) => (splitOf(i) === 'test' ? { split: 'test', index: 0 } : { split: set.name, index: i })
+    // The server's key: the set by name; a labelled question counts within the set's questions of its label, the others by position in the set.
+    const keyOf = (i: number) => (splitOf(i) === 'test' ? { set: set.name, split: 'test', index: 0 } : { set: set.name, split: null, index: i })
     const folder = (await exportJob({ source: 'questions', questionSetId: setId, format: 'questions-flashrag-jsonl' })).file
     expect(readdirSync(folder).sort()).toEqual(hasSplits ? ['all.jsonl', 'test.jsonl'] : ['all.jsonl'])
     const flash = readdirSync(folder).sort().reverse().flatMap((f) => jsonLines(join(folder, f))) as { id: string; question: string; golden_answers: string[]; metadata: Record<string, unknown> }[]

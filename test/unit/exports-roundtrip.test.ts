@@ -2,7 +2,8 @@
  * Round trip of the question key: every dataset export format of a real demo workspace (with split
  * labels on some questions, none on others) is written, and every row is fed to a live environment
  * server through the shipped Python client (resources/trainers/harness_lab_client.py), once by
- * `question_id` and once by `split` + `index`. Every row must be served, with the row's own question.
+ * `question_id` and once by `set` + `split` + `index` (through the client's `question_key`, as the
+ * trainer glue reads a row). Every row must be served, with the row's own question.
  * Parquet files are read back here (hyparquet) and handed to Python as JSON lines: the Python side is
  * standard library only.
  */
@@ -26,15 +27,15 @@ if (!pythonVersion) console.warn('exports-roundtrip: no python3 on this machine:
 /** Reads each row's key and asks the server for its question both ways; prints one JSON summary. */
 const CLIENT_SCRIPT = String.raw`
 import json, sys
-from harness_lab_client import HarnessLabClient, HarnessLabError
+from harness_lab_client import HarnessLabClient, HarnessLabError, question_key
 c = HarnessLabClient()
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 out = {"rows": len(rows), "served": 0, "wrong": [], "refused": [], "types": set()}
 for r in rows:
     info = r.get("extra_info") or r.get("metadata")
-    out["types"].add((type(info["question_id"]).__name__, type(info["split"]).__name__, type(info["index"]).__name__))
+    out["types"].add((type(info["question_id"]).__name__, type(info["set"]).__name__, type(info["split"]).__name__, type(info["index"]).__name__))
     ok = True
-    for key in ({"question_id": info["question_id"]}, {"split": info["split"], "index": info["index"]}):
+    for key in (question_key(info), question_key({k: v for k, v in info.items() if k != "question_id"})):
         try:
             created = c.create("graph-menu", **key)
         except HarnessLabError as e:
@@ -83,8 +84,11 @@ describe.skipIf(!pythonVersion)('every exported dataset row is served by the env
       const files = readdirSync(target).sort()
       expect(files).toEqual(['all.jsonl', 'dev.jsonl', 'train.jsonl'])
       lines = files.map((f) => readFileSync(join(target, f), 'utf8')).join('')
-      const train = readFileSync(join(target, 'train.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { metadata: { split: string; index: number; supporting_facts: unknown[] } })
+      const train = readFileSync(join(target, 'train.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { metadata: { set: string; split: string; index: number; supporting_facts: unknown[] } })
       expect(train.map((r) => [r.metadata.split, r.metadata.index])).toEqual(train.map((_, i) => ['train', i]))
+      // A question in no split counts over the whole set: the third question of the set is its index 2.
+      const all = readFileSync(join(target, 'all.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { metadata: { split: string | null; index: number } })
+      expect(all.map((r) => [r.metadata.split, r.metadata.index])).toEqual(ids.flatMap((_, i) => (i % 3 === 2 ? [[null, i]] : [])))
       for (const r of train) for (const f of r.metadata.supporting_facts) expect([typeof (f as unknown[])[0], Number.isInteger((f as unknown[])[1])]).toEqual(['string', true])
     } else if (exportFormats[format].extension === 'parquet') {
       const bytes = readFileSync(target)
@@ -98,6 +102,7 @@ describe.skipIf(!pythonVersion)('every exported dataset row is served by the env
     const out = JSON.parse(r.stdout) as { rows: number; served: number; wrong: unknown[]; refused: unknown[]; types: string[][] }
     expect({ wrong: out.wrong, refused: out.refused }).toEqual({ wrong: [], refused: [] })
     expect([out.rows, out.served]).toEqual([ids.length, ids.length])
-    expect(out.types).toEqual([['int', 'str', 'int']])
+    // One type per field: split is a label, or null for a question in none.
+    expect(out.types).toEqual([['int', 'str', 'NoneType', 'int'], ['int', 'str', 'str', 'int']])
   })
 })

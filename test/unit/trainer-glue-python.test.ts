@@ -34,7 +34,7 @@ if (pythonVersion && !hasNumpy) console.warn('trainer-glue-python: python3 has n
 describe.skipIf(!pythonVersion)(`trainer glue against a live server (${pythonVersion ?? 'no python3'})`, { timeout: 600_000 }, () => {
   let demo: DemoWorkspace
   let server: EnvServer
-  let rows: { prompt: unknown; extra_info: { question_id: number; split: string; index: number } }[]
+  let rows: { prompt: unknown; extra_info: { question_id: number; set: string; split: string | null; index: number } }[]
   let env: Record<string, string>
   beforeAll(async () => {
     demo = await openDemoWorkspace(5, 0.5)
@@ -55,8 +55,9 @@ describe.skipIf(!pythonVersion)(`trainer glue against a live server (${pythonVer
   })
 
   it('verl 0.7.0: the agent loop found through agent_loop.yaml plays menu and tool episodes, truncates at the response length, and passes reward and per-step credit', async () => {
-    // Row 0 by question_id, row 1 by split + index (as a trainer may drop the id).
-    const byKey = [rows[0]!, { ...rows[1]!, extra_info: { split: rows[1]!.extra_info.split, index: rows[1]!.extra_info.index } }]
+    // Row 0 by question_id, row 1 by set + split + index (as a trainer may drop the id).
+    const { set, split, index } = rows[1]!.extra_info
+    const byKey = [rows[0]!, { ...rows[1]!, extra_info: { set, split, index } }]
     const r = await python(['contract_verl.py', JSON.stringify(byKey)], env)
     expect(r.stderr).toBe('')
     const out = JSON.parse(r.stdout) as Record<string, any>
@@ -84,7 +85,9 @@ describe.skipIf(!pythonVersion)(`trainer glue against a live server (${pythonVer
   })
 
   it('TRL 1.9.0: one environment class per server environment with exactly its tools, the system prompt kept, get_reward a float', async () => {
-    const r = await python(['contract_trl.py', JSON.stringify({ question_id: rows[0]!.extra_info.question_id })], env)
+    // Keyed by set + split + index, the columns a TRL dataset built from the export carries.
+    const { set, split, index } = rows[0]!.extra_info
+    const r = await python(['contract_trl.py', JSON.stringify({ set, split, index })], env)
     expect(r.stderr).toBe('')
     const out = JSON.parse(r.stdout) as Record<string, any>
     expect(out.stateful.tools).toEqual(out.stateful.server_tools)

@@ -4,8 +4,8 @@
  * `ability`, `reward_model: {style: 'rule', ground_truth: {target}}`, `extra_info`).
  *
  * Every row carries the environment server's question key exactly as the server takes it:
- * `question_id` is the question's database id (an integer), and `split` + `index` name the same
- * question the way the server counts (see question-rows.ts). `data_source` names the underlying
+ * `question_id` is the question's database id (an integer), and `set` + `split` + `index` name the
+ * same question the way the server counts (see question-rows.ts). `data_source` names the underlying
  * benchmark when the set comes from one, so the trainers' default reward functions find a scorer.
  */
 import type { QuestionRow } from '../question-rows'
@@ -67,6 +67,7 @@ export function flashragRow(q: QuestionRow, dataSource: string) {
       supporting_docs: q.supportingDocs,
       data_source: dataSource,
       question_id: q.rowId,
+      set: q.key.set,
       split: q.key.split,
       index: q.key.index,
     },
@@ -78,7 +79,7 @@ export interface VerlRow {
   prompt: { role: 'user'; content: string }[]
   ability: string
   reward_model: { style: 'rule'; ground_truth: { target: string[] } }
-  extra_info: { question_id: number; split: string; index: number; external_id: string }
+  extra_info: { question_id: number; set: string; split: string | null; index: number; external_id: string }
 }
 
 export function verlRow(q: QuestionRow, dataSource: string, variant: PromptVariant): VerlRow {
@@ -87,6 +88,6 @@ export function verlRow(q: QuestionRow, dataSource: string, variant: PromptVaria
     prompt: datasetPrompt(q.question, variant),
     ability: VERL_ABILITY,
     reward_model: { style: 'rule', ground_truth: { target: q.answers } },
-    extra_info: { question_id: q.rowId, split: q.key.split, index: q.key.index, external_id: q.externalId },
+    extra_info: { question_id: q.rowId, set: q.key.set, split: q.key.split, index: q.key.index, external_id: q.externalId },
   }
 }

@@ -32,7 +32,7 @@ export const questionsVerlJsonl = defineFormat({
   name: 'questions-verl-jsonl',
   source: 'questions',
   label: 'verl rows (JSONL)',
-  description: 'data_source, prompt (chat messages), ability, reward_model {style: rule, ground_truth}, extra_info {question_id, split, index}',
+  description: 'data_source, prompt (chat messages), ability, reward_model {style: rule, ground_truth}, extra_info {question_id, set, split, index}',
   extension: 'jsonl',
   contentType: 'application/x-ndjson; charset=utf-8',
   write({ raw, out, progress, checkpoint }, { questionSetId }) {

@@ -19,8 +19,8 @@ const SCHEMA = [
   text('ability'),
   { name: 'reward_model', repetition_type: 'OPTIONAL' as const, num_children: 2 }, text('style'),
   { name: 'ground_truth', repetition_type: 'OPTIONAL' as const, num_children: 1 }, ...list('target', 0), { ...text('element') },
-  { name: 'extra_info', repetition_type: 'OPTIONAL' as const, num_children: 4 },
-  int64('question_id'), text('split'), int64('index'), text('external_id'),
+  { name: 'extra_info', repetition_type: 'OPTIONAL' as const, num_children: 5 },
+  int64('question_id'), text('set'), text('split'), int64('index'), text('external_id'),
 ]
 
 /**
@@ -48,7 +48,7 @@ const verlParquet = <F extends 'questions-verl-parquet' | 'questions-searchr1-pa
         column('prompt'),
         column('ability'),
         column('reward_model'),
-        column('extra_info', (r) => ({ question_id: BigInt(r.extra_info.question_id), split: r.extra_info.split, index: BigInt(r.extra_info.index), external_id: r.extra_info.external_id })),
+        column('extra_info', (r) => ({ question_id: BigInt(r.extra_info.question_id), set: r.extra_info.set, split: r.extra_info.split, index: BigInt(r.extra_info.index), external_id: r.extra_info.external_id })),
       ],
       schema: SCHEMA,
       createdBy: 'harness-lab',

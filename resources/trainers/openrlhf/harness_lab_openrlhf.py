@@ -9,7 +9,7 @@ step's ``rewards`` must be a tensor (OpenRLHF calls ``.item()`` on it). Flags ar
 ``(max_steps, max_length, llm_engine, hf_tokenizer, result_queue)``) and 0.9.1-0.10.1 flag spellings.
 
 Each row's label (``--data.label_key``) is the question key: ``{"question_id": 42}`` or
-``{"split": "train", "index": 7}`` (a dict, or its JSON text), such as ``extra_info`` of Harness Lab's
+``{"set": "HotpotQA pilot", "split": "train", "index": 7}`` (a dict, or its JSON text), such as ``extra_info`` of Harness Lab's
 verl JSONL export. The prompt OpenRLHF rendered is replaced by the server's chat (its system prompt,
 the question, the tools) rendered with the model's chat template; observations are rendered as
 template turns too. The episode's configured reward arrives on the last step; an episode that would
@@ -18,13 +18,13 @@ run past ``max_length`` is finished there and scored as it stands.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from typing import Any, Dict, Optional
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from harness_lab_async import AsyncHarnessLab  # noqa: E402
+from harness_lab_client import question_key  # noqa: E402
 
 import torch  # noqa: E402
 from openrlhf.utils.agent import AgentInstanceBase, MultiTurnAgentExecutor  # noqa: E402
@@ -39,15 +39,6 @@ def servers() -> AsyncHarnessLab:
     if _SERVERS is None:
         _SERVERS = AsyncHarnessLab()
     return _SERVERS
-
-
-def question_key(label: Any) -> Dict[str, Any]:
-    info = json.loads(label) if isinstance(label, str) else dict(label or {})
-    if info.get("question_id") is not None:
-        return {"question_id": int(info["question_id"])}
-    if info.get("split") is not None and info.get("index") is not None:
-        return {"split": info["split"], "index": int(info["index"])}
-    raise ValueError(f"the label must hold question_id, or split + index (got {label!r})")
 
 
 def observation_text(tokenizer, role: str, content: str) -> str:

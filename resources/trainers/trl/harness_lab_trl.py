@@ -25,10 +25,10 @@ import sys
 from typing import Any, Callable, Dict, List, Optional
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from harness_lab_client import HarnessLabClient  # noqa: E402
+from harness_lab_client import HarnessLabClient, question_key  # noqa: E402
 
 _JSON_TYPES = {"string": str, "integer": int, "number": float, "boolean": bool, "object": dict}
-KEY_FIELDS = ("question_id", "split", "index")
+KEY_FIELDS = ("question_id", "set", "split", "index")
 
 
 def _python_type(schema: dict) -> Any:
@@ -77,11 +77,7 @@ class HarnessLabEnvBase:
         self.result: Optional[dict] = None
 
     def reset(self, **row) -> Optional[str]:
-        key = {k: row[k] for k in KEY_FIELDS if row.get(k) is not None}
-        if "question_id" in key:
-            key = {"question_id": int(key["question_id"])}
-        elif "index" in key:
-            key["index"] = int(key["index"])
+        key = question_key({k: row[k] for k in KEY_FIELDS if row.get(k) is not None})
         if self._episode is not None and self._episode.id is not None:
             self._episode.close()
         self._episode = self._client.episode(self.environment, config=self.config or None, seed=int(row.get("seed", 0)), group_id=row.get("group_id"), **key)
@@ -135,7 +131,7 @@ def environment_class(environment: str, probe: Dict[str, Any], config: Optional[
     created to read the tools (or the menu), then dropped unscored.
     """
     client = client or HarnessLabClient()
-    created = client.create(environment, config=config or None, **probe)
+    created = client.create(environment, config=config or None, **question_key(probe))
     client.delete(created["episode_id"])
     members: Dict[str, Any] = {"environment": environment, "config": dict(config or {})}
     if created.get("menu") is not None:
@@ -155,7 +151,7 @@ def environment_factories(environments: List[str], probe: Dict[str, Any], config
 def prompt_rows(environment: str, keys: List[Dict[str, Any]], probe_client: Optional[HarnessLabClient] = None) -> List[dict]:
     """Dataset rows for ``environment``: the server's system prompt as the system message and an empty user turn (``reset`` fills in the question)."""
     client = probe_client or HarnessLabClient()
-    created = client.create(environment, **keys[0])
+    created = client.create(environment, **question_key(keys[0]))
     client.delete(created["episode_id"])
     system = next((m["content"] for m in created["messages"] if m["role"] == "system"), None)
     head = [{"role": "system", "content": system}] if system else []

@@ -8,8 +8,8 @@ Targets verl 0.7.0 (``verl.experimental.agent_loop``), the newest release in the
 verl finds the loop through ``actor_rollout_ref.rollout.agent.agent_loop_config_path`` pointing at
 ``agent_loop.yaml`` beside this file (name ``harness_lab``, ``_target_`` this class); each row selects
 it with its ``agent_name`` column or ``rollout.agent.default_agent_loop=harness_lab``. Rows carry
-``extra_info.question_id`` (the workspace's question id) or ``extra_info.split`` + ``extra_info.index``,
-as Harness Lab's verl exports write them.
+``extra_info.question_id`` (the workspace's question id) or ``extra_info.set`` (+ ``extra_info.split``)
++ ``extra_info.index``, as Harness Lab's verl exports write them (``question_key`` in harness_lab_client).
 
 What the loop does, per rollout:
   * creates the episode; its chat (the server's system prompt and the question) and tools are
@@ -39,6 +39,7 @@ from uuid import uuid4
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from harness_lab_async import AsyncHarnessLab  # noqa: E402
+from harness_lab_client import question_key  # noqa: E402
 
 from verl.experimental.agent_loop.agent_loop import AgentLoopBase, AgentLoopOutput, register  # noqa: E402
 
@@ -53,16 +54,6 @@ def servers() -> AsyncHarnessLab:
     if _SERVERS is None:
         _SERVERS = AsyncHarnessLab()
     return _SERVERS
-
-
-def question_key(extra_info: Any) -> dict:
-    """The server's key from a row's ``extra_info``: ``question_id`` (int), else ``split`` + ``index``."""
-    info = dict(extra_info or {})
-    if info.get("question_id") is not None:
-        return {"question_id": int(info["question_id"])}
-    if info.get("split") is not None and info.get("index") is not None:
-        return {"split": info["split"], "index": int(info["index"])}
-    raise ValueError("a Harness Lab row needs extra_info.question_id, or extra_info.split + extra_info.index (see Harness Lab's verl export)")
 
 
 @register("harness_lab")

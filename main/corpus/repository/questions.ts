@@ -57,7 +57,6 @@ export class QuestionRepository {
       splitFrom: statement<[number, string, number], number>(raw, 'select count(*) from (select 1 from questions where set_id = ? and split = ? limit -1 offset ?)', { pluck: true }),
       splitCounts: statement<[number], { name: string; count: number }>(raw, 'select split as name, count(*) as count from questions where set_id = ? and split is not null group by split order by split'),
       unassigned: statement<[number], number>(raw, 'select count(*) from questions where set_id = ? and split is null', { pluck: true }),
-      labelIds: statement<[string], number>(raw, 'select id from questions where split = ? order by id', { pluck: true }),
       insert: statement<[number, string, string, string, string | null, string, string, string | null, string | null], { id: number }>(
         raw,
         `insert into questions (set_id, external_id, question, answers_json, type, supporting_facts_json, supporting_docs_json, split, meta_json)
@@ -140,11 +139,6 @@ export class QuestionRepository {
   /** Sizes of the set's splits, by name. */
   splitCounts(setId: number): { name: string; count: number }[] {
     return this.s.splitCounts().all(setId)
-  }
-
-  /** Ids of every question labelled `split`, in any set, by id: how the environment server counts `split` + `index`. */
-  labelIds(split: string): number[] {
-    return this.s.labelIds().all(split)
   }
 
   unassigned(setId: number): number {

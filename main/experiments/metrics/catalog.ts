@@ -26,7 +26,8 @@ function fallback(name: string): MetricInfo {
   return info(name, humanise(name), METRIC_GROUPS.other, `Stored metric '${name}' (not described in the metric catalogue).`, recall ? 'higher' : 'none', recall ? 'fraction' : ms ? 'ms' : 'number')
 }
 
-const known = (name: string): boolean => metrics.names().includes(name)
+const NAMES = new Set(metrics.names())
+const known = (name: string): boolean => NAMES.has(name)
 
 /** Description of one metric: its declaration, or a readable fallback for a name none declares. */
 export function metricInfo(name: string): MetricInfo {

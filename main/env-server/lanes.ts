@@ -9,6 +9,7 @@
 import { Worker } from 'node:worker_threads'
 import type SQLite from 'better-sqlite3'
 import type { Answerer } from '../harness'
+import type { WorkerEntry } from '../jobs/manager'
 import type { CreateEpisodeBody, FinishBody, StepBody } from './wire'
 import type { RetrieveBody } from './retrieve'
 import { EnvServerError, EpisodeSessions, type Finished, type SessionOptions } from './sessions'
@@ -35,15 +36,17 @@ export interface Lane extends LaneCalls {
   close(): Promise<void>
 }
 
-/** How a worker thread is started: a built file, or a TypeScript source run through tsx (CLI, tests). */
-export type EnvWorkerEntry = { url: URL } | { sourceEntry: URL }
+/**
+ * How a worker thread is started, in the job queue's shape: the built file, or the jobs layer's tsx shim
+ * with worker.ts as its workerData (CLI, tests); the router supplies it, so a lane names no file.
+ */
+export type EnvWorkerEntry = WorkerEntry
 
 /** The options a worker thread gets (structured-clone safe): the answerer is proxied when it is a model. */
 export interface WorkerInit {
   file: string
   sessions: Omit<SessionOptions, 'answerer'>
   answerer: { name: string } | null
-  sourceEntry?: string
 }
 
 export type WorkerRequest = { seq: number; op: LaneOp; args: unknown[] } | { answered: number; ok: boolean; value?: unknown; message?: string }
@@ -91,8 +94,7 @@ export class WorkerLane implements Lane {
   readonly ready: Promise<void>
 
   constructor(readonly name: string, entry: EnvWorkerEntry, init: WorkerInit, answerer: Answerer | undefined, heapMb: number | undefined, onExit: (lane: WorkerLane, why: string) => void) {
-    const spec = 'url' in entry ? { url: entry.url, data: init } : { url: new URL('../job-kinds/source-worker.mjs', import.meta.url), data: { ...init, sourceEntry: entry.sourceEntry.href } }
-    this.worker = new Worker(spec.url, { workerData: spec.data, ...(heapMb ? { resourceLimits: { maxOldGenerationSizeMb: heapMb } } : {}) })
+    this.worker = new Worker(entry.url, { workerData: { ...entry.workerData, ...init }, ...(heapMb ? { resourceLimits: { maxOldGenerationSizeMb: heapMb } } : {}) })
     this.ready = new Promise((resolve, reject) => {
       const early = (err: Error) => reject(err)
       this.worker.once('error', early)

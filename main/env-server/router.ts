@@ -24,6 +24,7 @@ import type { Answerer } from '../harness'
 import { LexicalAnswerer } from '../policy/answerer/lexical-answerer'
 import { checkRewardConfig, type RewardConfig } from '../rl/reward-schemes'
 import { creditNames } from '../rl/credit'
+import { sourceWorkerEntryOf } from '../jobs/source-entry'
 import { ThreadLane, WorkerLane, type EnvWorkerEntry, type Lane } from './lanes'
 import type { RetrieveBody } from './retrieve'
 import { EnvServerError, environmentsOf, type EnvServerCounters, type FinishAnswer } from './sessions'
@@ -71,7 +72,7 @@ const RATE_WINDOW_S = 10
 /** Where worker threads start from: this module's sibling source file under tsx/vitest, the built entry otherwise. */
 export function defaultWorkerEntry(): EnvWorkerEntry {
   const here = import.meta.url
-  if (here.endsWith('.ts')) return { sourceEntry: new URL('./worker.ts', here) }
+  if (here.endsWith('.ts')) return sourceWorkerEntryOf(new URL('./worker.ts', here))
   // Built: out/main/env-server-worker.js, beside this bundle or one folder up from a shared chunk.
   const built = [new URL('./env-server-worker.js', here), new URL('../env-server-worker.js', here)]
   return { url: built.find((u) => existsSync(fileURLToPath(u))) ?? built[0]! }

@@ -24,4 +24,3 @@ export {
 export { bootstrapMeanCI, mean, seededRandom, type BootstrapOptions, type ConfidenceInterval } from './bootstrap'
 export { questionResult, type QuestionResult, type QuestionResultParts } from './results'
 export { aggregate, comparePaired, type MetricAggregate, type PairedComparison, type PairedOptions } from './aggregate'
-export { METRIC_GROUPS, metricCatalog, metricInfo, type MetricDirection, type MetricFormat, type MetricInfo } from './metric-catalog'

@@ -56,11 +56,17 @@ export function listRuns(raw: WorkspaceHandle, jobOf: JobLookup = () => undefine
       createdAt: r.created_at,
       finishedAt: r.finished_at,
       error: r.error,
-      config: JSON.parse(r.config_json) as Record<string, unknown>,
+      config: storedRunConfig(r.config_json),
       episodes: r.episodes,
       metrics,
     }
   })
+}
+
+/** The run record, typed by kind; a row no kind parses (hand-edited, or from a newer app) lists without one. */
+function storedRunConfig(json: string): RunConfig | null {
+  const parsed = RunConfig.safeParse(JSON.parse(json))
+  return parsed.success ? parsed.data : null
 }
 
 const endReasonOf = (outcomeJson: string): string => {

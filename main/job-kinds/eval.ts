@@ -1,5 +1,5 @@
 import { APP_VERSION } from '../config/version'
-import { metricInfo } from '../eval'
+import { metricInfo } from '../experiments/metrics'
 import { runEvaluation } from '../experiments/evaluate'
 import { answererFor, policyFor } from '../experiments/factories'
 import { defineJobKind } from '../jobs/define-job-kind'

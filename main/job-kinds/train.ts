@@ -8,7 +8,7 @@ import { APP_VERSION } from '../config/version'
 import { answererFor } from '../experiments/factories'
 import { runTraining, storedTrainConfig } from '../experiments/training'
 import { defineJobKind } from '../jobs/define-job-kind'
-import { metricInfo } from '../eval'
+import { metricInfo } from '../experiments/metrics'
 import { headlineMetric } from '../rl/reward-schemes'
 
 /** A training run (or the rest of one) in a worker thread: progress per step, cancel between rollouts. */

@@ -1,6 +1,8 @@
 import { z } from 'zod'
 import { route } from './define'
+import { MetricInfoSchema } from './metric-info'
 import { questionRangeShape } from './question-range'
+import { RunConfig } from './run-config'
 import { EpisodeOutcomeSchema, StepViewSchema, TrajectoryStepSchema } from './trajectory'
 
 const WorkspaceId = z.string().min(1).max(64)
@@ -55,7 +57,8 @@ export const RunSummary = z.object({
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
   error: z.string().nullable(),
-  config: z.record(z.string(), z.unknown()),
+  /** The stored run record, by kind (evaluation, ablation cell, training, env-server); null for a row that does not parse. */
+  config: RunConfig.nullable(),
   episodes: z.number(),
   /** Mean of each metric over the run's episodes, with bootstrap CI bounds when computed. */
   metrics: z.record(z.string(), z.object({ mean: z.number().nullable(), count: z.number(), lower: z.number().nullable(), upper: z.number().nullable() })),
@@ -192,21 +195,6 @@ export const EpisodeStep = TrajectoryStepSchema.extend({
   credit: StepCreditSchema.nullable(),
 })
 export type EpisodeStep = z.infer<typeof EpisodeStep>
-
-/** One stored metric as the metric catalogue (main/eval/metric-catalog.ts) describes it. */
-export const MetricInfoSchema = z.object({
-  name: z.string(),
-  label: z.string(),
-  description: z.string(),
-  /** Which way is better; 'none' for descriptive numbers. */
-  direction: z.enum(['higher', 'lower', 'none']),
-  /** fraction: a share in [0, 1], shown as a percentage; number: a decimal; count: a whole number; ms: a duration. */
-  format: z.enum(['fraction', 'number', 'count', 'ms']),
-  group: z.string(),
-  /** Shown by default in run and episode tables. */
-  headline: z.boolean(),
-})
-export type MetricInfo = z.infer<typeof MetricInfoSchema>
 
 export const runRoutes = {
   'harness.catalog': route(

@@ -5,7 +5,7 @@
 import { z } from 'zod'
 import { route } from './define'
 import { QuestionRange } from './question-range'
-import { MetricInfoSchema } from './runs'
+import { MetricInfoSchema } from './metric-info'
 
 export const RewardConfigSchema = z.strictObject({
   /** Term name -> weight; terms left out weigh 0. */

@@ -253,7 +253,7 @@ describe('Rewards page and Training section', () => {
     expect(w.findAll('[data-test=step-advantage]').length).toBe(typed.steps.length)
     // The training reward and its terms, labelled by the training catalogue.
     const reward = w.get('[data-test=episode-reward]')
-    expect(reward.get('tr[data-metric="train.reward"]').text()).toContain('Training reward')
+    expect(reward.get('tr[data-metric="train.reward"]').text()).toContain(catalog.metrics.find((m) => m.name === 'train.reward')!.label)
     expect(reward.get('tr[data-metric="train.reward.sp.f1"]').text()).toContain(catalog.metrics.find((m) => m.name === 'train.reward.sp.f1')!.label)
     // Its group (G = 2): the other rollout of the step on the same question.
     await until(() => w.find('[data-test=compare-select] optgroup').exists(), 'the comparable rollouts')

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { AblationResults, MetricInfo } from '../../preload/contract'
-import { metricInfo } from '../../main/eval'
+import { metricInfo } from '../../main/experiments/metrics'
 import { resultsCsv, resultsMarkdown } from '../../renderer/src/components/ablation/export'
 
 const describeMetric = (name: string): MetricInfo => metricInfo(name)

@@ -61,7 +61,7 @@ describe('command line', () => {
       const { metrics } = await b.call('harness.catalog', {})
       return { run: runs.find((r) => done.kind === 'eval.run' && r.id === done.result!.runId)!, timing: new Set(metrics.filter((m) => m.format === 'ms').map((m) => m.name)) }
     })
-    expect(fromCli.config.envConfig).toEqual(fromUi.run.config.envConfig)
+    expect(fromCli.config?.envConfig).toEqual(fromUi.run.config?.envConfig)
     const names = Object.keys(fromUi.run.metrics).filter((n) => !fromUi.timing.has(n) && !/(^|\.)ms$|seconds/.test(n))
     expect(names.length).toBeGreaterThan(5)
     expect(Object.keys(fromCli.metrics).sort()).toEqual(Object.keys(fromUi.run.metrics).sort())

@@ -65,7 +65,7 @@ describe('command line: train and evaluate a trained head (paragraph gold)', () 
     const head = JSON.parse((await cli('--json', 'eval', workspaceId, '--env', 'graph-menu', '--policy', 'head', '--training-run', String(t.runId), '--offset', '3', '--limit', '2')).stdout) as RunSummary
     const greedy = JSON.parse((await cli('--json', 'eval', workspaceId, '--env', 'graph-menu', '--policy', 'greedy', '--offset', '3', '--limit', '2')).stdout) as RunSummary
     expect(head.episodes).toBe(2)
-    expect(head.config.policy).toMatchObject({ kind: 'head', trainingRun: t.runId })
+    expect(head.config).toMatchObject({ kind: 'evaluation', policy: { kind: 'head', trainingRun: t.runId } })
     const compared = JSON.parse((await cli('--json', 'compare', workspaceId, String(greedy.id), String(head.id), String(t.runId), '--metric', 'paragraph.f1')).stdout) as { comparisons: { runId: number; count: number; candidateMean: number | null; note: string | null }[] }
     expect(compared.comparisons.map((c) => c.count)).toEqual([2, 2])
     // The head evaluated as a run scores what its training run's final held-out evaluation scored.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { metricCatalog, metricInfo } from '../../main/eval'
+import { metricCatalog, metricInfo } from '../../main/experiments/metrics'
 import { HARNESS1_TERMS } from '../../main/rl/rewards'
 
 describe('metric catalogue', () => {

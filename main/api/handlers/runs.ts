@@ -1,6 +1,6 @@
 import { ApiError, type runRoutes } from '../../../preload/contract'
 import type { Services } from '../../app/services'
-import { metricCatalog } from '../../eval'
+import { metricCatalog } from '../../experiments/metrics'
 import { harnessCatalog } from '../../experiments/catalog'
 import { compareRuns, metricNames } from '../../experiments/compare'
 import { getEpisode, listComparable, listEpisodes, listRuns } from '../../experiments/queries'

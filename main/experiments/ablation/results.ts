@@ -6,7 +6,7 @@
  */
 import type SQLite from 'better-sqlite3'
 import type { AblationCell, AblationConfig, AblationResults, AblationRowResult, ResolvedRow } from '../../../preload/contract'
-import { metricCatalog } from '../../eval'
+import { metricCatalog } from '../metrics'
 import { runStore } from '../store'
 import { TrainingStore } from '../training'
 import { episodeExtras, EXTRA_METRICS } from './episode-extras'

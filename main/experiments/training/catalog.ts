@@ -55,6 +55,6 @@ export function trainingCatalog(): TrainingCatalog {
       headDriven: (HEAD_PROTOCOLS as readonly string[]).includes(e.protocol),
     })),
     headProtocols: [...HEAD_PROTOCOLS],
-    metrics: TRAINING_METRICS(rewardTerms().map((t) => ({ name: t.name, label: t.label }))),
+    metrics: TRAINING_METRICS(),
   }
 }

@@ -1,9 +1,10 @@
 /**
  * The words of the training catalogue that belong to no plug-in: the Harness-1 weights' labels and the
- * metric descriptions of the training diagnostics (a credit scheme, estimator or loss carries its own
- * words in its declaration; the metric catalogue in main/eval describes the evaluation metrics).
+ * metric descriptions of the per-step training diagnostics (a credit scheme, estimator or loss carries
+ * its own words in its declaration; an episode metric, its declaration in main/experiments/metrics).
  */
 import type { MetricInfo } from '../../../preload/contract'
+import { metricInfo, metrics } from '../metrics'
 import type { Harness1Weights } from '../../rl/rewards'
 
 type WeightName = keyof Harness1Weights
@@ -39,17 +40,19 @@ const t = (name: string, label: string, description: string, format: MetricInfo[
   direction,
   format,
   group: TRAINING,
+  level: 'step',
   headline: false,
 })
 
 /**
- * Labels and units of the per-step diagnostics (`train.<field>`), of each reward term's contribution
- * (`train.reward.<term>`, as the rollouts store them), and of the two held-out metrics only training stores.
+ * Labels and units of the per-step diagnostics (`train.<field>`); the reward, each term's contribution
+ * (`train.reward.<term>`) and the held-out metrics a step also carries are the episode metrics' own
+ * declarations (a step shows their mean).
  */
-export function TRAINING_METRICS(terms: readonly { name: string; label: string }[]): MetricInfo[] {
+export function TRAINING_METRICS(): MetricInfo[] {
   return [
-    t('train.reward', 'Reward (mean)', 'Mean training reward over the step’s rollouts.', 'number', 'higher'),
-    ...terms.map((x) => t(`train.reward.${x.name}`, `Reward: ${x.label}`, `Weighted contribution of the ${x.label} term to the training reward.`, 'number')),
+    metricInfo('train.reward'),
+    ...metrics.names().filter((name) => name.startsWith('train.reward.')).map(metricInfo),
     t('train.advantageMean', 'Advantage mean', 'Mean outcome advantage over the step’s rollouts.', 'number'),
     t('train.advantageStd', 'Advantage std', 'Standard deviation of the outcome advantages.', 'number'),
     t('train.zeroAdvantageRate', 'Zero-advantage rate', 'Share of groups (≥ 2 rollouts) whose rewards all agree (std < 1e-6): they teach nothing.', 'fraction', 'lower'),
@@ -67,7 +70,7 @@ export function TRAINING_METRICS(terms: readonly { name: string; label: string }
     t('train.tokensTrained', 'Tokens trained', 'GGUF runs: chosen-reply tokens in the step’s loss.', 'count'),
     t('train.turns', 'Turns (mean)', 'Mean turns per rollout.', 'count'),
     t('train.evidence', 'Evidence items (mean)', 'Mean committed evidence items per rollout.', 'count'),
-    { ...t('sp.allGold', 'All gold found', 'Share of questions whose committed evidence holds every gold supporting sentence (SP recall = 1).', 'fraction', 'higher'), group: 'Supporting facts' },
-    { ...t('evidence.count', 'Evidence count', 'Committed evidence items per episode.', 'count'), group: 'Episode' },
+    metricInfo('sp.allGold'),
+    metricInfo('evidence.count'),
   ]
 }

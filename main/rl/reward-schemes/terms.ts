@@ -39,7 +39,7 @@ const TERMS: readonly RewardTermDefinition[] = [
   { name: 'sp.em', label: 'Supporting-fact EM', needs: 'sentence', metric: 'sp.em', best: 1, description: 'Exact match of the committed sentences with the gold supporting set: 1 when every gold sentence and nothing else is committed.', read: metric('sp.em') },
   {
     name: 'sp.allGold',
-    label: 'All gold committed',
+    label: 'All-gold bonus (sentences)',
     needs: 'sentence',
     metric: 'sp.allGold',
     best: 1,
@@ -52,7 +52,7 @@ const TERMS: readonly RewardTermDefinition[] = [
   { name: 'paragraph.recall', label: 'Paragraph recall', needs: 'paragraph', metric: 'paragraph.recall', best: 1, description: 'Share of gold documents with committed evidence.', read: metric('paragraph.recall'), warning: RECALL_WARNING },
   {
     name: 'paragraph.allGold',
-    label: 'All gold documents committed',
+    label: 'All-gold bonus (documents)',
     needs: 'paragraph',
     metric: 'paragraph.allGold',
     best: 1,
@@ -60,7 +60,7 @@ const TERMS: readonly RewardTermDefinition[] = [
     read: allOf('paragraph.recall'),
     warning: ALL_GOLD_WARNING,
   },
-  { name: 'answerer.loglik', label: 'Answerer log-likelihood', needs: 'answer', metric: 'answerer.loglik', best: 0, description: "The frozen answerer's mean log-probability of the gold answer given the committed evidence (lexical stand-in without a model).", read: metric('answerer.loglik') },
+  { name: 'answerer.loglik', label: 'Answerer likelihood', needs: 'answer', metric: 'answerer.loglik', best: 0, description: 'Rewards evidence from which the frozen answerer finds a gold answer likely (the answerer.loglik metric; 0 is best).', read: metric('answerer.loglik') },
   { name: 'harness1', label: 'Harness-1 reward', needs: 'paragraph', metric: 'harness1.curatedRecall', best: 1, description: "Harness-1's published reward (its own weights, editable, with the published values as the preset); it reads facts where the gold has them, else documents.", read: metric('reward.total') },
   { name: 'cost.turn', label: 'Per-turn cost', needs: null, metric: null, best: 0, description: 'Minus the number of turns taken (weight it small, e.g. 0.02).', read: (m: Metrics) => (m.turns === null || m.turns === undefined ? null : -m.turns) },
   { name: 'cost.item', label: 'Per-item cost', needs: null, metric: null, best: 0, description: 'Minus the number of evidence items committed or curated.', read: (m: Metrics) => (m['evidence.count'] === null || m['evidence.count'] === undefined ? null : -m['evidence.count']) },

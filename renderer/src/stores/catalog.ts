@@ -9,7 +9,7 @@ export type EnvironmentDecl = Catalog['environments'][number]
 export type ScriptedPolicyDecl = Catalog['scriptedPolicies'][number]
 
 /** A readable stand-in for a metric the backend's catalogue does not list (it lists every metric it stores). */
-const unknownMetric = (name: string): MetricInfo => ({ name, label: name, description: `Stored metric "${name}"`, direction: 'none', format: 'number', group: 'Other', headline: false })
+const unknownMetric = (name: string): MetricInfo => ({ name, label: name, description: `Stored metric "${name}"`, direction: 'none', format: 'number', group: 'Other', level: 'episode', headline: false })
 
 /**
  * What the backend declares, loaded once: environments (family, protocol, reward scheme, presets),

@@ -1,6 +1,6 @@
 import { defineFormat, jsonLine } from '../format'
 import { questionRows, questionSetOrThrow } from '../question-rows'
-import { dataSourceOf, flashragRow, verlRow } from './question-datasets'
+import { dataSourceOf, flashragRow } from './question-datasets'
 
 /** FlashRAG's file name of a split: its label, or `all` for questions in none (FlashRAG then loads split "all"). */
 const fileOfSplit = (split: string | null): string => `${(split ?? 'all').replace(/[^A-Za-z0-9._-]+/g, '_')}.jsonl`
@@ -19,28 +19,6 @@ export const questionsFlashragJsonl = defineFormat({
     let rows = 0
     for (const q of questionRows(raw, questionSetId)) {
       fileIn(fileOfSplit(q.split)).write(jsonLine(flashragRow(q, source)))
-      if (++rows % 500 === 0) {
-        checkpoint()
-        progress(rows, set.questions)
-      }
-    }
-    return rows
-  },
-})
-
-export const questionsVerlJsonl = defineFormat({
-  name: 'questions-verl-jsonl',
-  source: 'questions',
-  label: 'verl rows (JSONL)',
-  description: 'data_source, prompt (chat messages), ability, reward_model {style: rule, ground_truth}, extra_info {question_id, set, split, index}',
-  extension: 'jsonl',
-  contentType: 'application/x-ndjson; charset=utf-8',
-  write({ raw, out, progress, checkpoint }, { questionSetId }) {
-    const set = questionSetOrThrow(raw, questionSetId)
-    const source = dataSourceOf(set, 'verl')
-    let rows = 0
-    for (const q of questionRows(raw, questionSetId)) {
-      out.write(jsonLine(verlRow(q, source, 'plain')))
       if (++rows % 500 === 0) {
         checkpoint()
         progress(rows, set.questions)

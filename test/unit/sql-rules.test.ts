@@ -42,7 +42,6 @@ const PENDING: Record<string, string> = {
   'main/ingest/writer.ts': 'to move',
   'main/job-kinds/embed.ts': 'to move',
   'main/job-kinds/maintenance.ts': 'to move',
-  'main/jobs/manager.ts': 'to move',
   'main/models/embedding-model.ts': 'to move',
   'main/models/lora-pairings.ts': 'to move',
   'main/models/registry.ts': 'to move',

@@ -33,12 +33,7 @@ const EXEMPT: Record<string, string> = {
 /** Files of other lines of work that still hold SQL; remove an entry when its file is clean. */
 const PENDING: Record<string, string> = {
   'main/env-server/questions.ts': 'another helper owns the env server (issue 19 item 2)',
-  'main/ingest/digest.ts': 'to move',
-  'main/ingest/run.ts': 'to move',
-  'main/ingest/writer.ts': 'to move',
   'main/job-kinds/embed.ts': 'to move',
-  'main/job-kinds/maintenance.ts': 'to move',
-  'main/models/embedding-model.ts': 'to move',
   'main/models/lora-pairings.ts': 'to move',
   'main/models/registry.ts': 'to move',
   'main/questions/generate/measure.ts': 'to move',

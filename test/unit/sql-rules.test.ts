@@ -33,17 +33,9 @@ const EXEMPT: Record<string, string> = {
 /** Files of other lines of work that still hold SQL; remove an entry when its file is clean. */
 const PENDING: Record<string, string> = {
   'main/env-server/questions.ts': 'another helper owns the env server (issue 19 item 2)',
-  'main/job-kinds/embed.ts': 'to move',
   'main/models/lora-pairings.ts': 'to move',
   'main/models/registry.ts': 'to move',
   'main/questions/generate/measure.ts': 'to move',
-  'main/retrieval/bm25.ts': 'to move',
-  'main/retrieval/grep.ts': 'to move',
-  'main/retrieval/hydrate.ts': 'to move',
-  'main/retrieval/readers.ts': 'to move',
-  'main/retrieval/retriever.ts': 'to move',
-  'main/retrieval/vector-index.ts': 'to move',
-  'main/retrieval/vectors.ts': 'to move',
   'main/workspaces/service.ts': 'to move',
 }
 

@@ -33,10 +33,6 @@ const EXEMPT: Record<string, string> = {
 /** Files of other lines of work that still hold SQL; remove an entry when its file is clean. */
 const PENDING: Record<string, string> = {
   'main/env-server/questions.ts': 'another helper owns the env server (issue 19 item 2)',
-  'main/models/lora-pairings.ts': 'to move',
-  'main/models/registry.ts': 'to move',
-  'main/questions/generate/measure.ts': 'to move',
-  'main/workspaces/service.ts': 'to move',
 }
 
 /** `file:line: text` for each SQL line outside a repository file. */

@@ -148,7 +148,7 @@ export class CorpusWriter {
       const { id: fileId } = this.s.insertFile.get({
         path: file.path, format: file.format, size: file.sizeBytes, sha: file.signature, status: 'ok',
         reason: notes ? NOTES_REASON : null, error: notes, docs: docs.length, at: new Date().toISOString(),
-      }) as { id: number }
+      })!
       for (const d of docs) this.writeDocument(fileId, d, counts)
       for (const id of touched) this.refreshEntity(id)
       if (questions.length > 0 && questionSet) {
@@ -162,9 +162,7 @@ export class CorpusWriter {
   }
 
   private writeDocument(fileId: number, d: PreparedDocument, counts: WriteCounts): void {
-    const row = this.s.insertDoc.get(fileId, d.doc.externalId, d.doc.title, d.doc.text, d.tokenCount, d.doc.source.record ?? null, d.doc.metadata ? JSON.stringify(d.doc.metadata) : null) as
-      | { id: number }
-      | undefined
+    const row = this.s.insertDoc.get(fileId, d.doc.externalId, d.doc.title, d.doc.text, d.tokenCount, d.doc.source.record ?? null, d.doc.metadata ? JSON.stringify(d.doc.metadata) : null)
     if (!row) return // a duplicate record id within one file: the first one wins
     counts.documents++
     const S = d.sentences

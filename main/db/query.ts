@@ -38,6 +38,8 @@ type Args<A> = keyof A extends never ? [] : [args: A]
 export interface BoundQuery<A, R> {
   all(...args: Args<A>): R[]
   get(...args: Args<A>): R | undefined
+  /** The rows one at a time (large reads that would not fit in memory at once). */
+  iterate(...args: Args<A>): IterableIterator<R>
   /** The first column of each row. */
   values(...args: Args<A>): R[keyof R][]
   /** The first column of the first row, or undefined when there is no row. */
@@ -74,6 +76,7 @@ function define<DB, A extends object, C extends Compilable<any>>(builder: Kysely
       q = {
         all: (...args) => rows().all(...bind(args)),
         get: (...args) => rows().get(...bind(args)),
+        iterate: (...args) => rows().iterate(...bind(args)),
         values: (...args) => firsts().all(...bind(args)),
         value: (...args) => firsts().get(...bind(args)),
         run: (...args) => rows().run(...bind(args)),

@@ -89,6 +89,23 @@ function whereOf(runId: number, where: EpisodeWhere): { sql: string; params: (st
 }
 
 const trainRunConfig = workspaceQuery((db, p: { id: number }) => db.selectFrom('runs').select('config_json').where('id', '=', p.id).where('kind', '=', sql.lit('train')))
+const trainRunSummary = workspaceQuery((db, p: { id: number }) => db.selectFrom('runs').select('summary_json').where('id', '=', p.id).where('kind', '=', sql.lit('train')))
+const heldOutPerQuestion = sql<string | null>`json_extract(diagnostics_json, '$.heldOutPerQuestion')`
+const latestHeldOut = workspaceQuery((db, p: { id: number }) =>
+  db
+    .selectFrom('train_steps')
+    .select(['step', heldOutPerQuestion.$notNull().as('rows')])
+    .where('run_id', '=', p.id)
+    .where(heldOutPerQuestion, 'is not', null)
+    .orderBy('step', 'desc')
+    .limit(1),
+)
+const resumeRun = workspaceQuery((db, p: { id: number; jobId: string | null }) =>
+  db
+    .updateTable('runs')
+    .set((eb) => ({ status: 'running', error: null, finished_at: null, job_id: eb.fn.coalesce(sql<string | null>`${p.jobId}`, 'job_id') }))
+    .where('id', '=', p.id),
+)
 
 const COMPARABLE = `e.id, e.run_id, e.train_step, e.seed, e.answer, e.turns, e.metrics_json, r.name as run_name, r.kind as run_kind,
   json_extract(e.outcome_json, '$.endReason') as end_reason`
@@ -97,7 +114,8 @@ const COMPARABLE = `e.id, e.run_id, e.train_step, e.seed, e.answer, e.turns, e.m
 export class RunStore {
   private readonly s
   /** Filtered reads, prepared once per shape of WHERE clause (a handful of fixed fragments). */
-  private readonly filtered = new Map<string, SQLite.Statement>()
+  private readonly filteredRows = new Map<string, SQLite.Statement<unknown[], EpisodeRecord>>()
+  private readonly filteredCounts = new Map<string, SQLite.Statement<unknown[], number>>()
 
   constructor(private readonly raw: WorkspaceHandle) {
     this.s = {
@@ -188,18 +206,21 @@ export class RunStore {
    * held-out evaluation of an unfinished run), as its comparable results: never its training rollouts.
    */
   trainHeldOut(runId: number): { at: string; perQuestion: Record<string, Record<string, number | null>> } | null {
-    const summary = this.raw.prepare("select summary_json from runs where id = ? and kind = 'train'").pluck().get(runId) as string | null | undefined
+    const summary = trainRunSummary(this.raw).value({ id: runId })
     const after = summary ? (JSON.parse(summary) as { heldOutAfter?: Record<string, Record<string, number | null>> | null }).heldOutAfter : null
     if (after) return { at: 'after training', perQuestion: after }
-    const latest = this.raw
-      .prepare("select step, json_extract(diagnostics_json, '$.heldOutPerQuestion') as rows from train_steps where run_id = ? and json_extract(diagnostics_json, '$.heldOutPerQuestion') is not null order by step desc limit 1")
-      .get(runId) as { step: number; rows: string } | undefined
+    const latest = latestHeldOut(this.raw).get({ id: runId })
     return latest ? { at: `step ${latest.step}`, perQuestion: JSON.parse(latest.rows) as Record<string, Record<string, number | null>> } : null
   }
 
   /** A training run's stored RunConfig (JSON), or undefined when there is no such training run. */
   trainRunConfig(runId: number): RunRecord['config_json'] | undefined {
     return trainRunConfig(this.raw).value({ id: runId })
+  }
+
+  /** A stopped run runs again (resumed by a new job, or by the same one when `jobId` is null). */
+  resumeRun(runId: number, jobId: string | null): void {
+    resumeRun(this.raw).run({ id: runId, jobId })
   }
 
   /** The status of training run `runId`, or undefined when there is no such training run. */
@@ -289,13 +310,19 @@ export class RunStore {
   /** How many of the run's episodes match `where`. */
   filteredCount(runId: number, where: EpisodeWhere): number {
     const { sql, params } = whereOf(runId, where)
-    return Number(this.prepared(`select count(*) from episodes where ${sql}`, true).get(...params))
+    const text = `select count(*) from episodes where ${sql}`
+    let s = this.filteredCounts.get(text)
+    if (!s) this.filteredCounts.set(text, (s = this.raw.prepare<unknown[], number>(text).pluck()))
+    return Number(s.get(...params))
   }
 
   /** A page of the run's episodes that match `where`, in storage order. */
   filteredPage(runId: number, where: EpisodeWhere, offset: number, limit: number): EpisodeRecord[] {
     const { sql, params } = whereOf(runId, where)
-    return this.prepared(`select * from episodes where ${sql} order by id limit ? offset ?`).all(...params, limit, offset) as EpisodeRecord[]
+    const text = `select * from episodes where ${sql} order by id limit ? offset ?`
+    let s = this.filteredRows.get(text)
+    if (!s) this.filteredRows.set(text, (s = this.raw.prepare<unknown[], EpisodeRecord>(text)))
+    return s.all(...params, limit, offset)
   }
 
   /** The run's end reasons with how many episodes ended so, most frequent first. */
@@ -343,15 +370,6 @@ export class RunStore {
     // Keyed by the bytes too: a deleted episode's id can be reused by a later one.
     if (this.lastDecoded?.id !== episodeId || !this.lastDecoded.blob.equals(bytes)) this.lastDecoded = { id: episodeId, blob: bytes, columns: decodeEpisodeSteps(bytes) }
     return this.lastDecoded.columns
-  }
-
-  private prepared(sql: string, pluck = false): SQLite.Statement {
-    let s = this.filtered.get(sql)
-    if (!s) {
-      s = pluck ? this.raw.prepare(sql).pluck() : this.raw.prepare(sql)
-      this.filtered.set(sql, s)
-    }
-    return s
   }
 }
 

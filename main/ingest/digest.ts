@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type SQLite from 'better-sqlite3'
+import { digestRows } from './digest-queries'
 
 /**
  * Content digests of a workspace's graph, independent of row ids and insertion order: two ingests of
@@ -14,32 +15,21 @@ export interface GraphDigest {
   counts: { sentences: number; entities: number; mentions: number }
 }
 
-function digestOf(raw: SQLite.Database, sql: string): { hash: string; rows: number } {
+function digestOf(rows: Iterable<unknown[]>): { hash: string; rows: number } {
   const hash = createHash('sha256')
-  let rows = 0
-  for (const row of raw.prepare(sql).raw().iterate()) {
+  let n = 0
+  for (const row of rows) {
     hash.update(JSON.stringify(row))
     hash.update('\n')
-    rows++
+    n++
   }
-  return { hash: hash.digest('hex'), rows }
+  return { hash: hash.digest('hex'), rows: n }
 }
 
 export function graphDigest(raw: SQLite.Database): GraphDigest {
-  const sentences = digestOf(
-    raw,
-    `select f.path, d.external_id, d.title, s.ord, s.text, s.start_char, s.end_char
-     from sentences s join documents d on d.id = s.document_id join source_files f on f.id = d.file_id
-     order by f.path, d.external_id, s.ord`,
-  )
-  const entities = digestOf(raw, 'select type, canonical, name, lookup_ok from entities order by type, canonical')
-  const mentions = digestOf(
-    raw,
-    `select f.path, d.external_id, s.ord, e.type, e.canonical, m.start, m.end, m.surface
-     from mentions m join sentences s on s.id = m.sentence_id join documents d on d.id = s.document_id
-       join source_files f on f.id = d.file_id join entities e on e.id = m.entity_id
-     order by f.path, d.external_id, s.ord, m.start, e.type, e.canonical`,
-  )
+  const sentences = digestOf(digestRows(raw, 'sentences'))
+  const entities = digestOf(digestRows(raw, 'entities'))
+  const mentions = digestOf(digestRows(raw, 'mentions'))
   return {
     sentences: sentences.hash,
     entities: entities.hash,

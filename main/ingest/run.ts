@@ -3,6 +3,7 @@ import { DEFAULT_CHUNKING, type ChunkingOptions } from '../corpus/chunker'
 import type { ParseOptions } from '../corpus/parsers'
 import { CHUNK_TOKENIZER } from '../corpus/tokens'
 import { IngestFileError } from '../corpus/types'
+import { writeMeta } from '../db/meta'
 import { computeEntityLinks } from '../graph/links'
 import { FileWorkerPool, FileWorkerUnavailable } from './isolation'
 import { DEFAULT_FILE_LIMITS, FileBudgetError, limitsSignature, type FileLimits } from './limits'
@@ -207,9 +208,7 @@ export async function runIngest(raw: SQLite.Database, source: IngestSource, opti
     seconds.links = (performance.now() - t) / 1000
     summary.links = { method: links.method, links: links.links, entities: links.entities }
   }
-  raw.prepare(`insert into meta (key, value) values ('chunking', ?) on conflict(key) do update set value = excluded.value`).run(
-    JSON.stringify({ ...options.chunking, tokenizer: CHUNK_TOKENIZER }),
-  )
+  writeMeta(raw, 'chunking', JSON.stringify({ ...options.chunking, tokenizer: CHUNK_TOKENIZER }))
   seconds.total = (performance.now() - t0) / 1000
   const skipped = summary.skipped > 0 ? `, ${summary.skipped} skipped` : ''
   report.progress(1, 'done', `${summary.ingested} ingested, ${summary.unchanged} unchanged, ${summary.failed} failed${skipped}`)

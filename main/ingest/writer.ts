@@ -1,8 +1,10 @@
 import type SQLite from 'better-sqlite3'
 import type { GoldQuestion, IngestFailureReason } from '../corpus/types'
 import { isLookupTarget, lookupType, type EntityType } from '../graph/nlp'
+import { deleteMeta, readMeta } from '../db/meta'
 import { ENTITY_TYPES } from './entity-types'
 import { MENTION_FIELDS, SENTENCE_FIELDS, sentenceCount, type PreparedDocument } from './prepare'
+import { fileHasDocuments, fileRecord, writerStatements } from './writer-statements'
 
 /** Why a file failed: its parser's reason, its budget ('timeout', 'out-of-memory'), or 'internal'. */
 export type FileFailureReason = IngestFailureReason | 'timeout' | 'out-of-memory' | 'internal'
@@ -96,68 +98,18 @@ export class CorpusWriter {
   private readonly s
 
   constructor(private readonly raw: SQLite.Database) {
-    const p = (sql: string) => raw.prepare(sql)
-    this.s = {
-      fileByPath: p('select id, sha256, status from source_files where path = ?'),
-      deleteFts: p('delete from chunks_fts where rowid in (select c.id from chunks c join documents d on d.id = c.document_id where d.file_id = ?)'),
-      deleteDocs: p('delete from documents where file_id = ?'),
-      insertFile: p(
-        `insert into source_files (path, format, size_bytes, sha256, status, error_reason, error, document_count, ingested_at)
-         values (@path, @format, @size, @sha, @status, @reason, @error, @docs, @at)
-         on conflict(path) do update set format = excluded.format, size_bytes = excluded.size_bytes, sha256 = excluded.sha256,
-           status = excluded.status, error_reason = excluded.error_reason, error = excluded.error,
-           document_count = excluded.document_count, ingested_at = excluded.ingested_at
-         returning id`,
-      ),
-      markFailed: p(`update source_files set status = 'failed', sha256 = ?, error_reason = ?, error = ?, ingested_at = ? where path = ?`),
-      insertDoc: p(
-        `insert into documents (file_id, external_id, title, text, token_count, record, metadata_json) values (?, ?, ?, ?, ?, ?, ?)
-         on conflict(file_id, external_id) do nothing returning id`,
-      ),
-      insertChunk: p(
-        `insert into chunks (document_id, ord, text, start_char, end_char, token_count, first_sentence, last_sentence)
-         values (?, ?, ?, ?, ?, ?, ?, ?) returning id`,
-      ),
-      insertFts: p('insert into chunks_fts (rowid, title, text) values (?, ?, ?)'),
-      insertSentence: p('insert into sentences (document_id, chunk_id, ord, text, start_char, end_char) values (?, ?, ?, ?, ?, ?) returning id'),
-      // One entity per canonical name (0010_one_entity_per_name): its type is voted by its mentions.
-      entityByKey: p('select id, name, lookup_ok, type from entities where canonical = ?'),
-      entityVotes: p('select coalesce(m.type, e.type) as type, count(*) as n from mentions m join entities e on e.id = m.entity_id where m.entity_id = ? group by 1'),
-      insertEntity: p('insert into entities (canonical, type, name, lookup_ok) values (?, ?, ?, ?) returning id'),
-      updateEntity: p('update entities set name = ?, lookup_ok = ?, type = ? where id = ?'),
-      fileEntities: p(
-        `select distinct m.entity_id from mentions m join sentences s on s.id = m.sentence_id join documents d on d.id = s.document_id where d.file_id = ?`,
-      ),
-      entityRow: p('select canonical from entities where id = ?'),
-      entitySurfaces: p('select distinct m.surface, coalesce(m.type, e.type) as type from mentions m join entities e on e.id = m.entity_id where m.entity_id = ?'),
-      deleteEntity: p('delete from entities where id = ?'),
-      insertMention: p('insert or ignore into mentions (sentence_id, entity_id, start, end, surface, type) values (?, ?, ?, ?, ?, ?)'),
-      questionSet: p(
-        `insert into question_sets (name, source, created_at) values (?, ?, ?)
-         on conflict(name) do update set source = excluded.source returning id`,
-      ),
-      insertQuestion: p(
-        `insert into questions (set_id, external_id, question, answers_json, type, supporting_facts_json, supporting_docs_json)
-         values (?, ?, ?, ?, ?, ?, ?)
-         on conflict(set_id, external_id) do update set question = excluded.question, answers_json = excluded.answers_json,
-           type = excluded.type, supporting_facts_json = excluded.supporting_facts_json, supporting_docs_json = excluded.supporting_docs_json`,
-      ),
-      orphanEntities: p('delete from entities where not exists (select 1 from mentions m where m.entity_id = entities.id)'),
-      setMeta: p('insert into meta (key, value) values (?, ?) on conflict(key) do update set value = excluded.value'),
-    }
+    this.s = writerStatements(raw)
   }
 
   /** True when the file was already ingested successfully with the same content and settings. */
   isUnchanged(path: string, signature: string): boolean {
-    const row = this.s.fileByPath.get(path) as { sha256: string; status: string } | undefined
+    const row = this.s.fileByPath.get(path)
     return row !== undefined && row.sha256 === signature && row.status === 'ok'
   }
 
   /** The failure recorded for the file under the same signature (content, settings, limits), if any. */
   failedBefore(path: string, signature: string): { reason: string; error: string } | null {
-    const row = this.raw.prepare('select sha256, status, error_reason, error from source_files where path = ?').get(path) as
-      | { sha256: string; status: string; error_reason: string | null; error: string | null }
-      | undefined
+    const row = fileRecord(this.raw, path)
     if (!row || row.status !== 'failed' || row.sha256 !== signature) return null
     return { reason: row.error_reason ?? 'internal', error: row.error ?? '' }
   }
@@ -185,9 +137,9 @@ export class CorpusWriter {
     this.raw.transaction(() => {
       // Whole-corpus relations (entity links) are stale from this commit on, even if the run is then cancelled.
       this.s.setMeta.run(LINKS_DIRTY, '1')
-      const existing = this.s.fileByPath.get(file.path) as { id: number } | undefined
+      const existing = this.s.fileByPath.get(file.path)
       // Entities the old version mentioned: their names and LOOKUP flags are recomputed once it is gone.
-      const touched = existing ? (this.s.fileEntities.pluck().all(existing.id) as number[]) : []
+      const touched = existing ? this.s.fileEntities.pluck().all(existing.id) : []
       if (existing) {
         this.s.deleteFts.run(existing.id)
         this.s.deleteDocs.run(existing.id)
@@ -196,11 +148,11 @@ export class CorpusWriter {
       const { id: fileId } = this.s.insertFile.get({
         path: file.path, format: file.format, size: file.sizeBytes, sha: file.signature, status: 'ok',
         reason: notes ? NOTES_REASON : null, error: notes, docs: docs.length, at: new Date().toISOString(),
-      }) as { id: number }
+      })!
       for (const d of docs) this.writeDocument(fileId, d, counts)
       for (const id of touched) this.refreshEntity(id)
       if (questions.length > 0 && questionSet) {
-        const { id: setId } = this.s.questionSet.get(questionSet.name, questionSet.source, new Date().toISOString()) as { id: number }
+        const { id: setId } = this.s.questionSet.get(questionSet.name, questionSet.source, new Date().toISOString())!
         for (const q of questions) {
           this.s.insertQuestion.run(setId, q.externalId, q.question, JSON.stringify(q.answers), q.type ?? null, JSON.stringify(q.supportingFacts), JSON.stringify(q.supportingDocs))
           counts.questions++
@@ -210,9 +162,7 @@ export class CorpusWriter {
   }
 
   private writeDocument(fileId: number, d: PreparedDocument, counts: WriteCounts): void {
-    const row = this.s.insertDoc.get(fileId, d.doc.externalId, d.doc.title, d.doc.text, d.tokenCount, d.doc.source.record ?? null, d.doc.metadata ? JSON.stringify(d.doc.metadata) : null) as
-      | { id: number }
-      | undefined
+    const row = this.s.insertDoc.get(fileId, d.doc.externalId, d.doc.title, d.doc.text, d.tokenCount, d.doc.source.record ?? null, d.doc.metadata ? JSON.stringify(d.doc.metadata) : null)
     if (!row) return // a duplicate record id within one file: the first one wins
     counts.documents++
     const S = d.sentences
@@ -224,7 +174,7 @@ export class CorpusWriter {
       const text = d.doc.text.slice(c.startChar, c.endChar)
       const firstOrd = S[c.firstSentence * SENTENCE_FIELDS]!
       const lastOrd = S[c.lastSentence * SENTENCE_FIELDS]!
-      const { id: chunkId } = this.s.insertChunk.get(row.id, c.ord, text, c.startChar, c.endChar, c.tokenCount, firstOrd, lastOrd) as { id: number }
+      const { id: chunkId } = this.s.insertChunk.get(row.id, c.ord, text, c.startChar, c.endChar, c.tokenCount, firstOrd, lastOrd)!
       this.s.insertFts.run(BigInt(chunkId), d.doc.title, text)
       for (let i = c.firstSentence; i <= c.lastSentence; i++) chunkOfSentence[i] ??= chunkId
       counts.chunks++
@@ -236,7 +186,7 @@ export class CorpusWriter {
       const start = S[at + 1]!
       const end = S[at + 2]!
       const text = d.doc.text.slice(start, end)
-      const { id: sentenceId } = this.s.insertSentence.get(row.id, chunkOfSentence[i], S[at]!, text, start, end) as { id: number }
+      const { id: sentenceId } = this.s.insertSentence.get(row.id, chunkOfSentence[i], S[at]!, text, start, end)!
       counts.sentences++
       for (; m < mentionRows && M[m * MENTION_FIELDS] === i; m++) {
         const k = m * MENTION_FIELDS
@@ -259,14 +209,14 @@ export class CorpusWriter {
   private entity(canonical: string, type: string, surface: string, lookupOk: boolean): EntityState {
     let state = this.entities.get(canonical)
     if (!state) {
-      const row = this.s.entityByKey.get(canonical) as { id: number; name: string; lookup_ok: number; type: string } | undefined
+      const row = this.s.entityByKey.get(canonical)
       if (!row) {
-        const { id } = this.s.insertEntity.get(canonical, type, surface, lookupOk ? 1 : 0) as { id: number }
+        const { id } = this.s.insertEntity.get(canonical, type, surface, lookupOk ? 1 : 0)!
         state = { id, name: surface, lookupOk, anyTarget: lookupOk, type, votes: new Map() }
         this.entities.set(canonical, state)
         return state
       }
-      const votes = new Map((this.s.entityVotes.all(row.id) as { type: string; n: number }[]).map((r) => [r.type, r.n]))
+      const votes = new Map(this.s.entityVotes.all(row.id).map((r) => [r.type, r.n]))
       // A stored flag of 0 may hide a target mention under a value type; the refresh after a file's replacement recomputes it.
       const anyTarget = row.lookup_ok === 1 || (!lookupType(row.type) && this.anyTargetOf(row.id, canonical))
       state = { id: row.id, name: row.name, lookupOk: row.lookup_ok === 1, anyTarget, type: row.type, votes }
@@ -284,7 +234,7 @@ export class CorpusWriter {
   }
 
   private anyTargetOf(id: number, canonical: string): boolean {
-    const surfaces = this.s.entitySurfaces.all(id) as { surface: string; type: EntityType }[]
+    const surfaces = this.s.entitySurfaces.all(id)
     return surfaces.some(({ surface, type }) => isLookupTarget({ surface, type, canonical }))
   }
 
@@ -304,9 +254,9 @@ export class CorpusWriter {
    * replaced, or drops it when none are left, so an incremental re-ingest ends where a fresh one would.
    */
   private refreshEntity(id: number): void {
-    const row = this.s.entityRow.get(id) as { canonical: string } | undefined
+    const row = this.s.entityRow.get(id)
     if (!row) return
-    const surfaces = this.s.entitySurfaces.all(id) as { surface: string; type: EntityType }[]
+    const surfaces = this.s.entitySurfaces.all(id)
     if (surfaces.length === 0) {
       this.s.deleteEntity.run(id)
       this.entities.delete(row.canonical)
@@ -315,7 +265,7 @@ export class CorpusWriter {
     let name = surfaces[0]!.surface
     for (const { surface } of surfaces) if (betterName(surface, name)) name = surface
     const anyTarget = surfaces.some(({ surface, type }) => isLookupTarget({ surface, type, canonical: row.canonical }))
-    const votes = new Map((this.s.entityVotes.all(id) as { type: string; n: number }[]).map((r) => [r.type, r.n]))
+    const votes = new Map(this.s.entityVotes.all(id).map((r) => [r.type, r.n]))
     const type = votedType(votes)
     const lookupOk = anyTarget && lookupType(type)
     this.s.updateEntity.run(name, lookupOk ? 1 : 0, type, id)
@@ -328,10 +278,10 @@ export class CorpusWriter {
    */
   writeFailure(file: Omit<FileRecord, 'signature'> & { signature?: string }, reason: FileFailureReason, message: string): void {
     const at = new Date().toISOString()
-    const existing = this.s.fileByPath.get(file.path) as { id: number; status: string; sha256: string } | undefined
+    const existing = this.s.fileByPath.get(file.path)
     if (existing) {
       // Documents of an earlier successful version stay until the file is ingested again.
-      const keeps = existing.status === 'ok' || this.raw.prepare('select 1 from documents where file_id = ? limit 1').get(existing.id) !== undefined
+      const keeps = existing.status === 'ok' || fileHasDocuments(this.raw, existing.id)
       const kept = keeps ? ' (the previously ingested version is kept)' : ''
       this.s.markFailed.run(file.signature ?? existing.sha256, reason, `${message}${kept}`, at, file.path)
       return
@@ -346,10 +296,10 @@ export class CorpusWriter {
   }
 
   linksDirty(): boolean {
-    return this.raw.prepare('select value from meta where key = ?').pluck().get(LINKS_DIRTY) === '1'
+    return readMeta(this.raw, LINKS_DIRTY) === '1'
   }
 
   markLinksClean(): void {
-    this.raw.prepare('delete from meta where key = ?').run(LINKS_DIRTY)
+    deleteMeta(this.raw, LINKS_DIRTY)
   }
 }

@@ -5,6 +5,7 @@ import type { JobContext, JobOutcome } from '../jobs/protocol'
 import { writeEmbeddingModel } from '../models/embedding-model'
 import { createGgufEmbedder } from '../llm/embedder'
 import type { LlamaRuntime } from '../llm/llama-runtime'
+import { embeddedChunkCount } from '../retrieval/statements'
 import { embedMissingChunks } from '../retrieval/vectors'
 
 export { EmbedParams }
@@ -22,7 +23,7 @@ export const embedJob = (deps: { runtime?: LlamaRuntime } = {}) =>
       ctx.progress(0, 'load', `Loading ${params.modelPath}`)
       const embedder = own(await createGgufEmbedder(params.modelPath, { runtime: deps.runtime }), params.modelPath)
       const raw = db.raw
-      const skipped = raw.prepare('select count(*) from chunk_vectors v join chunks c on c.id = v.chunk_id where v.model = ?').pluck().get(embedder.model) as number
+      const skipped = embeddedChunkCount(raw, embedder.model)
       // Recorded before the first batch: chunk_vectors holds one vector per chunk, so from then on
       // the stored set belongs (at least partly) to this model and readers must query with it.
       writeEmbeddingModel(raw, { path: params.modelPath, model: embedder.model, dimension: embedder.dimension })

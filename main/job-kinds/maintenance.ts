@@ -1,4 +1,5 @@
 import { databaseBytes } from '../db/file-size'
+import { checkpointWal, foreignKeyViolations, integrityProblems, tableNames, vacuum } from '../db/maintenance'
 import { defineJobKind } from '../jobs/define-job-kind'
 import { formatBytes } from '../text/bytes'
 
@@ -11,31 +12,27 @@ export const maintenanceJob = defineJobKind({
   kind: 'db.maintenance',
   run: async (ctx, { params, db: { raw: db }, workspaceDbFile: file }) => {
     const sizeBefore = databaseBytes(file)
-    const tables = db
-      .prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name")
-      .pluck()
-      .all() as string[]
+    const tables = tableNames(db)
     const problems: string[] = []
     const checkShare = params.vacuum ? 0.7 : 0.95
     ctx.progress(0, 'integrity', `Checking ${tables.length} tables`)
     for (const [i, table] of tables.entries()) {
       ctx.throwIfCancelled()
-      const rows = db.pragma(`integrity_check(${JSON.stringify(table)})`, { simple: false }) as { integrity_check: string }[]
-      for (const r of rows) if (r.integrity_check !== 'ok') problems.push(`${table}: ${r.integrity_check}`)
+      for (const problem of integrityProblems(db, table)) problems.push(`${table}: ${problem}`)
       ctx.progress(((i + 1) / tables.length) * checkShare, 'integrity', `Checked ${table} (${i + 1}/${tables.length})`)
     }
     ctx.throwIfCancelled()
-    const fk = db.pragma('foreign_key_check') as { table: string; rowid: number; parent: string }[]
+    const fk = foreignKeyViolations(db)
     for (const v of fk) problems.push(`${v.table} row ${v.rowid}: missing parent in ${v.parent}`)
     ctx.progress(checkShare, 'foreign keys', `${fk.length} foreign-key violations`)
 
     if (params.vacuum) {
       ctx.throwIfCancelled()
       ctx.progress(checkShare, 'vacuum', 'Rebuilding the database file')
-      db.exec('VACUUM')
+      vacuum(db)
     }
     ctx.throwIfCancelled()
-    db.pragma('wal_checkpoint(TRUNCATE)')
+    checkpointWal(db)
     const sizeAfter = databaseBytes(file)
     ctx.progress(1, 'done', 'Finished')
     const message =

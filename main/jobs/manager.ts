@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
-import type { Selectable } from 'kysely'
 import { ApiError, jobKinds, type Job, type JobKind, type JobParams } from '../../preload/contract'
 import type { EventBus } from '../events/bus'
 import type { OpenedDatabase } from '../db/open'
@@ -12,6 +11,7 @@ import { parseJobParams } from './job-params'
 import { confineOutputPath, OutputFolders } from './output-paths'
 import { dataDirKey, OwnerLock, ownerStatus, type OwnerStatus } from './owner-lock'
 import type { WorkerInput, WorkerMessage } from './protocol'
+import { JobStore, type JobRow, type OwnerRow } from './store'
 import { defaultJobLimit, planQueue, type PlannedJob, type QueuePlace, type QueuePlan } from './queue-plan'
 
 /**
@@ -95,6 +95,7 @@ export class JobManager {
   private closed = false
   private ownerLock: OwnerLock | undefined
   private readonly siblings: Set<JobManager>
+  private readonly store: JobStore
   /** Folders the user picked with a native dialog in this process: jobs may write there. */
   readonly outputFolders = new OutputFolders()
 
@@ -106,15 +107,13 @@ export class JobManager {
     this.concurrency = Math.max(1, options.concurrency ?? defaultJobLimit(availableParallelism()))
     this.cancelGraceMs = options.cancelGraceMs ?? 3000
     this.progressWriteMs = options.progressWriteMs ?? 200
+    this.store = new JobStore(app)
     const key = dataDirKey(options.dataDir)
     let siblings = managersByDataDir.get(key)
     if (!siblings) managersByDataDir.set(key, (siblings = new Set()))
     this.siblings = siblings
   }
 
-  private get db() {
-    return this.app.db
-  }
 
   /**
    * Takes this process's owner lock on the data folder (the proof, for other processes, that the jobs
@@ -146,10 +145,7 @@ export class JobManager {
    * whenever a caller is about to act on a job's "running" (list, cancel, wait, delete a workspace).
    */
   private async recoverOrphans(filter: { id?: string; workspaceId?: string } = {}): Promise<void> {
-    let q = this.db.selectFrom('jobs').select(['id', 'status', 'owner_pid']).where('status', '=', 'running')
-    if (filter.id !== undefined) q = q.where('id', '=', filter.id)
-    if (filter.workspaceId !== undefined) q = q.where('workspace_id', '=', filter.workspaceId)
-    for (const job of await q.execute()) {
+    for (const job of await this.store.running(filter)) {
       const owner = this.ownerOf(job)
       if (owner.alive) continue
       const who = job.owner_pid === null ? 'the process running this job' : `the process running this job (pid ${job.owner_pid})`
@@ -194,7 +190,7 @@ export class JobManager {
   }
 
   async get(id: string): Promise<Job> {
-    const row = await this.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst()
+    const row = await this.store.get(id)
     if (!row) throw new ApiError('NOT_FOUND', `No job with id ${id}`)
     return this.withPlace(row)
   }
@@ -204,35 +200,28 @@ export class JobManager {
    * failed. Synchronous, so it can be handed to readers as a lookup (listRuns).
    */
   readonly finalStatus = (id: string): JobEnd | undefined => {
-    const row = this.app.raw.prepare('select status, error from jobs where id = ?').get(id) as { status: JobTable['status']; error: string | null } | undefined
+    const row = this.store.endOf(id)
     if (!row) return { status: 'failed', error: 'its job record is gone' }
     return row.status === 'queued' || row.status === 'running' ? undefined : { status: row.status, error: row.error }
   }
 
   async list(filter: { workspaceId?: string; limit: number }): Promise<Job[]> {
     await this.recoverOrphans(filter.workspaceId !== undefined ? { workspaceId: filter.workspaceId } : {})
-    let q = this.db.selectFrom('jobs').selectAll().orderBy('created_at', 'desc').orderBy('id').limit(filter.limit)
-    if (filter.workspaceId) q = q.where('workspace_id', '=', filter.workspaceId)
+    const rows = await this.store.list(filter)
     const places = this.planNow().places
-    return (await q.execute()).map((row) => this.withPlace(row, places))
+    return rows.map((row) => this.withPlace(row, places))
   }
 
   async hasActive(workspaceId: string): Promise<boolean> {
     // A job left "running" by a dead process must not keep its workspace from being deleted.
     await this.recoverOrphans({ workspaceId })
-    const row = await this.db
-      .selectFrom('jobs')
-      .select('id')
-      .where('workspace_id', '=', workspaceId)
-      .where('status', 'in', ['queued', 'running'])
-      .executeTakeFirst()
-    return row !== undefined
+    return this.store.hasActive(workspaceId)
   }
 
   /** Queued or running jobs of one kind in a workspace (jobs left by dead processes recovered first). */
   async active(workspaceId: string, kind: JobKind): Promise<Job[]> {
     await this.recoverOrphans({ workspaceId })
-    const rows = await this.db.selectFrom('jobs').selectAll().where('workspace_id', '=', workspaceId).where('kind', '=', kind).where('status', 'in', ['queued', 'running']).execute()
+    const rows = await this.store.active(workspaceId, kind)
     const places = this.planNow().places
     return rows.map((row) => this.withPlace(row, places))
   }
@@ -252,26 +241,23 @@ export class JobManager {
     if (workspaceId) await this.options.workspaceDbFile(workspaceId)
     await this.options.preflight?.[kind]?.(parsed, workspaceId)
     const id = randomUUID()
-    await this.db
-      .insertInto('jobs')
-      .values({
-        id,
-        kind,
-        workspace_id: workspaceId,
-        status: 'queued',
-        progress: 0,
-        stage: 'queued',
-        message: 'Waiting for a free slot',
-        error: null,
-        params_json: JSON.stringify(parsed),
-        result_json: null,
-        created_at: now(),
-        started_at: null,
-        finished_at: null,
-        // The creating process runs its own jobs; another process takes them over only if this one dies.
-        owner_pid: process.pid,
-      })
-      .execute()
+    await this.store.insert({
+      id,
+      kind,
+      workspace_id: workspaceId,
+      status: 'queued',
+      progress: 0,
+      stage: 'queued',
+      message: 'Waiting for a free slot',
+      error: null,
+      params_json: JSON.stringify(parsed),
+      result_json: null,
+      created_at: now(),
+      started_at: null,
+      finished_at: null,
+      // The creating process runs its own jobs; another process takes them over only if this one dies.
+      owner_pid: process.pid,
+    })
     const job = await this.get(id)
     this.events.emit('job.status', job)
     this.pump()
@@ -358,33 +344,29 @@ export class JobManager {
     // A running job of a dead process must not hold a slot or a workspace.
     await this.recoverOrphans()
     if (this.closed) return
-    const claimed = this.app.raw
-      .transaction(() => {
-        const plan = this.planNow()
-        const claim = this.app.raw.prepare(`update jobs set status = 'running', started_at = ?, stage = 'starting', message = 'Starting', owner_pid = ? where id = ? and status = 'queued'`)
-        const rows: Array<Selectable<JobTable>> = []
-        for (const job of plan.start) {
-          if (claim.run(now(), process.pid, job.id).changes !== 1) continue
-          // Claimed but not yet in `running`: recoverOrphans must see it as alive.
-          this.claiming.add(job.id)
-          rows.push(this.app.raw.prepare('select * from jobs where id = ?').get(job.id) as Selectable<JobTable>)
-        }
-        return rows
-      })
-      .immediate()
+    const claimed = this.store.claiming(() => {
+      const plan = this.planNow()
+      const rows: JobRow[] = []
+      for (const job of plan.start) {
+        const row = this.store.claim(job.id, now(), process.pid)
+        if (!row) continue
+        // Claimed but not yet in `running`: recoverOrphans must see it as alive.
+        this.claiming.add(job.id)
+        rows.push(row)
+      }
+      return rows
+    })
     for (const row of claimed) await this.launch(row)
     await this.announcePlaces()
   }
 
   /** The queue plan from the database as it is now (synchronous: used inside the claiming transaction and by readers). */
   private planNow(): QueuePlan {
-    const rows = this.app.raw
-      .prepare(`select id, kind, workspace_id, status, owner_pid from jobs where status in ('queued', 'running') order by created_at, id`)
-      .all() as Array<{ id: string; kind: JobKind; workspace_id: string | null; status: 'queued' | 'running'; owner_pid: number | null }>
+    const rows = this.store.activeQueue()
     const running: PlannedJob[] = []
     const queued: PlannedJob[] = []
     for (const r of rows) {
-      const job = { id: r.id, kind: r.kind, workspaceId: r.workspace_id, ours: true }
+      const job = { id: r.id, kind: r.kind as JobKind, workspaceId: r.workspace_id, ours: true }
       if (r.status === 'running') running.push(job)
       // Our own jobs, and jobs whose creating process is gone (a crash or a finished CLI command).
       else queued.push({ ...job, ours: r.owner_pid === process.pid || !this.ownerOf({ ...r, status: 'queued' }).alive })
@@ -406,19 +388,19 @@ export class JobManager {
   }
 
   /** A job as the contract types it, with its place in the queue while it waits. */
-  private withPlace(row: Selectable<JobTable>, places?: Map<string, QueuePlace>): Job {
+  private withPlace(row: JobRow, places?: Map<string, QueuePlace>): Job {
     const job = toJobDto(row)
     if (job.status !== 'queued') return job
     const place = (places ?? this.planNow().places).get(job.id)
     return place ? { ...job, queue: place, message: `Waiting for ${place.waitingFor}` } : job
   }
 
-  private async ownerRow(id: string): Promise<{ id: string; status: JobTable['status']; owner_pid: number | null } | undefined> {
-    return this.db.selectFrom('jobs').select(['id', 'status', 'owner_pid']).where('id', '=', id).executeTakeFirst()
+  private async ownerRow(id: string): Promise<OwnerRow | undefined> {
+    return this.store.ownerRow(id)
   }
 
   /** Starts the worker of a job claimed by startQueued (its row is already "running", its id in `claiming`). */
-  private async launch(row: Selectable<JobTable>): Promise<void> {
+  private async launch(row: JobRow): Promise<void> {
     let workspaceDbFile: string | null = null
     try {
       if (row.workspace_id) workspaceDbFile = await this.options.workspaceDbFile(row.workspace_id)
@@ -442,7 +424,7 @@ export class JobManager {
     if (this.closed) {
       // Shutting down between the claim and the start: leave it queued for the next process.
       this.claiming.delete(row.id)
-      await this.db.updateTable('jobs').set({ status: 'queued', started_at: null, stage: 'queued', message: 'Waiting for a free slot' }).where('id', '=', row.id).execute()
+      await this.store.update(row.id, { status: 'queued', started_at: null, stage: 'queued', message: 'Waiting for a free slot' })
       return
     }
     // Registered before any await, so a cancel arriving now finds the running job.
@@ -566,9 +548,7 @@ export class JobManager {
 
   /** Writes a patch while the job is in one of `from`; emits the status when asked and something changed. */
   private async update(id: string, patch: Partial<JobTable>, emitStatus = false, from?: JobTable['status'][]): Promise<void> {
-    let q = this.db.updateTable('jobs').set(patch).where('id', '=', id)
-    if (from) q = q.where('status', 'in', from)
-    const r = await q.executeTakeFirst()
-    if (emitStatus && Number(r.numUpdatedRows) > 0) this.events.emit('job.status', await this.get(id))
+    const changed = await this.store.update(id, patch, from)
+    if (emitStatus && changed > 0) this.events.emit('job.status', await this.get(id))
   }
 }

@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3'
+import { readMeta, writeMeta } from '../db/meta'
 
 /** Workspace meta key naming the model behind the stored chunk vectors. */
 export const EMBEDDING_MODEL_KEY = 'embedding_model'
@@ -11,10 +12,10 @@ export interface EmbeddingModelRecord {
 }
 
 export function readEmbeddingModel(raw: BetterSqlite3.Database): EmbeddingModelRecord | null {
-  const value = raw.prepare('select value from meta where key = ?').pluck().get(EMBEDDING_MODEL_KEY) as string | undefined
+  const value = readMeta(raw, EMBEDDING_MODEL_KEY)
   return value === undefined ? null : (JSON.parse(value) as EmbeddingModelRecord)
 }
 
 export function writeEmbeddingModel(raw: BetterSqlite3.Database, record: EmbeddingModelRecord): void {
-  raw.prepare('insert into meta (key, value) values (?, ?) on conflict(key) do update set value = excluded.value').run(EMBEDDING_MODEL_KEY, JSON.stringify(record))
+  writeMeta(raw, EMBEDDING_MODEL_KEY, JSON.stringify(record))
 }

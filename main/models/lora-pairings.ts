@@ -3,26 +3,21 @@
  * GGUF headers that the adapter fits the base (main/llm/lora-check.ts), so a mismatch is a
  * validation error naming the tensor, long before an evaluation would create a context with it.
  */
-import type { Kysely, Selectable } from 'kysely'
+import type { Selectable } from 'kysely'
 import { ApiError, type LoraPairing } from '../../preload/contract'
-import type { AppDatabase, ModelTable } from '../db/schema'
+import type { ModelTable } from '../db/schema'
 import { PolicyError } from '../llm/errors'
 import { checkLoraFit } from '../policy/llm-policy'
+import type { ModelStore } from './store'
 
 export class LoraPairings {
   constructor(
-    private readonly db: Kysely<AppDatabase>,
+    private readonly store: ModelStore,
     private readonly modelRow: (id: string) => Promise<Selectable<ModelTable>>,
   ) {}
 
   async list(): Promise<LoraPairing[]> {
-    const rows = await this.db
-      .selectFrom('lora_adapters as l')
-      .innerJoin('models as a', 'a.id', 'l.adapter_id')
-      .innerJoin('models as b', 'b.id', 'l.base_id')
-      .select(['l.adapter_id', 'l.base_id', 'l.scale', 'l.rank', 'l.alpha', 'l.targets_json', 'l.added_at', 'a.path as adapter_path', 'a.name as adapter_name', 'b.path as base_path', 'b.name as base_name'])
-      .orderBy('l.added_at')
-      .execute()
+    const rows = await this.store.loraPairings()
     return rows.map((r) => ({
       adapterId: r.adapter_id,
       adapterPath: r.adapter_path,
@@ -52,16 +47,11 @@ export class LoraPairings {
       throw err
     }
     const values = { adapter_id: adapterId, base_id: baseId, scale, rank: fit.rank, alpha: fit.alpha, targets_json: JSON.stringify(fit.targets), added_at: new Date().toISOString() }
-    await this.db
-      .insertInto('lora_adapters')
-      .values(values)
-      .onConflict((oc) => oc.columns(['adapter_id', 'base_id']).doUpdateSet({ scale, rank: fit.rank, alpha: fit.alpha, targets_json: values.targets_json }))
-      .execute()
+    await this.store.putLoraPairing(values)
     return (await this.list()).find((p) => p.adapterId === adapterId && p.baseId === baseId)!
   }
 
   async unregister(adapterId: string, baseId: string): Promise<void> {
-    const done = await this.db.deleteFrom('lora_adapters').where('adapter_id', '=', adapterId).where('base_id', '=', baseId).executeTakeFirst()
-    if (Number(done.numDeletedRows) === 0) throw new ApiError('NOT_FOUND', `No LoRA pairing of ${adapterId} on ${baseId}`)
+    if (!(await this.store.deleteLoraPairing(adapterId, baseId))) throw new ApiError('NOT_FOUND', `No LoRA pairing of ${adapterId} on ${baseId}`)
   }
 }

@@ -6,6 +6,7 @@ import type { Kysely, Selectable } from 'kysely'
 import { ApiError, type JobKind, type LoraPairing, type ModelHolder, type ModelInfo } from '../../preload/contract'
 import type { AppDatabase, ModelTable } from '../db/schema'
 import { LoraPairings } from './lora-pairings'
+import { ModelStore } from './store'
 import { PolicyError } from '../llm/errors'
 import { getSharedRuntime, type LoadedModel } from '../llm/llama-runtime'
 import { createGgufEmbedder, type GgufEmbedder } from '../llm/embedder'
@@ -47,11 +48,14 @@ export class ModelRegistry {
   /** Model files whose query embedder has finished loading. */
   private readonly embedding = new Set<string>()
 
+  private readonly store: ModelStore
+
   constructor(
-    private readonly db: Kysely<AppDatabase>,
+    db: Kysely<AppDatabase>,
     private readonly options: ModelRegistryOptions = {},
   ) {
-    this.lora = new LoraPairings(db, (id) => this.row(id))
+    this.store = new ModelStore(db)
+    this.lora = new LoraPairings(this.store, (id) => this.row(id))
   }
 
   /** Every holder of a model file now: this process first, then jobs. */
@@ -92,14 +96,14 @@ export class ModelRegistry {
   }
 
   private async row(id: string): Promise<Selectable<ModelTable>> {
-    const row = await this.db.selectFrom('models').selectAll().where('id', '=', id).executeTakeFirst()
+    const row = await this.store.model(id)
     if (!row) throw new ApiError('NOT_FOUND', `No registered model with id ${id}`)
     return row
   }
 
   async list(): Promise<ModelInfo[]> {
     const lora = await this.lora.list()
-    return (await this.db.selectFrom('models').selectAll().orderBy('added_at').execute()).map((r) => this.toDto(r, lora))
+    return (await this.store.models()).map((r) => this.toDto(r, lora))
   }
 
   /** Inspects the file's header and hash without loading weights; a bad file is a validation error. */
@@ -117,18 +121,14 @@ export class ModelRegistry {
     if (provenance) info = { ...info, provenance } as ModelFileInfo
     const id = createHash('sha256').update(abs).digest('hex').slice(0, 16)
     const chosen = role ?? (info.isLoraAdapter ? 'adapter' : info.isEmbeddingModel ? 'embedding' : 'policy')
-    await this.db
-      .insertInto('models')
-      .values({ id, path: abs, name: info.name ?? basename(abs), sha256, role: chosen, info_json: JSON.stringify(info), added_at: new Date().toISOString() })
-      .onConflict((oc) => oc.column('path').doUpdateSet({ sha256, role: chosen, info_json: JSON.stringify(info) }))
-      .execute()
+    await this.store.putModel({ id, path: abs, name: info.name ?? basename(abs), sha256, role: chosen, info_json: JSON.stringify(info), added_at: new Date().toISOString() })
     return this.toDto(await this.row(id), await this.lora.list())
   }
 
   async remove(id: string): Promise<void> {
     await this.row(id)
     await this.unload(id)
-    await this.db.deleteFrom('models').where('id', '=', id).execute()
+    await this.store.deleteModel(id)
   }
 
   async load(id: string): Promise<ModelInfo> {

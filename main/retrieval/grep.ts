@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import { compileLinear } from './linear-regex'
+import { grepRows } from './statements'
 import { RetrievalError, type GrepHit, type GrepOptions, type GrepResult } from './types'
 
 /** Rows scanned between clock reads: Date.now() per row would dominate on short chunks. */
@@ -21,18 +22,7 @@ export function grepChunks(raw: BetterSqlite3.Database, pattern: string, options
   const exclude = new Set(options.excludeChunkIds ?? [])
   const deadline = performance.now() + options.timeBudgetMs
 
-  const filter = options.documentIds ? 'where c.document_id in (select value from json_each(?))' : ''
-  const stmt = raw.prepare(
-    `select c.id as chunkId, c.document_id as documentId, c.text as text, c.start_char as startChar, d.title as title
-     from chunks c join documents d on d.id = c.document_id ${filter} order by c.id`,
-  )
-  const rows = (options.documentIds ? stmt.iterate(JSON.stringify(options.documentIds)) : stmt.iterate()) as Iterable<{
-    chunkId: number
-    documentId: number
-    text: string
-    startChar: number
-    title: string
-  }>
+  const rows = grepRows(raw, options.documentIds ? JSON.stringify(options.documentIds) : null)
 
   const hits: GrepHit[] = []
   let truncated = false

@@ -5,6 +5,7 @@ import { DEFAULT_RRF_K, reciprocalRankFusion } from './fusion'
 import { grepChunks } from './grep'
 import { ChunkCards, HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN, type HighlightMarkers } from './hydrate'
 import { Readers } from './readers'
+import { vectorModels } from './statements'
 import { VectorCache, type VectorMatrix } from './vector-index'
 import {
   RetrievalError,
@@ -152,7 +153,7 @@ export class Retriever {
     if (!embedder) throw new RetrievalError('no-embedder', 'Dense search needs an embedding model: none is configured for this retriever')
     const matrix = this.vectors.get(embedder.model)
     if (!matrix) {
-      const others = this.raw.prepare('select distinct model from chunk_vectors').pluck().all() as string[]
+      const others = vectorModels(this.raw)
       const hint = others.length ? ` (vectors exist for: ${others.join(', ')})` : ''
       throw new RetrievalError(
         'no-vectors',

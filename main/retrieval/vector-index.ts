@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3'
+import { vectorStatements } from './statements'
 import { TopK } from './top-k'
 import { decodeVector, normalized } from './vectors'
 import { RetrievalError } from './types'
@@ -48,15 +49,10 @@ interface Cached {
  */
 export class VectorCache {
   private readonly cache = new Map<string, Cached>()
-  private readonly fingerprintStmt: BetterSqlite3.Statement
-  private readonly loadStmt: BetterSqlite3.Statement
+  private readonly s
 
   constructor(raw: BetterSqlite3.Database) {
-    this.fingerprintStmt = raw.prepare('select count(*) as n, max(chunk_id) as maxId from chunk_vectors where model = ?')
-    this.loadStmt = raw.prepare(
-      'select v.chunk_id as chunkId, c.document_id as documentId, v.dim as dim, v.vector as vector ' +
-        'from chunk_vectors v join chunks c on c.id = v.chunk_id where v.model = ? order by v.chunk_id',
-    )
+    this.s = vectorStatements(raw)
   }
 
   invalidate(model?: string): void {
@@ -66,7 +62,7 @@ export class VectorCache {
 
   /** The model's vectors, or null when the workspace has none. */
   get(model: string): VectorMatrix | null {
-    const { n, maxId } = this.fingerprintStmt.get(model) as { n: number; maxId: number | null }
+    const { n, maxId } = this.s.fingerprint.get(model)!
     const fingerprint = `${n}:${maxId}`
     const hit = this.cache.get(model)
     if (hit && hit.fingerprint === fingerprint) return hit.matrix
@@ -81,7 +77,7 @@ export class VectorCache {
     const chunkIds = new Float64Array(expected)
     const documentIds = new Float64Array(expected)
     let row = 0
-    for (const r of this.loadStmt.iterate(model) as Iterable<{ chunkId: number; documentId: number; dim: number; vector: Buffer }>) {
+    for (const r of this.s.load.iterate(model)) {
       if (row === 0) {
         dim = r.dim
         data = new Float32Array(expected * dim)

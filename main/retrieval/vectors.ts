@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3'
+import { insertVector, missingVectorStatements } from './statements'
 import { RetrievalError, type Embedder } from './types'
 
 /** Unit-length copy; cosine then reduces to a dot product. A zero vector stays zero (similarity 0). */
@@ -26,7 +27,7 @@ export function decodeVector(blob: Uint8Array): Float32Array {
 
 /** Writes (replacing) normalised vectors for chunks, in one transaction. */
 export function storeChunkVectors(raw: BetterSqlite3.Database, model: string, items: { chunkId: number; vector: Float32Array }[]): void {
-  const insert = raw.prepare('insert or replace into chunk_vectors (chunk_id, model, dim, vector) values (?, ?, ?, ?)')
+  const insert = insertVector(raw)
   raw.transaction(() => {
     for (const { chunkId, vector } of items) {
       if (vector.length === 0) throw new RetrievalError('bad-argument', `Empty vector for chunk ${chunkId}`)
@@ -51,16 +52,13 @@ export interface EmbedChunksOptions {
 export async function embedMissingChunks(raw: BetterSqlite3.Database, embedder: Embedder, options: EmbedChunksOptions = {}): Promise<number> {
   const batchSize = Math.max(1, options.batchSize ?? 32)
   const withTitle = options.withTitle ?? true
-  const missing = `from chunks c join documents d on d.id = c.document_id
-    left join chunk_vectors v on v.chunk_id = c.id and v.model = ?
-    where v.chunk_id is null`
-  const total = raw.prepare(`select count(*) ${missing}`).pluck().get(embedder.model) as number
-  const page = raw.prepare(`select c.id as id, c.text as text, d.title as title ${missing} and c.id > ? order by c.id limit ?`)
+  const missing = missingVectorStatements(raw)
+  const total = missing.count.get(embedder.model) ?? 0
   let done = 0
   let after = -Infinity
   for (;;) {
     options.signal?.throwIfAborted()
-    const rows = page.all(embedder.model, after, batchSize) as { id: number; text: string; title: string }[]
+    const rows = missing.page.all(embedder.model, after, batchSize)
     if (rows.length === 0) break
     const texts = rows.map((r) => (withTitle ? `${r.title}\n\n${r.text}` : r.text))
     let vectors: Float32Array[]

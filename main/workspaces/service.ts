@@ -8,6 +8,7 @@ import { workspaceMigrations } from '../db/migrations'
 import { openDatabase, type OpenedDatabase } from '../db/open'
 import type { AppDatabase, WorkspaceDatabase, WorkspaceTable } from '../db/schema'
 import { databaseBytes } from '../db/file-size'
+import { stampCreated, WorkspaceStore } from './store'
 
 const now = (): string => new Date().toISOString()
 
@@ -16,13 +17,16 @@ const now = (): string => new Date().toISOString()
 export class WorkspaceService {
   /** Open connections used by the API (reads); jobs open their own in their worker thread. */
   private readonly pool = new Map<string, Promise<OpenedDatabase<WorkspaceDatabase>>>()
+  private readonly store: WorkspaceStore
 
   constructor(
-    private readonly db: Kysely<AppDatabase>,
+    db: Kysely<AppDatabase>,
     private readonly dataDir: string,
     /** Returns true when a job is queued or running for the workspace. */
     private readonly hasActiveJobs: (workspaceId: string) => Promise<boolean>,
-  ) {}
+  ) {
+    this.store = new WorkspaceStore(db)
+  }
 
   private toDto(row: Selectable<WorkspaceTable>): Workspace {
     return {
@@ -40,13 +44,13 @@ export class WorkspaceService {
   }
 
   private async row(id: string): Promise<Selectable<WorkspaceTable>> {
-    const row = await this.db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst()
+    const row = await this.store.workspace(id)
     if (!row) throw new ApiError('NOT_FOUND', `No workspace with id ${id}`)
     return row
   }
 
   async list(): Promise<Workspace[]> {
-    const rows = await this.db.selectFrom('workspaces').selectAll().execute()
+    const rows = await this.store.workspaces()
     rows.sort((a, b) => (b.opened_at ?? b.created_at).localeCompare(a.opened_at ?? a.created_at))
     return rows.map((r) => this.toDto(r))
   }
@@ -58,12 +62,12 @@ export class WorkspaceService {
     // Create and migrate the workspace database first: a catalogue row never points at a missing database.
     const opened = await openDatabase<WorkspaceDatabase>(workspaceDbFile(this.dataDir, dir), workspaceMigrations)
     try {
-      await opened.db.insertInto('meta').values({ key: 'created_at', value: t }).execute()
+      await stampCreated(opened.db, t)
     } finally {
       await opened.close()
     }
     try {
-      await this.db.insertInto('workspaces').values({ id, name, dir, created_at: t, updated_at: t, opened_at: null }).execute()
+      await this.store.insert({ id, name, dir, created_at: t, updated_at: t, opened_at: null })
     } catch (err) {
       rmSync(join(this.dataDir, dir), { recursive: true, force: true })
       throw err
@@ -74,13 +78,13 @@ export class WorkspaceService {
   /** Opening records the time so the list shows the most recent first. */
   async open(id: string): Promise<Workspace> {
     await this.row(id)
-    await this.db.updateTable('workspaces').set({ opened_at: now() }).where('id', '=', id).execute()
+    await this.store.update(id, { opened_at: now() })
     return this.toDto(await this.row(id))
   }
 
   async rename(id: string, name: string): Promise<Workspace> {
     await this.row(id)
-    await this.db.updateTable('workspaces').set({ name, updated_at: now() }).where('id', '=', id).execute()
+    await this.store.update(id, { name, updated_at: now() })
     return this.toDto(await this.row(id))
   }
 
@@ -93,7 +97,7 @@ export class WorkspaceService {
       throw new ApiError('CONFLICT', 'This workspace has a queued or running job: cancel it first')
     }
     // The row goes first: from here on, opening the workspace or queueing a job for it is NOT_FOUND.
-    await this.db.deleteFrom('workspaces').where('id', '=', id).execute()
+    await this.store.delete(id)
     await this.release(id)
     rmSync(join(this.dataDir, row.dir), { recursive: true, force: true })
   }

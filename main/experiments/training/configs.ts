@@ -7,14 +7,8 @@
  */
 import type SQLite from 'better-sqlite3'
 import { ApiError, SavedTrainConfigSchema, type SavedTrainConfig, type SavedTrainConfigRow } from '../../../preload/contract'
+import { putTrainConfig, removeTrainConfig, trainConfigRecord, trainConfigRecords, type TrainConfigRecord } from './config-store'
 import { checkTrainChoices } from './resolve-config'
-
-interface Row {
-  name: string
-  config_json: string
-  created_at: string
-  updated_at: string
-}
 
 /** Throws a VALIDATION error naming the first problem of a config that passed the schema (the rules every training config meets). */
 export function checkSavedConfig(raw: SQLite.Database, config: SavedTrainConfig): void {
@@ -25,7 +19,7 @@ export function checkSavedConfig(raw: SQLite.Database, config: SavedTrainConfig)
   }
 }
 
-function toRow(r: Row): SavedTrainConfigRow {
+function toRow(r: TrainConfigRecord): SavedTrainConfigRow {
   const parsed = SavedTrainConfigSchema.safeParse(JSON.parse(r.config_json))
   return {
     name: r.name,
@@ -37,11 +31,11 @@ function toRow(r: Row): SavedTrainConfigRow {
 }
 
 export function listTrainConfigs(raw: SQLite.Database): SavedTrainConfigRow[] {
-  return (raw.prepare('select * from train_configs order by name collate nocase').all() as Row[]).map(toRow)
+  return trainConfigRecords(raw).map(toRow)
 }
 
 export function getTrainConfig(raw: SQLite.Database, name: string): SavedTrainConfigRow | null {
-  const r = raw.prepare('select * from train_configs where name = ?').get(name) as Row | undefined
+  const r = trainConfigRecord(raw, name)
   return r ? toRow(r) : null
 }
 
@@ -49,14 +43,11 @@ export function getTrainConfig(raw: SQLite.Database, name: string): SavedTrainCo
 export function saveTrainConfig(raw: SQLite.Database, name: string, config: SavedTrainConfig): SavedTrainConfigRow {
   checkSavedConfig(raw, config)
   const now = new Date().toISOString()
-  raw
-    .prepare('insert into train_configs (name, config_json, created_at, updated_at) values (?, ?, ?, ?) on conflict(name) do update set config_json = excluded.config_json, updated_at = excluded.updated_at')
-    .run(name, JSON.stringify(config), now, now)
+  putTrainConfig(raw, name, JSON.stringify(config), now)
   return getTrainConfig(raw, name)!
 }
 
 export function deleteTrainConfig(raw: SQLite.Database, name: string): { deleted: string } {
-  const { changes } = raw.prepare('delete from train_configs where name = ?').run(name)
-  if (changes === 0) throw new ApiError('NOT_FOUND', `No saved training config named "${name}"`)
+  if (!removeTrainConfig(raw, name)) throw new ApiError('NOT_FOUND', `No saved training config named "${name}"`)
   return { deleted: name }
 }

@@ -77,7 +77,7 @@ export async function runGgufTraining(raw: SQLite.Database, config: TrainConfig,
   const id =
     runId ??
     runs.createRun({ kind: 'train', name: config.name || `train · gguf · ${config.environment} · ${config.credit.scheme}`, config: { kind: 'training', ...config, envConfig: { ...factory.defaults, ...config.envConfig }, answerer: deps.answererSpec ?? { kind: 'lexical' }, answererName: deps.answerer.name }, seed: config.seed, appVersion: deps.appVersion, corpusSignature: corpusSignature(raw), jobId: deps.jobId })
-  if (runId !== null) raw.prepare("update runs set status = 'running', error = null, finished_at = null, job_id = coalesce(?, job_id) where id = ?").run(deps.jobId, id)
+  if (runId !== null) runs.resumeRun(id, deps.jobId)
   const checkpoint = store.lastCheckpoint(id)
   let current = checkpoint?.gguf?.modelPath ?? gguf.modelPath
   if (!existsSync(current)) throw new Error(`The run's last saved weights (${current}) are gone: cannot resume run #${id}`)

@@ -5,6 +5,7 @@
  * whose job has ended shows the job's final status, as runs.list does.
  */
 import type SQLite from 'better-sqlite3'
+import { sql } from 'kysely'
 import {
   ApiError,
   TrainingRunConfig,
@@ -13,8 +14,10 @@ import {
   type TrainingRunSummary,
   type TrainStepDiagnostics,
 } from '../../../preload/contract'
+import { workspaceQuery, type RowOf } from '../../db/query'
 import { aggregate, comparePaired, type QuestionResult } from '../../eval'
 import { headlineMetric, rewardTerm, type GoldLevel } from '../../rl/reward-schemes'
+import { TrainingStore } from './store'
 
 /** The held-out metrics compared before / after training at each gold level, paired by question. */
 const HELD_OUT_BY_LEVEL: Record<GoldLevel, readonly string[]> = {
@@ -40,18 +43,41 @@ export function heldOutCompared(config: TrainConfig | null): string[] {
 type JobLookup = (jobId: string) => { status: string; error: string | null } | undefined
 type PerQuestion = Record<string, Record<string, number | null>>
 
-interface RunRow {
-  id: number
-  job_id: string | null
-  name: string
-  status: string
-  seed: number
-  created_at: string
-  finished_at: string | null
-  error: string | null
-  config_json: string
-  summary_json: string | null
-}
+const trainRun = workspaceQuery((db, p: { id: number }) => db.selectFrom('runs').selectAll().where('id', '=', p.id).where('kind', '=', sql.lit('train')))
+const trainRuns = workspaceQuery((db) => db.selectFrom('runs').selectAll().where('kind', '=', sql.lit('train')).orderBy('id', 'desc'))
+const stepCount = workspaceQuery((db, p: { run: number }) => db.selectFrom('train_steps').select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('step').as('last')]).where('run_id', '=', p.run))
+const stepReward = workspaceQuery((db, p: { run: number; step: number }) =>
+  db.selectFrom('train_steps').select(sql<unknown>`json_extract(diagnostics_json, '$.reward')`.as('reward')).where('run_id', '=', p.run).where('step', '=', p.step),
+)
+const heldOutAtStart = workspaceQuery((db, p: { run: number; metric: string }) =>
+  db
+    .selectFrom('train_steps')
+    .select(sql<unknown>`json_extract(diagnostics_json, '$.heldOut."' || ${p.metric} || '"')`.as('value'))
+    .where('run_id', '=', p.run)
+    .where('step', '=', sql.lit(0)),
+)
+const stepDiagnostics = workspaceQuery((db, p: { run: number }) => db.selectFrom('train_steps').select(['step', 'diagnostics_json']).where('run_id', '=', p.run).orderBy('step'))
+const rolloutsPerStep = workspaceQuery((db, p: { run: number }) =>
+  db
+    .selectFrom('episodes')
+    .select((eb) => [eb.ref('train_step').$notNull().as('step'), eb.fn.countAll<number>().as('n')])
+    .where('run_id', '=', p.run)
+    .where('train_step', 'is not', null)
+    .groupBy('train_step'),
+)
+const rolloutCount = workspaceQuery((db, p: { run: number; step: number }) => db.selectFrom('episodes').select((eb) => eb.fn.countAll<number>().as('n')).where('run_id', '=', p.run).where('train_step', '=', p.step))
+const rolloutPage = workspaceQuery((db, p: { run: number; step: number; limit: number; offset: number }) =>
+  db
+    .selectFrom('episodes')
+    .select(['id', 'question_id', 'question', 'answer', 'turns', 'metrics_json'])
+    .where('run_id', '=', p.run)
+    .where('train_step', '=', p.step)
+    .orderBy('id')
+    .limit(p.limit)
+    .offset(p.offset),
+)
+
+type RunRow = RowOf<typeof trainRun>
 
 interface StoredSummary {
   aggregates?: Record<string, { mean: number | null }>
@@ -82,10 +108,10 @@ const summaryOf = (r: RunRow): StoredSummary => (r.summary_json ? (JSON.parse(r.
 
 function summarise(raw: SQLite.Database, r: RunRow, jobOf: JobLookup): TrainingRunSummary {
   const { stored, config } = storedConfig(r)
-  const counts = raw.prepare('select count(*) as n, max(step) as last from train_steps where run_id = ?').get(r.id) as { n: number; last: number | null }
-  const lastReward = counts.last === null ? null : numOrNull(raw.prepare("select json_extract(diagnostics_json, '$.reward') from train_steps where run_id = ? and step = ?").pluck().get(r.id, counts.last))
+  const counts = stepCount(raw).get({ run: r.id })!
+  const lastReward = counts.last === null ? null : numOrNull(stepReward(raw).value({ run: r.id, step: counts.last }))
   const headline = runHeadline(config)
-  const before = numOrNull(raw.prepare(`select json_extract(diagnostics_json, '$.heldOut."' || ? || '"') from train_steps where run_id = ? and step = 0`).pluck().get(headline.metric, r.id))
+  const before = numOrNull(heldOutAtStart(raw).value({ run: r.id, metric: headline.metric }))
   const { status, error } = statusOf(r, jobOf)
   const answererKind = stored.answerer.kind
   return {
@@ -111,21 +137,18 @@ function summarise(raw: SQLite.Database, r: RunRow, jobOf: JobLookup): TrainingR
 }
 
 const runRow = (raw: SQLite.Database, runId: number): RunRow => {
-  const r = raw.prepare("select * from runs where id = ? and kind = 'train'").get(runId) as RunRow | undefined
+  const r = trainRun(raw).get({ id: runId })
   if (!r) throw new ApiError('NOT_FOUND', `No training run #${runId}`)
   return r
 }
 
 export function listTrainingRuns(raw: SQLite.Database, jobOf: JobLookup = () => undefined): TrainingRunSummary[] {
-  const rows = raw.prepare("select * from runs where kind = 'train' order by id desc").all() as RunRow[]
-  return rows.map((r) => summarise(raw, r, jobOf))
+  return trainRuns(raw).all().map((r) => summarise(raw, r, jobOf))
 }
 
 function stepRows(raw: SQLite.Database, runId: number): { steps: TrainStepDiagnostics[]; perQuestion: Map<number, PerQuestion> } {
-  const rows = raw.prepare('select step, diagnostics_json from train_steps where run_id = ? order by step').all(runId) as { step: number; diagnostics_json: string }[]
-  const rollouts = new Map(
-    (raw.prepare('select train_step as step, count(*) as n from episodes where run_id = ? and train_step is not null group by train_step').all(runId) as { step: number; n: number }[]).map((x) => [x.step, x.n]),
-  )
+  const rows = stepDiagnostics(raw).all({ run: runId })
+  const rollouts = new Map(rolloutsPerStep(raw).all({ run: runId }).map((x) => [x.step, x.n]))
   const perQuestion = new Map<number, PerQuestion>()
   const steps = rows.map(({ step, diagnostics_json }) => {
     const d = JSON.parse(diagnostics_json) as Record<string, unknown>
@@ -204,24 +227,15 @@ export function trainingRun(raw: SQLite.Database, runId: number, jobOf: JobLooku
   const { config } = storedConfig(r)
   if (!config) throw new ApiError('INTERNAL', `Training run #${runId} stores a config this version cannot read`)
   const { steps, perQuestion } = stepRows(raw, runId)
-  const bytes = raw.prepare('select avg(length(outcome_json) + length(metrics_json) + length(gold_json) + length(question) + coalesce(length(steps_blob), 0) + 64) from episodes where run_id = ? and train_step is not null').pluck().get(runId)
+  const bytes = new TrainingStore(raw).bytesPerRollout(runId)
   return { run, config, steps, heldOut: heldOutOf(summaryOf(r), run.status, perQuestion, r.seed, heldOutCompared(config)), bytesPerRollout: num(bytes) }
-}
-
-interface RolloutRow {
-  id: number
-  question_id: number | null
-  question: string
-  answer: string | null
-  turns: number
-  metrics_json: string
 }
 
 /** The rollouts of one step, in the order they were played (question by question, G rollouts each). */
 export function trainingRollouts(raw: SQLite.Database, runId: number, step: number, offset: number, limit: number) {
   runRow(raw, runId)
-  const total = Number(raw.prepare('select count(*) from episodes where run_id = ? and train_step = ?').pluck().get(runId, step))
-  const rows = raw.prepare('select id, question_id, question, answer, turns, metrics_json from episodes where run_id = ? and train_step = ? order by id limit ? offset ?').all(runId, step, limit, offset) as RolloutRow[]
+  const total = Number(rolloutCount(raw).value({ run: runId, step }))
+  const rows = rolloutPage(raw).all({ run: runId, step, limit, offset })
   return {
     total,
     rollouts: rows.map((x) => {

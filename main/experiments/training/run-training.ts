@@ -102,7 +102,7 @@ export async function runTraining(raw: SQLite.Database, input: TrainConfigInput,
   const id =
     runId ??
     runs.createRun({ kind: 'train', name: config.name || `train · ${config.environment} · ${config.credit.scheme}`, config: { kind: 'training', ...config, envConfig: { ...factory.defaults, ...config.envConfig }, answerer: deps.answererSpec ?? { kind: 'lexical' }, answererName: deps.answerer.name }, seed: config.seed, appVersion: deps.appVersion, corpusSignature: corpusSignature(raw), jobId: deps.jobId })
-  if (runId !== null) raw.prepare("update runs set status = 'running', error = null, finished_at = null, job_id = coalesce(?, job_id) where id = ?").run(deps.jobId, id)
+  if (runId !== null) runs.resumeRun(id, deps.jobId)
   const checkpoint = store.lastCheckpoint(id)
   const builder = candidateBuilder(factory.protocol)
   const head = checkpoint ? restoreHead(checkpoint.head) : createHead(config.head.arch, { inputDim: headInputDim(factory.protocol), hidden: config.head.hidden, seed: config.seed, temperature: config.temperature })

@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3'
+import { linkableEntities, replaceEntityLinks } from '../store/links'
 import { GraphError, type WorkHooks } from '../store/types'
 import { denseCosineJoin, denseRows, type DenseStrategy } from './dense-join'
 import { sparseCosineJoin, type JoinResult } from './sparse-join'
@@ -59,7 +60,7 @@ export async function computeEntityLinks(raw: BetterSqlite3.Database, options: E
   if (!Number.isInteger(topK) || topK < 1 || topK > 100) throw new GraphError('bad-argument', `topK must be an integer from 1 to 100, got ${topK}`)
   if (!(threshold > 0 && threshold <= 1)) throw new GraphError('bad-argument', `threshold must be in (0, 1], got ${threshold}`)
   const started = performance.now()
-  const entities = raw.prepare('select id, name from entities where lookup_ok = 1 order by id').all() as { id: number; name: string }[]
+  const entities = linkableEntities(raw)
   const names = entities.map((e) => e.name)
 
   let method: string
@@ -91,18 +92,16 @@ export async function computeEntityLinks(raw: BetterSqlite3.Database, options: E
   options.checkpoint?.()
   let links = 0
   let linked = 0
-  const insert = raw.prepare('insert into entity_links (source_id, target_id, score, method) values (?, ?, ?, ?)')
-  raw.transaction(() => {
-    raw.prepare('delete from entity_links').run()
+  replaceEntityLinks(raw, (add) => {
     for (let r = 0; r < entities.length; r++) {
       const entries = joined.table.entries(r)
       if (entries.length > 0) linked++
       for (const { col, score } of entries) {
-        insert.run(entities[r]!.id, entities[col]!.id, score, method)
+        add(entities[r]!.id, entities[col]!.id, score, method)
         links++
       }
     }
-  }).immediate()
+  })
   const done = performance.now()
   return {
     method,

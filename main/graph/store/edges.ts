@@ -33,22 +33,22 @@ export function inducedEdges(
   const edges: GraphEdge[] = []
   const hasSentences = rows.sentence.length > 0
   if (hasSentences && rows.entity.length > 0) {
-    for (const r of prepared(raw, SQL.mention).all(s, e) as Pair[]) {
+    for (const r of prepared<[string, string], Pair>(raw, SQL.mention).all(s, e)) {
       edges.push({ source: nodeId('sentence', r.a), target: nodeId('entity', r.b), kind: 'mention' })
     }
   }
   if (hasSentences) {
-    for (const r of prepared(raw, SQL.next).all(s, s) as Pair[]) {
+    for (const r of prepared<[string, string], Pair>(raw, SQL.next).all(s, s)) {
       edges.push({ source: nodeId('sentence', r.a), target: nodeId('sentence', r.b), kind: 'next' })
     }
   }
   if (hasSentences && rows.paragraph.length > 0) {
-    for (const r of prepared(raw, SQL.in).all(s, p) as Pair[]) {
+    for (const r of prepared<[string, string], Pair>(raw, SQL.in).all(s, p)) {
       edges.push({ source: nodeId('sentence', r.a), target: nodeId('paragraph', r.b), kind: 'in' })
     }
   }
   if (rows.entity.length > 1) {
-    for (const r of prepared(raw, SQL.neighbour).all(e, e) as Pair[]) {
+    for (const r of prepared<[string, string], Pair>(raw, SQL.neighbour).all(e, e)) {
       edges.push({ source: nodeId('entity', r.a), target: nodeId('entity', r.b), kind: 'neighbour', score: r.score! })
     }
   }

@@ -150,12 +150,12 @@ function rows(
 ): IterableIterator<Record<string, unknown>> {
   const scoped = filters.filter((f): f is [string, string] => f[1] !== undefined)
   const where = scoped.length ? ` where ${scoped.map(([column]) => `${column} in (select value from json_each(?))`).join(' and ')}` : ''
-  return raw.prepare(`${select}${where} order by ${order}`).iterate(...scoped.map(([, list]) => list)) as IterableIterator<Record<string, unknown>>
+  return raw.prepare<string[], Record<string, unknown>>(`${select}${where} order by ${order}`).iterate(...scoped.map(([, list]) => list))
 }
 
 /** Node and edge rows to come, for progress; cheap counts, not the exact distinct mention pairs. */
 function estimateTotal(raw: BetterSqlite3.Database): number {
-  const n = (sql: string): number => raw.prepare(sql).pluck().get() as number
+  const n = (sql: string): number => raw.prepare<[], number>(sql).pluck().get() ?? 0
   return (
     n('select count(*) from chunks') +
     2 * n('select count(*) from sentences') +

@@ -51,28 +51,28 @@ export function loadNodes(raw: BetterSqlite3.Database, kind: NodeKind, rowIds: r
   if (rowIds.length === 0) return out
   const ids = idList(rowIds)
   if (kind === 'paragraph') {
-    const rows = prepared(
+    const rows = prepared<[string], ParagraphRow>(
       raw,
       `select c.id, c.ord, c.text, d.title, ${PARAGRAPH_DEGREE} as degree
        from chunks c join documents d on d.id = c.document_id where c.id in (select value from json_each(?))`,
-    ).all(ids) as ParagraphRow[]
+    ).all(ids)
     for (const r of rows) {
       const label = paragraphLabel(r.title, r.ord)
       out.set(r.id, { id: nodeId('paragraph', r.id), kind, label, title: `${label}\n${shorten(r.text, TITLE_CHARS)}`, degree: r.degree })
     }
   } else if (kind === 'sentence') {
-    const rows = prepared(
+    const rows = prepared<[string], SentenceRow>(
       raw,
       `select s.id, s.text, ${SENTENCE_DEGREE} as degree from sentences s where s.id in (select value from json_each(?))`,
-    ).all(ids) as SentenceRow[]
+    ).all(ids)
     for (const r of rows) {
       out.set(r.id, { id: nodeId('sentence', r.id), kind, label: shorten(r.text, LABEL_CHARS), title: shorten(r.text, TITLE_CHARS), degree: r.degree })
     }
   } else {
-    const rows = prepared(
+    const rows = prepared<[string], EntityRow>(
       raw,
       `select e.id, e.name, e.type, e.lookup_ok, ${ENTITY_DEGREE} as degree from entities e where e.id in (select value from json_each(?))`,
-    ).all(ids) as EntityRow[]
+    ).all(ids)
     for (const r of rows) {
       const lookupOk = r.lookup_ok === 1
       out.set(r.id, {

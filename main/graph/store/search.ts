@@ -46,7 +46,7 @@ export function searchNodes(raw: BetterSqlite3.Database, text: string, limit: nu
   const q = query.toLowerCase()
   const f = fold(query)
   const [lq, lf] = [likeEscape(q), likeEscape(f)]
-  const rows = prepared(raw, SEARCH_SQL).all({
+  const rows = prepared<Record<string, string | number>, { id: number }>(raw, SEARCH_SQL).all({
     q,
     f,
     prefix: `${lq}%`,
@@ -56,7 +56,7 @@ export function searchNodes(raw: BetterSqlite3.Database, text: string, limit: nu
     any: `%${lq}%`,
     fany: `%${lf}%`,
     limit,
-  }) as { id: number }[]
+  })
   const ids = rows.map((r) => r.id)
   const nodes = loadNodes(raw, 'entity', ids)
   return ids.map((id) => nodes.get(id)!)

@@ -1,4 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3'
+import { sql } from 'kysely'
+import { workspaceQuery } from '../../db/query'
 import { VALUE_TYPES } from '../nlp/types'
 import { nextSentence } from './relations'
 
@@ -19,33 +21,39 @@ export interface GraphStats {
   nodes: number
 }
 
-const count = (raw: BetterSqlite3.Database, sql: string): number => (raw.prepare(sql).pluck().get() as number | null) ?? 0
+const entityTypes = workspaceQuery((db) => db.selectFrom('entities').select((eb) => ['type', eb.fn.countAll<number>().as('n')]).groupBy('type').orderBy('type'))
+const counts = workspaceQuery((db) =>
+  db.selectNoFrom((eb) => [
+    eb.selectFrom('documents').select(eb.fn.countAll<number>().as('n')).as('documents'),
+    eb.selectFrom('chunks').select(eb.fn.countAll<number>().as('n')).as('chunks'),
+    eb.selectFrom('sentences').select(eb.fn.countAll<number>().as('n')).as('sentences'),
+    eb.selectFrom('documents').select(sql<number>`coalesce(sum(token_count), 0)`.as('n')).as('tokens'),
+    eb.selectFrom('entities').select(eb.fn.countAll<number>().as('n')).as('entities'),
+    eb.selectFrom('entities').select(eb.fn.countAll<number>().as('n')).where('lookup_ok', '=', sql.lit(1)).as('lookupOk'),
+    eb.selectFrom('mentions').select(eb.fn.countAll<number>().as('n')).as('mentions'),
+    eb.selectFrom(eb.selectFrom('mentions').select(['sentence_id', 'entity_id']).distinct().as('p')).select(eb.fn.countAll<number>().as('n')).as('mentionEdges'),
+    eb.selectFrom('sentences as s').innerJoin('sentences as n', (join) => join.on(sql<boolean>`${sql.raw(nextSentence('s', 'n'))}`)).select(eb.fn.countAll<number>().as('n')).as('nextEdges'),
+    eb.selectFrom('entity_links').select(eb.fn.countAll<number>().as('n')).as('links'),
+  ]),
+)
 
 /** Sizes of the corpus and its graph, read in one snapshot. */
 export function graphStats(raw: BetterSqlite3.Database): GraphStats {
   return raw.transaction((): GraphStats => {
     const byType: Record<string, number> = {}
-    for (const r of raw.prepare('select type, count(*) as n from entities group by type order by type').all() as { type: string; n: number }[]) {
-      byType[r.type] = r.n
-    }
-    const chunks = count(raw, 'select count(*) from chunks')
-    const sentences = count(raw, 'select count(*) from sentences')
-    const entities = count(raw, 'select count(*) from entities')
-    const edges = {
-      mention: count(raw, 'select count(*) from (select distinct sentence_id, entity_id from mentions)'),
-      next: count(raw, `select count(*) from sentences s join sentences n on ${nextSentence('s', 'n')}`),
-      in: sentences,
-      neighbour: count(raw, 'select count(*) from entity_links'),
-      total: 0,
-    }
+    for (const r of entityTypes(raw).all()) byType[r.type] = r.n
+    const c = counts(raw).get()!
+    const n = (v: number | null): number => v ?? 0
+    const [chunks, sentences, entities] = [n(c.chunks), n(c.sentences), n(c.entities)]
+    const edges = { mention: n(c.mentionEdges), next: n(c.nextEdges), in: sentences, neighbour: n(c.links), total: 0 }
     edges.total = edges.mention + edges.next + edges.in + edges.neighbour
     return {
-      documents: count(raw, 'select count(*) from documents'),
+      documents: n(c.documents),
       chunks,
       sentences,
-      tokens: count(raw, 'select sum(token_count) from documents'),
-      entities: { total: entities, lookupOk: count(raw, 'select count(*) from entities where lookup_ok = 1'), byType },
-      mentions: count(raw, 'select count(*) from mentions'),
+      tokens: n(c.tokens),
+      entities: { total: entities, lookupOk: n(c.lookupOk), byType },
+      mentions: n(c.mentions),
       edges,
       nodes: chunks + sentences + entities,
     }
@@ -90,18 +98,32 @@ export interface GraphStructure {
   componentCount: number
 }
 
-const VALUE_IN = `(${VALUE_ENTITY_TYPES.map((t) => `'${t}'`).join(', ')})`
+const entityDegrees = workspaceQuery((db) =>
+  db
+    .selectFrom('entities as e')
+    .select([
+      'e.id',
+      'e.name',
+      'e.type',
+      sql<number>`(select count(distinct m.sentence_id) from mentions m where m.entity_id = e.id)`.as('sentences'),
+      sql<number>`(select count(*) from entity_links l where l.source_id = e.id)`.as('links'),
+    ]),
+)
+const documentNodes = workspaceQuery((db) =>
+  db
+    .selectFrom('documents as d')
+    .select(['d.id', 'd.title', sql<number>`(select count(*) from chunks c where c.document_id = d.id) + (select count(*) from sentences s where s.document_id = d.id)`.as('nodes')])
+    .orderBy('d.id'),
+)
+const nonValueEntities = workspaceQuery((db) => db.selectFrom('entities').select('id').where('type', 'not in', VALUE_ENTITY_TYPES.map((t) => sql.lit(t))).orderBy('id'))
+const documentEntityPairs = workspaceQuery((db) => db.selectFrom('mentions as m').innerJoin('sentences as s', 's.id', 'm.sentence_id').select(['s.document_id as d', 'm.entity_id as e']).distinct())
+const entityLinks = workspaceQuery((db) => db.selectFrom('entity_links').select(['source_id as a', 'target_id as b']))
 
 /** Sizes, degree distribution, hubs and largest components of the graph, read in one snapshot. */
 export function graphStructure(raw: BetterSqlite3.Database, top = 10): GraphStructure {
   return raw.transaction((): GraphStructure => {
     const counts = graphStats(raw)
-    const degreeRows = raw
-      .prepare(
-        `select e.id, e.name, e.type, (select count(distinct m.sentence_id) from mentions m where m.entity_id = e.id) as sentences,
-           (select count(*) from entity_links l where l.source_id = e.id) as links from entities e`,
-      )
-      .all() as { id: number; name: string; type: string; sentences: number; links: number }[]
+    const degreeRows = entityDegrees(raw).all()
     const buckets = new Map<number, number>()
     let maxDegree = 0
     for (const r of degreeRows) {
@@ -135,10 +157,8 @@ export function graphStructure(raw: BetterSqlite3.Database, top = 10): GraphStru
  * entities to the entities they link to (value entities left out, see GraphStructure).
  */
 function componentsOf(raw: BetterSqlite3.Database, top: number): { components: GraphComponent[]; componentCount: number } {
-  const docs = raw
-    .prepare('select d.id, d.title, (select count(*) from chunks c where c.document_id = d.id) + (select count(*) from sentences s where s.document_id = d.id) as nodes from documents d order by d.id')
-    .all() as { id: number; title: string; nodes: number }[]
-  const entityIds = raw.prepare(`select id from entities where type not in ${VALUE_IN} order by id`).pluck().all() as number[]
+  const docs = documentNodes(raw).all()
+  const entityIds = nonValueEntities(raw).values()
   const index = new Map<string, number>()
   docs.forEach((d, i) => index.set(`d${d.id}`, i))
   entityIds.forEach((id, i) => index.set(`e${id}`, docs.length + i))
@@ -156,10 +176,10 @@ function componentsOf(raw: BetterSqlite3.Database, top: number): { components: G
     const rb = find(b)
     if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb)
   }
-  for (const r of raw.prepare('select distinct s.document_id as d, m.entity_id as e from mentions m join sentences s on s.id = m.sentence_id').iterate() as Iterable<{ d: number; e: number }>) {
+  for (const r of documentEntityPairs(raw).iterate()) {
     union(index.get(`d${r.d}`), index.get(`e${r.e}`))
   }
-  for (const r of raw.prepare('select source_id as a, target_id as b from entity_links').iterate() as Iterable<{ a: number; b: number }>) {
+  for (const r of entityLinks(raw).iterate()) {
     union(index.get(`e${r.a}`), index.get(`e${r.b}`))
   }
   const byRoot = new Map<number, GraphComponent>()

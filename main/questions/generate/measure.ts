@@ -6,7 +6,7 @@
  *   among the top 10 documents (no search needed beyond the first);
  * - stop-phrase answers: share whose first answer names nothing ("that year").
  */
-import type { WorkspaceHandle } from '../../corpus/repository'
+import { corpusRepositories, type WorkspaceHandle } from '../../corpus/repository'
 import { createRetriever } from '../../retrieval'
 import { goldQuoteShare, isStopPhrase, QUOTE_SHARE } from './quality'
 
@@ -30,12 +30,12 @@ const CHUNKS_SEARCHED = 40
 
 export function questionFigures(raw: WorkspaceHandle, questions: readonly MeasuredQuestion[]): QuestionFigures {
   const retriever = createRetriever(raw)
-  const text = raw.prepare('select text from sentences where id = ?').pluck()
+  const sentences = corpusRepositories(raw).sentences
   let quoting = 0
   let allGold = 0
   let stop = 0
   for (const q of questions) {
-    const gold = q.goldSentenceIds.map((id) => text.get(id) as string | undefined).filter((t): t is string => t !== undefined)
+    const gold = q.goldSentenceIds.map((id) => sentences.span(id)?.text).filter((t): t is string => t !== undefined)
     if (goldQuoteShare(q.question, gold) >= QUOTE_SHARE) quoting++
     const top: number[] = []
     for (const hit of retriever.searchBm25(q.question, CHUNKS_SEARCHED).hits) {

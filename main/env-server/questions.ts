@@ -8,6 +8,7 @@
  */
 import type SQLite from 'better-sqlite3'
 import { loadQuestions, type StoredQuestion } from '../experiments/questions'
+import { QuestionKeyQueries } from './question-queries'
 
 export class QuestionLookupError extends Error {
   constructor(readonly field: string, message: string) {
@@ -17,44 +18,26 @@ export class QuestionLookupError extends Error {
 }
 
 export class QuestionLookup {
-  private readonly setOf: SQLite.Statement<[number], { set_id: number; pos: number }>
-  private readonly setByName: SQLite.Statement<[string], { id: number }>
-  private readonly setCount: SQLite.Statement<[number], { n: number }>
-  private readonly bySplitLabel: SQLite.Statement<[string, number], { id: number; set_id: number }>
-  private readonly splitCount: SQLite.Statement<[string], { n: number }>
-  private readonly setById: SQLite.Statement<[number], { id: number; name: string }>
-  private readonly setNamed: SQLite.Statement<[string], { id: number; name: string }>
-  private readonly inSetSplit: SQLite.Statement<[number, string, number], { id: number }>
-  private readonly setSplitCount: SQLite.Statement<[number, string], { n: number }>
-  private readonly setSplits: SQLite.Statement<[number], { split: string }>
+  private readonly q: QuestionKeyQueries
   /** Loaded questions (gold resolved once) by row id: episodes of a group ask for the same question. */
   private readonly cache = new Map<number, StoredQuestion>()
 
   constructor(private readonly raw: SQLite.Database) {
-    this.setOf = raw.prepare('select set_id, (select count(*) from questions p where p.set_id = q.set_id and p.id < q.id) as pos from questions q where id = ?')
-    this.setByName = raw.prepare('select id from question_sets where name = ?')
-    this.setCount = raw.prepare('select count(*) as n from questions where set_id = ?')
-    this.bySplitLabel = raw.prepare('select id, set_id from questions where split = ? order by id limit 1 offset ?')
-    this.splitCount = raw.prepare('select count(*) as n from questions where split = ?')
-    this.setById = raw.prepare('select id, name from question_sets where id = ?')
-    this.setNamed = raw.prepare('select id, name from question_sets where name = ?')
-    this.inSetSplit = raw.prepare('select id from questions where set_id = ? and split = ? order by id limit 1 offset ?')
-    this.setSplitCount = raw.prepare('select count(*) as n from questions where set_id = ? and split = ?')
-    this.setSplits = raw.prepare('select distinct split from questions where set_id = ? and split is not null order by split')
+    this.q = new QuestionKeyQueries(raw)
   }
 
   /** Question `index` of a set (by id or name), counted within its split label when one is given. */
   bySet(set: number | string, split: string | undefined, index: number): StoredQuestion {
-    const row = typeof set === 'number' ? this.setById.get(set) : this.setNamed.get(set)
+    const row = typeof set === 'number' ? this.q.setById.get(set) : this.q.setNamed.get(set)
     if (!row) throw new QuestionLookupError('set', typeof set === 'number' ? `No question set with id ${set} in this workspace` : `No question set named "${set}" in this workspace`)
     const what = `question set "${row.name}" (${row.id})`
     if (split === undefined) return this.inSet(row.id, index, what, 'set')
-    const n = this.setSplitCount.get(row.id, split)!.n
+    const n = this.q.setSplitCount.get(row.id, split)!.n
     if (n === 0) {
-      const labels = this.setSplits.all(row.id).map((r) => r.split)
+      const labels = this.q.setSplits.all(row.id).map((r) => r.split)
       throw new QuestionLookupError('split', `${what} has no questions in split "${split}"; ${labels.length ? `its splits: ${labels.join(', ')}` : 'it has no splits (leave split out to count over the whole set)'}`)
     }
-    const hit = this.inSetSplit.get(row.id, split, index)
+    const hit = this.q.inSetSplit.get(row.id, split, index)
     if (!hit) throw new QuestionLookupError('index', `Split "${split}" of ${what} has ${n} questions; index ${index} is out of range`)
     return this.byId(hit.id)
   }
@@ -62,24 +45,24 @@ export class QuestionLookup {
   byId(questionId: number): StoredQuestion {
     const cached = this.cache.get(questionId)
     if (cached) return cached
-    const row = this.setOf.get(questionId)
+    const row = this.q.setOf.get(questionId)
     if (!row) throw new QuestionLookupError('question_id', `No question with id ${questionId} in this workspace`)
     return this.load(row.set_id, row.pos)
   }
 
   bySplit(split: number | string, index: number): StoredQuestion {
     if (typeof split === 'number') return this.inSet(split, index, `question set ${split}`)
-    const named = this.setByName.get(split)
+    const named = this.q.setByName.get(split)
     if (named) return this.inSet(named.id, index, `question set "${split}"`)
-    const n = this.splitCount.get(split)!.n
+    const n = this.q.splitCount.get(split)!.n
     if (n === 0) throw new QuestionLookupError('split', `No question set and no split named "${split}" in this workspace`)
-    const row = this.bySplitLabel.get(split, index)
+    const row = this.q.bySplitLabel.get(split, index)
     if (!row) throw new QuestionLookupError('index', `Split "${split}" has ${n} questions; index ${index} is out of range`)
     return this.byId(row.id)
   }
 
   private inSet(setId: number, index: number, what: string, field = 'split'): StoredQuestion {
-    const n = this.setCount.get(setId)!.n
+    const n = this.q.setCount.get(setId)!.n
     if (n === 0) throw new QuestionLookupError(field, `${what} has no questions (or does not exist)`)
     if (index >= n) throw new QuestionLookupError('index', `${what} has ${n} questions; index ${index} is out of range`)
     return this.load(setId, index)

@@ -7,8 +7,7 @@
  *   - anything under main/db/, or under a folder named `repository/` or `store/`;
  *   - a file named `store.ts`, `*-store.ts`, `queries.ts`, `*-queries.ts`, `statements.ts` or `*-statements.ts`.
  * Feature code calls the repository of its folder instead. EXEMPT names the few files that use SQLite
- * for something other than data, each with its reason; PENDING names files another line of work owns
- * that still hold SQL (to leave, never to join).
+ * for something other than data, each with its reason.
  */
 import { readFileSync, readdirSync } from 'node:fs'
 import { basename, join } from 'node:path'
@@ -35,16 +34,11 @@ const EXEMPT: Record<string, string> = {
   'main/jobs/owner-lock.ts': 'the owner lock is an exclusive transaction on a lock file, not a data query',
 }
 
-/** Files of other lines of work that still hold SQL; remove an entry when its file is clean. */
-const PENDING: Record<string, string> = {
-  'main/env-server/questions.ts': 'another helper owns the env server (issue 19 item 2)',
-}
-
 /** `file:line: text` for each SQL line outside a repository file. */
 export function sqlOutsideRepositories(files: { path: string; text: string }[]): string[] {
   const found: string[] = []
   for (const { path, text } of files) {
-    if (isRepositoryFile(path) || path in EXEMPT || path in PENDING) continue
+    if (isRepositoryFile(path) || path in EXEMPT) continue
     text.split('\n').forEach((line, i) => {
       const code = line.replace(/^\s*(\/\/|\*|\/\*).*$/, '')
       if (isSql(code)) found.push(`${path}:${i + 1}: ${line.trim()}`)
@@ -97,7 +91,7 @@ describe('SQL rules', () => {
   })
 
   it('lists only files that exist and still hold SQL', () => {
-    for (const path of [...Object.keys(EXEMPT), ...Object.keys(PENDING)]) {
+    for (const path of Object.keys(EXEMPT)) {
       const text = readFileSync(join(ROOT, path), 'utf8')
       expect(text.split('\n').some(isSql), `${path} holds no SQL: remove it from the list`).toBe(true)
     }

@@ -3,6 +3,7 @@
  * stderr; Ctrl-C cancels and `--resume <id>` continues from the finished cells), then one verdict line
  * per claim and the report written into the workspace's exports folder.
  */
+import { resolve } from 'node:path'
 import type { RouteInput } from '../../preload/contract'
 import { verdictLine } from '../experiments/findings'
 import type { Cli } from './context'
@@ -20,7 +21,8 @@ export function registerReproduceCommands(cli: Cli): void {
     .description("run the papers' five claims on the workspace's questions (one job), print a verdict line per claim and write the report")
     .argument('<workspaceId>')
     .option('--set <id>', 'question set id (default: the first set)')
-    .option('--policy <head|gguf>', 'policy to train (each claim says which it ran with)', 'head')
+    .option('--policy <head|gguf>', "policy every training arm trains: the policy head, or (gguf) the --model file's own weights through the native trainer; each claim says exactly what ran", 'head')
+    .option('--model <path>', 'with --policy gguf: the F32 GGUF model to train (quantised models are refused before anything runs)')
     .option('--seeds <n>', "seeds per cell (default: the budget's)")
     .option('--budget <quick|full>', 'quick: minutes on the demo world; full: the papers\' protocol as far as the machine allows', 'quick')
     .option('--answerer <lexical|path>', 'lexical stand-in, or a GGUF model path', 'lexical')
@@ -33,12 +35,15 @@ export function registerReproduceCommands(cli: Cli): void {
         } else {
           if (o.budget !== 'quick' && o.budget !== 'full') throw new Error(`--budget must be quick or full, got "${o.budget}"`)
           if (o.policy !== 'head' && o.policy !== 'gguf') throw new Error(`--policy must be head or gguf, got "${o.policy}"`)
+          if (o.policy === 'gguf' && o.model === undefined) throw new Error('--policy gguf needs --model <path>: the F32 GGUF model whose weights the training arms train')
+          if (o.policy === 'head' && o.model !== undefined) throw new Error('--model is for --policy gguf (the head policy trains no model file)')
           const sets = await call('questions.sets', { workspaceId })
           const setId = o.set !== undefined ? int('--set', o.set) : sets[0]?.id
           if (setId === undefined) throw new Error('This workspace has no question set: import or generate questions first')
           const config: RouteInput<'findings.save'>['config'] = {
             questionSetId: setId,
             policy: o.policy,
+            ...(o.model !== undefined ? { gguf: { modelPath: resolve(o.model) } } : {}),
             budget: o.budget,
             answerer: o.answerer === 'lexical' || o.answerer === undefined ? { kind: 'lexical' } : { kind: 'gguf', modelPath: o.answerer },
             ...(o.seeds !== undefined ? { seeds: int('--seeds', o.seeds) } : {}),

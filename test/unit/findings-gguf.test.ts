@@ -37,7 +37,8 @@ describe.skipIf(!storiesAvailable)(storiesTitle('findings and ablations with the
     const config = FindingsConfigSchema.parse({
       questionSetId: 1,
       policy: 'gguf',
-      gguf: { modelPath: STORIES_260K, learningRate: 0.001, contextSize: 512, maxTokens: 64 },
+      // Harness-1's tool prompt takes about 1,600 of stories260K's tokens.
+      gguf: { modelPath: STORIES_260K, learningRate: 0.001, contextSize: 2048, maxTokens: 64 },
       overrides: { heldOut: 2, train: 4, steps: 1, groupSize: 2, questionsPerStep: 1 },
     })
     const saved = saveFindings(raw, config)

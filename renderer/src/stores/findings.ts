@@ -84,6 +84,10 @@ export const useFindingsStore = defineStore('findings', () => {
     const id = runs.workspaceId
     const { questionSetId, budget, seeds, policy, modelPath } = draft.value
     if (!id || questionSetId === null) return
+    if (policy === 'gguf' && !modelPath.trim()) {
+      error.value = 'Choose the GGUF model whose weights the training arms train (an F32 .gguf policy model)'
+      return
+    }
     const gguf = policy === 'gguf' ? { gguf: { modelPath: modelPath.trim() } } : {}
     const saved = await attempt(() => useApi().call('findings.save', { workspaceId: id, config: { questionSetId, budget, policy, ...gguf, ...(seeds ? { seeds } : {}) } }))
     if (saved) await start(saved.id)

@@ -7,7 +7,7 @@ import { z } from 'zod'
 import { route } from './define'
 import { questionRangeShape } from './question-range'
 import { AnswererSpec, PolicySpec } from './runs'
-import { RewardConfigSchema } from './training'
+import { GgufTrainSchema, RewardConfigSchema } from './training'
 
 const WorkspaceId = z.string().min(1).max(64)
 const AblationId = z.number().int().min(1)
@@ -34,6 +34,8 @@ export const AblationTrainingBase = z.strictObject({
   estimator: z.string().min(1).max(64).default('grpo'),
   /** Left out: the default for the set's gold level (paragraph F1 + all-gold on paragraph gold, SP F1 + all-gold on sentence gold). */
   reward: RewardConfigSchema.optional(),
+  /** Set: every training row trains this GGUF model's own weights (not the head) and evaluates the trained weights. */
+  gguf: GgufTrainSchema.optional(),
 })
 export type AblationTrainingBase = z.infer<typeof AblationTrainingBase>
 

@@ -6,6 +6,7 @@
 import { z } from 'zod'
 import { route } from './define'
 import { AnswererSpec } from './runs'
+import { GgufTrainSchema } from './training'
 
 const WorkspaceId = z.string().min(1).max(64)
 const FindingsId = z.number().int().min(1)
@@ -17,6 +18,8 @@ export const FindingsConfigSchema = z.strictObject({
   questionSetId: z.number().int().min(1),
   /** The policy asked for; each claim says which one it ran with. */
   policy: z.enum(['head', 'gguf']).default('head'),
+  /** With policy 'gguf' (required then): the model whose own weights every training arm trains, and its training options. */
+  gguf: GgufTrainSchema.optional(),
   /** Seeds per cell; left out, the budget's. */
   seeds: z.number().int().min(1).max(10).optional(),
   budget: FindingsBudget.default('quick'),

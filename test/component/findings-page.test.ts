@@ -76,4 +76,19 @@ describe('Findings page', () => {
     expect(w.get('[data-test=findings-error]').text()).toMatch(/seeds/)
     expect((w.get('[data-test=findings-seeds]').element as HTMLInputElement).value).toBe('11')
   })
+
+  it('offers the GGUF policy and refuses a model file that is not there, saving nothing', async () => {
+    const before = (await backend.call('findings.list', { workspaceId })).length
+    const w = (wrapper = await mountApp(`/workspaces/${workspaceId}/findings`))
+    await until(() => w.find('[data-test=findings-policy]').exists(), 'the form')
+    await w.get('[data-test=findings-policy]').setValue('gguf')
+    await w.get('[data-test=findings-new]').trigger('submit')
+    await until(() => w.find('[data-test=findings-error]').exists(), 'the missing model named')
+    expect(w.get('[data-test=findings-error]').text()).toMatch(/Choose the GGUF model/)
+    await w.get('[data-test=findings-gguf-path]').setValue('/nowhere/policy.gguf')
+    await w.get('[data-test=findings-new]').trigger('submit')
+    await settle()
+    await until(() => /No GGUF model file at \/nowhere\/policy\.gguf/.test(w.find('[data-test=findings-error]').text()), 'the refusal')
+    expect((await backend.call('findings.list', { workspaceId })).length).toBe(before)
+  })
 })

@@ -22,6 +22,15 @@ export function loraSupported(): boolean {
 /** The GGUF policy spec of a model with a LoRA adapter, in the shape the policy spec takes. */
 export const loraPolicySpec = (modelPath: string, loraPath: string) => ({ kind: 'llm', modelPath, lora: { path: loraPath } })
 
+/** A training row's policy when the ablation trains the GGUF model: its own weights after the row's training run. */
+export interface TrainedGgufPolicy {
+  kind: 'gguf'
+  stage: 'after'
+  modelPath: string
+}
+
+export const isTrainedGguf = (p: Record<string, unknown>): p is TrainedGgufPolicy & Record<string, unknown> => p['kind'] === 'gguf' && p['stage'] === 'after' && typeof p['modelPath'] === 'string'
+
 const isHead = (p: AblationPolicy): p is { kind: 'head'; stage: 'before' | 'after' } => p.kind === 'head' && 'stage' in p
 
 /** The training config a training row runs with one seed (its held-out split is the ablation's split). */
@@ -43,6 +52,7 @@ export function trainingConfig(base: AblationBase, row: ResolvedRow, seed: numbe
     seed,
     train: { questionSetId: base.questionSetId, offset: t.offset, limit: t.limit, ...(t.split !== undefined ? { split: t.split } : {}) },
     heldOut: { questionSetId: base.questionSetId, offset: base.offset, limit: base.limit, ...(base.split !== undefined ? { split: base.split } : {}) },
+    ...(t.gguf ? { gguf: t.gguf } : {}),
   }
 }
 
@@ -67,8 +77,11 @@ function resolveRow(raw: SQLite.Database, base: AblationBase, row: AblationRow, 
   } catch (err) {
     throw new Error(`Row "${row.label}": ${err instanceof Error ? err.message : String(err)}`)
   }
-  const policy: AblationPolicy = row.training ? { kind: 'head', stage: 'after' } : (row.policy ?? base.policy)
-  const kind = isHead(policy) && policy.stage === 'after' ? 'train' : 'eval'
+  const asked: AblationPolicy = row.training ? { kind: 'head', stage: 'after' } : (row.policy ?? base.policy)
+  const kind = isHead(asked) && asked.stage === 'after' ? 'train' : 'eval'
+  // With GGUF training options in the base, every training row trains the model's own weights instead of the head.
+  const gguf = kind === 'train' ? base.training.gguf : undefined
+  const policy: AblationPolicy | TrainedGgufPolicy = gguf ? { kind: 'gguf', stage: 'after', modelPath: gguf.modelPath } : asked
   const resolved: ResolvedRow = {
     index,
     label: row.label,
@@ -86,9 +99,17 @@ function resolveRow(raw: SQLite.Database, base: AblationBase, row: AblationRow, 
 }
 
 /** Why a well-formed row cannot run here, or null. */
-function unavailableReason(raw: SQLite.Database, base: AblationBase, row: ResolvedRow, policy: AblationPolicy): string | null {
+function unavailableReason(raw: SQLite.Database, base: AblationBase, row: ResolvedRow, policy: AblationPolicy | TrainedGgufPolicy): string | null {
   const { protocol } = environmentFactory(row.environment)
   switch (policy.kind) {
+    case 'gguf':
+      // The environment's protocol needs an LLM policy kind, and the model file must exist (the training run's own checks).
+      try {
+        resolveTrainConfig(raw, trainingConfig(base, row, base.seeds[0]!, 'check') as never)
+        return null
+      } catch (err) {
+        return err instanceof Error ? err.message : String(err)
+      }
     case 'scripted': {
       const p = scriptedPolicies().find((s) => s.name === policy.name)
       if (!p) return `No scripted policy "${policy.name}"; known: ${scriptedPolicies().map((s) => s.name).join(', ')}`

@@ -2,7 +2,7 @@
  * Runs an ablation: one cell per row and seed, every cell on the same questions in the same order with
  * the same seed, through the existing machinery only: evaluation rows are runEvaluation, training rows
  * are runTraining (resumed from their last step after a cancel or crash) followed by runEvaluation of the
- * trained head. Cells interleave up to the parallel limit within the job (they overlap where they wait:
+ * trained head, or of the trained GGUF weights when the base's training names a GGUF model. Cells interleave up to the parallel limit within the job (they overlap where they wait:
  * GGUF model calls); progress is stored per cell. Finished cells are skipped when the job runs again.
  */
 import { createHash } from 'node:crypto'
@@ -17,9 +17,9 @@ import { runEvaluation } from '../evaluate'
 import { policyFor } from '../factories'
 import { corpusSignature } from '../questions'
 import { runStore } from '../store'
-import { runTraining, TrainingStore } from '../training'
+import { checkGgufTrainable, ggufPolicyOn, runTraining, TrainingStore } from '../training'
 import { computeResults } from './results'
-import { loraPolicySpec, trainingConfig } from './resolve'
+import { isTrainedGguf, loraPolicySpec, trainingConfig } from './resolve'
 import { ablationStore, type AblationCellRecord } from './store'
 
 export interface AblationDeps {
@@ -52,7 +52,7 @@ export async function runAblation(raw: SQLite.Database, id: number, deps: Ablati
   const { name, status, config, resolved } = storedAblation(raw, id)
   if (status === 'done') throw new Error(`Ablation #${id} is finished; re-run it to run it again (the finished one stays as it is)`)
   const cells = store.cells(id)
-  const paths = [...new Set(resolved.filter((r) => r.unavailable === null).flatMap((r) => modelPaths(r.policy as AblationPolicy)).concat(config.base.answerer.kind === 'gguf' ? [config.base.answerer.modelPath] : []))]
+  const paths = [...new Set(resolved.filter((r) => r.unavailable === null).flatMap((r) => modelPaths(r.policy)).concat(config.base.answerer.kind === 'gguf' ? [config.base.answerer.modelPath] : []))]
   // Each model file by content hash, so the record says exactly which weights ran even if a file is replaced later.
   const models = await Promise.all(paths.map(async (p) => `${p} sha256:${await fileSha256(p)}`))
   store.start(id, deps.jobId, { appVersion: deps.appVersion, corpusSignature: corpusSignature(raw), models })
@@ -86,6 +86,9 @@ export async function runAblation(raw: SQLite.Database, id: number, deps: Ablati
     }
   }
   try {
+    // Refused before any cell runs, with a training run's own message: no native trainer here, or a model it cannot train.
+    const gguf = config.base.training.gguf
+    if (gguf && todo.some((c) => isTrainedGguf(resolved[c.row]!.policy))) await checkGgufTrainable(gguf)
     await Promise.all(Array.from({ length: limit }, worker))
     if (failure) throw failure
     deps.throwIfCancelled()
@@ -110,7 +113,10 @@ function fileSha256(path: string): Promise<string> {
   })
 }
 
-function modelPaths(policy: AblationPolicy): string[] {
+function modelPaths(resolved: Record<string, unknown>): string[] {
+  // A GGUF training row starts from the model file; its trained weights are recorded, by hash, with its evaluation run.
+  if (isTrainedGguf(resolved)) return [resolved.modelPath]
+  const policy = resolved as AblationPolicy
   if (policy.kind === 'llm') return [policy.modelPath]
   if (policy.kind === 'llm-lora') return [policy.modelPath, policy.loraPath]
   return []
@@ -132,6 +138,8 @@ async function runCell(
   const questions = base.limit
   try {
     let policy: { value: Policy; dispose(): Promise<void> }
+    // What the evaluation run records as its policy: the row's, or the trained GGUF weights it played.
+    let evaluated: Record<string, unknown> = row.policy
     let trainSteps = 0
     if (row.kind === 'train') {
       trainSteps = base.training.steps
@@ -160,7 +168,16 @@ async function runCell(
       }
       const checkpoint = new TrainingStore(raw).lastCheckpoint(trainRunId)
       if (!checkpoint) throw new Error(`Training run #${trainRunId} has no checkpoint`)
-      policy = headPolicy(row, restoreHead(checkpoint.head))
+      const gguf = base.training.gguf
+      if (isTrainedGguf(row.policy) && gguf) {
+        // The trained weights (the run's last saved GGUF), greedy, as the run's own held-out evaluation plays them.
+        if (!checkpoint.gguf) throw new Error(`Training run #${trainRunId} saved no GGUF weights`)
+        const value = await ggufPolicyOn(gguf, row.environment, checkpoint.gguf.modelPath, { temperature: 0, seed: cell.seed })
+        policy = { value, dispose: () => value.dispose() }
+        evaluated = { kind: 'llm', modelPath: checkpoint.gguf.modelPath, sha256: checkpoint.gguf.sha256, trainedFrom: gguf.modelPath, trainingRun: trainRunId, step: checkpoint.step }
+      } else {
+        policy = headPolicy(row, restoreHead(checkpoint.head))
+      }
     } else {
       const p = row.policy as AblationPolicy
       if ((p.kind === 'head' && 'trainingRun' in p) || p.kind === 'head-file') {
@@ -185,7 +202,7 @@ async function runCell(
           name: `${name} (ablation #${id}) · ${row.label} · seed ${cell.seed}`,
           environment: row.environment,
           envConfig: row.envConfig,
-          policy: row.policy as AblationPolicy,
+          policy: evaluated as AblationPolicy,
           ablation: { id, row: row.index },
           answerer: base.answerer,
           questionSetId: base.questionSetId,

@@ -12,6 +12,8 @@ import { BUDGETS } from './budget'
 import type { PlanContext } from './claims'
 
 export function planFor(raw: SQLite.Database, config: FindingsConfig): PlanContext {
+  if (config.policy === 'gguf' && !config.gguf) throw new Error('The GGUF policy needs its model: give the F32 GGUF file to train (gguf.modelPath; CLI --model <path>)')
+  if (config.policy === 'head' && config.gguf) throw new Error('GGUF training options were given with the head policy: choose policy "gguf" to train the model')
   const overrides = Object.entries(config.overrides).filter(([, v]) => v !== undefined)
   const budget = {
     ...BUDGETS[config.budget],
@@ -37,5 +39,5 @@ export function planFor(raw: SQLite.Database, config: FindingsConfig): PlanConte
   }
   const level = evidenceLevel(splitGoldProfile(raw, { questionSetId: config.questionSetId, ...plan.heldOut }))
   const seeds = Array.from({ length: config.seeds ?? budget.seeds }, (_, i) => i + 1)
-  return { questionSetId: config.questionSetId, ...plan, budget, seeds, answerer: config.answerer, evidenceMetric: level === 'sentence' ? 'sp.f1' : 'paragraph.f1' }
+  return { questionSetId: config.questionSetId, ...plan, budget, seeds, answerer: config.answerer, evidenceMetric: level === 'sentence' ? 'sp.f1' : 'paragraph.f1', gguf: config.policy === 'gguf' ? config.gguf! : null }
 }

@@ -9,6 +9,7 @@ import type { ClaimResult, FindingsResults } from '../../../preload/contract'
 import { ablationDetail, runAblation, type AblationDeps } from '../ablation'
 import { corpusSignature } from '../questions'
 import { claim } from './claims'
+import { policyText } from './policy-text'
 import { findingsDetail, storedPlan, type StoredExperiment } from './saved'
 import { findingsStore } from './store'
 import { BOOTSTRAP, verdictOf } from './verdict'
@@ -68,9 +69,7 @@ export async function runFindings(raw: SQLite.Database, id: number, deps: Findin
           seeds: plan.seeds.length,
           seconds: e.seconds,
           ablationId: e.ablationId,
-          policy: detail.config.policy === 'gguf'
-            ? 'trained policy head (GGUF policy asked for: ablation rows train the policy head only in this build; GGUF RL runs through train.run)'
-            : 'trained policy head',
+          policy: policyText(ablation, detail.config.policy),
           departures: [...plan.budget.departures, ...measured.departures, ...(e.claims.length > 1 ? [`shares its experiment (${e.key}) with ${e.claims.filter((n) => n !== name).join(', ')}`] : []), ...failed],
         })
       }

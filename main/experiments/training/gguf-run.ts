@@ -19,6 +19,7 @@ import { createEnvironment, environmentContext, environmentFactory, type Protoco
 import { defaultThreadCount, getSharedRuntime } from '../../llm/llama-runtime'
 import { GgufTrainer, type TrainerBackend } from '../../llm/training'
 import { createPolicy, LLM_KIND_FOR_PROTOCOL, type LlmDecision, type LlmPolicy, type LlmPolicyKind } from '../../policy/llm-policy'
+import type { GgufTrainConfig } from '../../../preload/contract'
 import { stepDiagnostics, tokenBatch, type TokenBatch, type TokenDecision, type TrainConfig } from '../../rl/trainer'
 import { EvidenceResolver } from '../evidence'
 import { corpusSignature, loadQuestions, type StoredQuestion } from '../questions'
@@ -54,6 +55,35 @@ export function ggufPolicyKind(environment: string, protocol: Protocol): LlmPoli
   return kind
 }
 
+/** The trainer's backend for a config: the runtime's GPU backend when layers are offloaded, else the CPU. */
+async function trainerBackend(gguf: GgufTrainConfig): Promise<TrainerBackend> {
+  const runtime = await getSharedRuntime()
+  return gguf.gpuLayers !== 0 && (runtime.backend === 'cuda' || runtime.backend === 'vulkan') ? runtime.backend : 'cpu'
+}
+
+const untrainable = (modelPath: string, reason: string) => new Error(`${modelPath} cannot be trained: ${reason}`)
+
+/**
+ * Refuses a GGUF training config before any run starts, with the messages a run gives: the native
+ * trainer cannot be built or started here, or the model cannot be trained (a quantised or F16 tensor).
+ */
+export async function checkGgufTrainable(gguf: GgufTrainConfig): Promise<void> {
+  if (!existsSync(gguf.modelPath)) throw new Error(`No GGUF model file at ${gguf.modelPath}`)
+  const trainer = await GgufTrainer.start({ backend: await trainerBackend(gguf) })
+  try {
+    const estimate = await trainer.estimate({ model: gguf.modelPath, optimizer: gguf.optimizer, contextSize: gguf.contextSize, gpuLayers: gguf.gpuLayers, ...(gguf.lastBlocks !== null ? { lastBlocks: gguf.lastBlocks } : {}) })
+    if (!estimate.trainable) throw untrainable(gguf.modelPath, estimate.reason)
+  } finally {
+    await trainer.close().catch(() => trainer.kill())
+  }
+}
+
+/** The policy a run's held-out evaluation plays: the weights at `path`, in the environment's protocol, with the run's context and token limits. */
+export async function ggufPolicyOn(gguf: GgufTrainConfig, environment: string, path: string, sampling: { temperature: number; seed: number }, recordTokens = false): Promise<LlmPolicy> {
+  const kind = ggufPolicyKind(environment, environmentFactory(environment).protocol)
+  return createPolicy({ kind, modelPath: path, contextSize: gguf.contextSize, sequences: 1, recordTokens, maxTokens: gguf.maxTokens, sampling }, await getSharedRuntime())
+}
+
 async function sha256File(path: string): Promise<string> {
   const h = createHash('sha256')
   for await (const chunk of createReadStream(path)) h.update(chunk as Buffer)
@@ -70,7 +100,7 @@ export async function runGgufTraining(raw: SQLite.Database, config: TrainConfig,
   const gguf = config.gguf
   if (!gguf) throw new Error('runGgufTraining needs config.gguf')
   const factory = environmentFactory(config.environment)
-  const kind = ggufPolicyKind(config.environment, factory.protocol)
+  ggufPolicyKind(config.environment, factory.protocol)
   if (!existsSync(gguf.modelPath)) throw new Error(`No GGUF model file at ${gguf.modelPath}`)
   const runs = new RunStore(raw)
   const store = new TrainingStore(raw)
@@ -91,10 +121,8 @@ export async function runGgufTraining(raw: SQLite.Database, config: TrainConfig,
   const train = loadQuestions(raw, config.train)
   const heldOut: StoredQuestion[] = loadQuestions(raw, config.heldOut)
   const rolloutCtx = { raw, evidence, answerer: deps.answerer, reward: config.reward, rewardScheme: factory.rewardScheme, credit: config.credit.scheme }
-  const runtime = await getSharedRuntime()
-  const backend: TrainerBackend = gguf.gpuLayers !== 0 && (runtime.backend === 'cuda' || runtime.backend === 'vulkan') ? runtime.backend : 'cpu'
-  const policyOn = async (path: string, temperature: number): Promise<LlmPolicy> =>
-    createPolicy({ kind, modelPath: path, contextSize: gguf.contextSize, sequences: 1, recordTokens: true, maxTokens: gguf.maxTokens, sampling: { temperature, seed: config.seed } }, runtime)
+  const backend = await trainerBackend(gguf)
+  const policyOn = (path: string, temperature: number): Promise<LlmPolicy> => ggufPolicyOn(gguf, config.environment, path, { temperature, seed: config.seed }, true)
 
   deps.progress(0, 'training', 'Starting the GGUF trainer')
   const trainer = await GgufTrainer.start({ backend })
@@ -140,7 +168,7 @@ export async function runGgufTraining(raw: SQLite.Database, config: TrainConfig,
   try {
     const loadOptions = { model: current, baseModel: gguf.modelPath, optimizer: gguf.optimizer, lr: gguf.learningRate, contextSize: gguf.contextSize, threads: defaultThreadCount(), gpuLayers: gguf.gpuLayers, ...(gguf.lastBlocks !== null ? { lastBlocks: gguf.lastBlocks } : {}) }
     const estimate = await cancellable(trainer.estimate({ ...loadOptions, withBase: true }))
-    if (!estimate.trainable) throw new Error(`${gguf.modelPath} cannot be trained: ${estimate.reason}`)
+    if (!estimate.trainable) throw untrainable(gguf.modelPath, estimate.reason)
     deps.progress(0, 'training', `Loading ${estimate.nTrainable.toLocaleString('en')} trainable parameters: about ${Math.ceil(estimate.estimatedBytes / 2 ** 20)} MiB for training`)
     const info = await cancellable(trainer.load(loadOptions))
     const baseSha256 = await sha256File(gguf.modelPath)

@@ -7,4 +7,4 @@ export { trainingCatalog, trainConfigDefaults, defaultTrainEnvironment } from '.
 export { checkTrainChoices, resolveTrainConfig } from './resolve-config'
 export { checkSavedConfig, deleteTrainConfig, getTrainConfig, listTrainConfigs, saveTrainConfig } from './configs'
 export { heldOutCompared, listTrainingRuns, runHeadline, trainingRollouts, trainingRun } from './queries'
-export { runGgufTraining, type GgufTrainingDeps, type TrainedGguf } from './gguf-run'
+export { checkGgufTrainable, ggufPolicyOn, runGgufTraining, type GgufTrainingDeps, type TrainedGguf } from './gguf-run'

@@ -22,7 +22,8 @@ export const useFindingsStore = defineStore('findings', () => {
   const list = ref<FindingsSummary[]>([])
   const current = ref<FindingsDetail | null>(null)
   const exported = ref<RouteOutput<'findings.export'> | null>(null)
-  const draft = ref({ questionSetId: null as number | null, budget: 'quick' as FindingsBudget, seeds: null as number | null })
+  /** policy 'gguf' trains `modelPath`'s own weights in every training arm (the contract's GGUF training defaults). */
+  const draft = ref({ questionSetId: null as number | null, budget: 'quick' as FindingsBudget, seeds: null as number | null, policy: 'head' as 'head' | 'gguf', modelPath: '' })
   /** The running job's last progress line. */
   const progress = ref<{ progress: number; stage: string; message: string } | null>(null)
 
@@ -81,9 +82,14 @@ export const useFindingsStore = defineStore('findings', () => {
   /** Saves a findings run from the draft and starts it; a refused config keeps the form as it is. */
   async function create(): Promise<void> {
     const id = runs.workspaceId
-    const { questionSetId, budget, seeds } = draft.value
+    const { questionSetId, budget, seeds, policy, modelPath } = draft.value
     if (!id || questionSetId === null) return
-    const saved = await attempt(() => useApi().call('findings.save', { workspaceId: id, config: { questionSetId, budget, ...(seeds ? { seeds } : {}) } }))
+    if (policy === 'gguf' && !modelPath.trim()) {
+      error.value = 'Choose the GGUF model whose weights the training arms train (an F32 .gguf policy model)'
+      return
+    }
+    const gguf = policy === 'gguf' ? { gguf: { modelPath: modelPath.trim() } } : {}
+    const saved = await attempt(() => useApi().call('findings.save', { workspaceId: id, config: { questionSetId, budget, policy, ...gguf, ...(seeds ? { seeds } : {}) } }))
     if (saved) await start(saved.id)
   }
 

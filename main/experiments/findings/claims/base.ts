@@ -1,4 +1,7 @@
-/** The ablation base every claim's experiment starts from: the trained head on the plan's held-out and train questions, with the budget's training run. */
+/**
+ * The ablation base every claim's experiment starts from: the trained policy on the plan's held-out and train
+ * questions, with the budget's training run; the head, or the GGUF model's own weights when the plan names one.
+ */
 import type { AblationBaseInput } from '../../../../preload/contract'
 import type { PlanContext } from './types'
 
@@ -25,6 +28,7 @@ export function trainedBase(plan: PlanContext, environment: string, credit: { sc
       evalInterval: budget.steps,
       credit,
       estimator: 'grpo',
+      ...(plan.gguf ? { gguf: plan.gguf } : {}),
     },
   }
 }

@@ -18,7 +18,7 @@ export const harness1Mechanisms: ClaimDeclaration = {
   name: 'harness1-mechanisms',
   title: 'Harness-1 mechanisms off one at a time and all off',
   paper: { source: 'Harness-1 ablations', figure: 'single mechanisms off lower final answer recall by up to 7.9%; all off by 12.2%' },
-  measure: 'held-out curated paragraph recall of a head trained in each configuration, all off minus the full harness (each single switch beside it); the scripted tool policy as a reference row',
+  measure: 'held-out curated paragraph recall of the policy (the head, or the GGUF model with --policy gguf) trained in each configuration, all off minus the full harness (each single switch beside it); the scripted tool policy as a reference row',
   expected: 'negative',
   experiment: (plan) => {
     const rows: AblationRowInput[] = [

@@ -13,7 +13,7 @@ export const toolDiversity: ClaimDeclaration = {
   name: 'tool-diversity',
   title: 'Tool-diversity reward on vs off',
   paper: { source: 'Harness-1 reward', figure: 'without the diversity term (w_div 0.25-0.5) the policy collapses to search-only' },
-  measure: "distinct tools per held-out episode (end_search excluded) of a head trained with Harness-1's published reward, with minus without the tool-diversity terms; tool mix per training step as charts",
+  measure: "distinct tools per held-out episode (end_search excluded) of the policy (head or GGUF model) trained with Harness-1's published reward, with minus without the tool-diversity terms; tool mix per training step as charts",
   expected: 'positive',
   experiment: (plan) => {
     const base = trainedBase(plan, 'stateful')

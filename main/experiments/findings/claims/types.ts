@@ -4,7 +4,7 @@
  * its effect and charts are read from that experiment's results. Knows nothing of Electron or jobs.
  */
 import type SQLite from 'better-sqlite3'
-import type { AblationConfigInput, AblationResults, ClaimResult, FindingsConfig, FindingsSeries } from '../../../../preload/contract'
+import type { AblationConfigInput, AblationResults, ClaimResult, FindingsConfig, FindingsSeries, GgufTrainConfig } from '../../../../preload/contract'
 import type { BudgetSpec } from '../budget'
 import type { Effect } from '../verdict'
 
@@ -24,6 +24,8 @@ export interface PlanContext {
   answerer: FindingsConfig['answerer']
   /** The evidence F1 the set's gold supports: sentence level where it has supporting facts. */
   evidenceMetric: 'sp.f1' | 'paragraph.f1'
+  /** With the GGUF policy: the model every training arm trains (its own weights) and the options; absent or null: the head. */
+  gguf?: GgufTrainConfig | null
 }
 
 export interface ExperimentPlan {

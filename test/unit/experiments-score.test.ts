@@ -1,26 +1,20 @@
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { workspaceMigrations } from '../../main/db/migrations'
-import { openDatabase, type OpenedDatabase } from '../../main/db/open'
+import type { OpenedDatabase } from '../../main/db/open'
 import { EvidenceResolver } from '../../main/experiments/evidence'
 import { loadQuestions } from '../../main/experiments/questions'
 import { scoreEpisode } from '../../main/experiments/score'
 import { RunStore } from '../../main/experiments/store'
 import { evaluationConfig } from '../helpers/episodes'
-import { defaultIngestOptions, runIngest } from '../../main/ingest/run'
-import { tempDir } from '../helpers/services'
+import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
 
 describe('episode scoring and storage', () => {
-  const tmp = tempDir()
+  let demo: DemoWorkspace
   let db: OpenedDatabase<unknown>
   beforeAll(async () => {
-    db = await openDatabase(join(tmp.dir, 'w.db'), workspaceMigrations)
-    await runIngest(db.raw, { kind: 'demo', seed: 5, size: 0.3 }, defaultIngestOptions(), { progress: () => undefined, throwIfCancelled: () => undefined })
+    demo = await openDemoWorkspace(5, 0.3)
+    db = demo.db
   })
-  afterAll(async () => {
-    await db.close()
-    tmp.cleanup()
-  })
+  afterAll(() => demo.close())
 
   const goldSentenceIds = (q: ReturnType<typeof loadQuestions>[number]): number[] =>
     q.supportingFacts.map(

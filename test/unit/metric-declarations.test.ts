@@ -7,17 +7,15 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { workspaceMigrations } from '../../main/db/migrations'
-import { openDatabase, type OpenedDatabase } from '../../main/db/open'
+import type { OpenedDatabase } from '../../main/db/open'
 import { EXTRA_METRICS } from '../../main/experiments/ablation/episode-extras'
 import { EvidenceResolver } from '../../main/experiments/evidence'
 import { metricInfo, metrics, type MetricDeclaration } from '../../main/experiments/metrics'
 import { loadQuestions } from '../../main/experiments/questions'
 import { rewarderFor } from '../../main/experiments/rewards'
 import { scoreEpisode } from '../../main/experiments/score'
-import { defaultIngestOptions, runIngest } from '../../main/ingest/run'
+import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
 import { rewardTermNames } from '../../main/rl/reward-schemes'
-import { tempDir } from '../helpers/services'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const METRICS_DIR = join(ROOT, 'main/experiments/metrics')
@@ -29,16 +27,13 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe('metric declarations', () => {
-  const tmp = tempDir()
+  let demo: DemoWorkspace
   let db: OpenedDatabase<unknown>
   beforeAll(async () => {
-    db = await openDatabase(join(tmp.dir, 'w.db'), workspaceMigrations)
-    await runIngest(db.raw, { kind: 'demo', seed: 5, size: 0.3 }, defaultIngestOptions(), { progress: () => undefined, throwIfCancelled: () => undefined })
+    demo = await openDemoWorkspace(5, 0.3)
+    db = demo.db
   })
-  afterAll(async () => {
-    await db.close()
-    tmp.cleanup()
-  })
+  afterAll(() => demo.close())
 
   it('declares every key a stored run can produce, once, with its level and words', () => {
     const [q] = loadQuestions(db.raw, { questionSetId: 1, limit: 1 })

@@ -1,13 +1,13 @@
 import { findingsDetail, runFindings } from '../experiments/findings'
 import { defineJobKind } from '../jobs/define-job-kind'
-import { ablationDeps } from './ablation-deps'
+import { experimentDeps } from './experiment-deps'
 
 /** A findings run in a worker thread: its experiments' ablations in turn (progress per cell, cancel between episodes, resume by cell), then a verdict per claim. */
 export const findingsJob = defineJobKind({
   kind: 'findings.run',
   run: async (ctx, { params, db, own }) => {
     const answererSpec = findingsDetail(db.raw, params.findingsId).config.answerer
-    const summary = await runFindings(db.raw, params.findingsId, await ablationDeps(ctx, own, answererSpec))
+    const summary = await runFindings(db.raw, params.findingsId, await experimentDeps(ctx, own, answererSpec))
     return { result: summary, message: `Findings #${summary.findingsId}: ${summary.claims} claims in ${summary.seconds.toFixed(0)} s` }
   },
 })

@@ -4,12 +4,11 @@ import { appMigrations } from '../db/migrations'
 import { openDatabase } from '../db/open'
 import type { AppDatabase } from '../db/schema'
 import { ModelRegistry } from '../models/registry'
-import { APP_VERSION } from '../config/version'
-import { answererFor } from '../experiments/factories'
 import { runTraining, storedTrainConfig } from '../experiments/training'
 import { defineJobKind } from '../jobs/define-job-kind'
 import { metricInfo } from '../experiments/metrics'
 import { headlineMetric } from '../rl/reward-schemes'
+import { experimentDeps } from './experiment-deps'
 
 /** A training run (or the rest of one) in a worker thread: progress per step, cancel between rollouts. */
 export const trainJob = defineJobKind({
@@ -17,17 +16,9 @@ export const trainJob = defineJobKind({
   run: async (ctx, { params, db, own }) => {
     const stored = params.mode === 'resume' ? storedTrainConfig(db.raw, params.runId) : null
     const answererSpec = params.mode === 'new' ? params.answerer : stored!.answerer
-    const answerer = own(await answererFor(answererSpec), answererSpec.kind === 'gguf' ? answererSpec.modelPath : undefined)
     const ggufDir = join(ctx.dataDir, 'models', 'trained')
-    const result = await runTraining(db.raw, params.mode === 'new' ? params.config : stored!.config, {
-      answerer: answerer.value,
-      answererSpec,
-      appVersion: APP_VERSION,
-      jobId: ctx.jobId,
-      progress: (p, stage, message) => ctx.progress(p, stage, message),
-      throwIfCancelled: () => ctx.throwIfCancelled(),
-      ggufDir,
-    }, params.mode === 'resume' ? params.runId : null)
+    const deps = { ...(await experimentDeps(ctx, own, answererSpec)), ggufDir }
+    const result = await runTraining(db.raw, params.mode === 'new' ? params.config : stored!.config, deps, params.mode === 'resume' ? params.runId : null)
     // A GGUF run's final weights become a registered model (provenance: the run's summary and <file>.provenance.json).
     let registered = ''
     if (result.model) {

@@ -13,6 +13,7 @@ import { dataDirKey, OwnerLock, ownerStatus, type OwnerStatus } from './owner-lo
 import type { WorkerInput, WorkerMessage } from './protocol'
 import { JobStore, type JobRow, type OwnerRow } from './store'
 import { defaultJobLimit, planQueue, type PlannedJob, type QueuePlace, type QueuePlan } from './queue-plan'
+import { TrailingThrottle } from './trailing-throttle'
 
 /**
  * Where the worker script is, as its caller knows it: the built `job-worker.js`, or the source loader with
@@ -55,14 +56,9 @@ interface Running {
   cancelFlag: Int32Array
   cancelTimer?: NodeJS.Timeout
   settled: boolean
-  lastWrite: number
-  lastEmit: number
-  /** The newest progress a throttle window held back, written when the window ends (so one long silent stage never leaves a stale figure). */
-  pendingProgress?: ProgressMessage
-  trailingWrite?: NodeJS.Timeout
-  /** The same for events. */
-  pendingEvent?: ProgressMessage
-  trailingEmit?: NodeJS.Timeout
+  /** Progress events (UI and SSE clients) and database writes, each throttled with a trailing edge. */
+  events: TrailingThrottle<ProgressMessage>
+  writes: TrailingThrottle<ProgressMessage>
 }
 
 type ProgressMessage = Extract<WorkerMessage, { type: 'progress' }>
@@ -316,8 +312,8 @@ export class JobManager {
       if (!run) continue
       run.settled = true
       clearTimeout(run.cancelTimer)
-      clearTimeout(run.trailingWrite)
-      clearTimeout(run.trailingEmit)
+      run.events.cancel()
+      run.writes.cancel()
       await run.worker.terminate()
       this.running.delete(id)
       this.releaseModels(id, run.kind)
@@ -430,7 +426,7 @@ export class JobManager {
     // Registered before any await, so a cancel arriving now finds the running job.
     const entry = this.options.worker
     const worker = new Worker(entry.url, { workerData: { ...input, ...entry.workerData } })
-    const run: Running = { kind, worker, cancelFlag: new Int32Array(cancelBuffer), settled: false, lastWrite: 0, lastEmit: 0 }
+    const run: Running = { kind, worker, cancelFlag: new Int32Array(cancelBuffer), settled: false, events: this.progressEvents(row.id), writes: this.progressWrites(row.id) }
     this.running.set(row.id, run)
     this.claiming.delete(row.id)
     this.events.emit('job.status', await this.get(row.id))
@@ -439,8 +435,8 @@ export class JobManager {
       if (run.settled) return
       run.settled = true
       clearTimeout(run.cancelTimer)
-      clearTimeout(run.trailingWrite)
-      clearTimeout(run.trailingEmit)
+      run.events.cancel()
+      run.writes.cancel()
       this.running.delete(row.id)
       // Whatever the thread held went with it; said before the final status so readers never see a stale holder.
       this.releaseModels(row.id, kind)
@@ -451,7 +447,7 @@ export class JobManager {
     // Database writes from worker events must never become unhandled rejections (they would end the process).
     const logged = (p: Promise<unknown>): void => void p.catch((err: unknown) => console.error(`job ${row.id}:`, err))
     worker.on('message', (m: WorkerMessage) => {
-      if (m.type === 'progress') logged(this.onProgress(row.id, run, m))
+      if (m.type === 'progress') this.onProgress(run, m)
       else if (m.type === 'model') this.onModel(row.id, run, m)
       else if (m.type === 'done') logged(settle({ status: 'done', progress: 1, message: m.message, result: m.result }))
       else if (m.type === 'cancelled') logged(settle({ status: 'cancelled', message: 'Cancelled' }))
@@ -480,52 +476,24 @@ export class JobManager {
   }
 
   /**
-   * Progress is throttled for events and writes alike, each with a trailing edge: the newest figure a window
-   * held back is emitted and written when the window ends, so a reader never keeps a stale figure. Figures in
-   * between may be skipped; the final state always arrives as a status event.
+   * Progress is throttled for events (every 50 ms) and writes (every progressWriteMs), each with a trailing
+   * edge: the newest figure a window held back is emitted and written when the window ends, so a reader
+   * never keeps a stale figure. Figures in between may be skipped; the final state always arrives as a status event.
    */
-  private async onProgress(id: string, run: Running, m: ProgressMessage): Promise<void> {
+  private onProgress(run: Running, m: ProgressMessage): void {
     if (run.settled) return
-    this.emitProgress(id, run, m)
-    await this.writeProgress(id, run, m)
+    run.events.push(m)
+    run.writes.push(m)
   }
 
-  /** Events at most every 50 ms (UI and SSE clients). */
-  private emitProgress(id: string, run: Running, m: ProgressMessage): void {
-    if (run.settled) return
-    const wait = PROGRESS_EVENT_MS - (Date.now() - run.lastEmit)
-    if (wait > 0) {
-      run.pendingEvent = m
-      run.trailingEmit ??= setTimeout(() => {
-        run.trailingEmit = undefined
-        const pending = run.pendingEvent
-        run.pendingEvent = undefined
-        if (pending) this.emitProgress(id, run, pending)
-      }, wait)
-      return
-    }
-    run.lastEmit = Date.now()
-    run.pendingEvent = undefined
-    this.events.emit('job.progress', { jobId: id, progress: m.progress, stage: m.stage, message: m.message })
+  private progressEvents(id: string): TrailingThrottle<ProgressMessage> {
+    return new TrailingThrottle(PROGRESS_EVENT_MS, (m) => this.events.emit('job.progress', { jobId: id, progress: m.progress, stage: m.stage, message: m.message }))
   }
 
-  /** Database writes at most every progressWriteMs. */
-  private async writeProgress(id: string, run: Running, m: ProgressMessage): Promise<void> {
-    if (run.settled) return
-    const wait = this.progressWriteMs - (Date.now() - run.lastWrite)
-    if (wait > 0) {
-      run.pendingProgress = m
-      run.trailingWrite ??= setTimeout(() => {
-        run.trailingWrite = undefined
-        const pending = run.pendingProgress
-        run.pendingProgress = undefined
-        if (pending) void this.writeProgress(id, run, pending).catch((err: unknown) => console.error(`job ${id}:`, err))
-      }, wait)
-      return
-    }
-    run.lastWrite = Date.now()
-    run.pendingProgress = undefined
-    await this.update(id, { progress: m.progress, stage: m.stage, message: m.message }, false, ['running'])
+  private progressWrites(id: string): TrailingThrottle<ProgressMessage> {
+    return new TrailingThrottle(this.progressWriteMs, (m) => {
+      void this.update(id, { progress: m.progress, stage: m.stage, message: m.message }, false, ['running']).catch((err: unknown) => console.error(`job ${id}:`, err))
+    })
   }
 
   /** Moves a job to a final status, only from one of `from` (a job never leaves a final status). */

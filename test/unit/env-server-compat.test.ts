@@ -3,22 +3,16 @@
  * tolerant menu-reply parse (the sentence substrate's, shared with the app's policies), OpenEnv-style
  * /reset /step /state /schema beside /v1, Search-R1's POST /retrieve, and question_id as a decimal string.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEnvServer, type EnvServer } from '../../main/env-server'
+import { describe, expect, it } from 'vitest'
 import { parseMenuReply } from '../../main/harness'
-import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
+import { useServedDemo } from '../helpers/env-server'
 
 type Json = Record<string, any>
 
-let demo: DemoWorkspace
-let server: EnvServer
+const served = useServedDemo()
 
 async function call(method: string, path: string, body?: unknown): Promise<{ status: number; json: Json }> {
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${server.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
+  const res = await served.request(method, path, body)
   return { status: res.status, json: (await res.json()) as Json }
 }
 const ok = async (method: string, path: string, body?: unknown): Promise<Json> => {
@@ -26,15 +20,6 @@ const ok = async (method: string, path: string, body?: unknown): Promise<Json> =
   if (r.status !== 200) throw new Error(`${method} ${path} -> ${r.status} ${JSON.stringify(r.json)}`)
   return r.json
 }
-
-beforeAll(async () => {
-  demo = await openDemoWorkspace(5, 0.3)
-  server = await startEnvServer({ raw: demo.db.raw, appVersion: 'test', port: 0, workers: 1 })
-}, 600_000)
-afterAll(async () => {
-  await server?.close()
-  await demo?.close()
-})
 
 describe('menu replies, read tolerantly', () => {
   const ids = ['S1', 'S2', 'S12', 'L3', 'A']
@@ -96,7 +81,7 @@ describe('environment server compatibility routes', () => {
   })
 
   it('answers Search-R1 retrieval requests over the workspace retriever', async () => {
-    const question = demo.questions[0]!.question
+    const question = served.demo.questions[0]!.question
     const scored = await ok('POST', '/retrieve', { queries: [question, 'capital city'], topk: 3, return_scores: true })
     expect(scored.result).toHaveLength(2)
     for (const hits of scored.result) {

@@ -5,21 +5,16 @@
  * for byte, either way (the create, every step and the finish answer as sent; only the episode id and
  * the step's wall-clock `env_ms` differ, and both are blanked).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEnvServer, type EnvServer } from '../../main/env-server'
-import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
+import { describe, expect, it } from 'vitest'
+import { startEnvServer } from '../../main/env-server'
+import { useServedDemo } from '../helpers/env-server'
 
 type Json = Record<string, any>
 
-let demo: DemoWorkspace
-let server: EnvServer
+const served = useServedDemo()
 
 async function send(method: string, path: string, body?: unknown): Promise<string> {
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${server.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
+  const res = await served.request(method, path, body)
   const text = await res.text()
   if (res.status !== 200) throw new Error(`${method} ${path} -> ${res.status} ${text}`)
   return text
@@ -48,15 +43,6 @@ async function transcript(environment: 'graph-menu' | 'stateful', index: number,
   return texts.map((t) => t.replaceAll(id, '<id>').replace(/"env_ms":[0-9.e+-]+/g, '"env_ms":0'))
 }
 
-beforeAll(async () => {
-  demo = await openDemoWorkspace(5, 0.3)
-  server = await startEnvServer({ raw: demo.db.raw, appVersion: 'test', port: 0, workers: 1 })
-}, 600_000)
-afterAll(async () => {
-  await server?.close()
-  await demo?.close()
-})
-
 describe('inline episodes of a pooled server', () => {
   it.each([['graph-menu' as const], ['stateful' as const]])('%s: a seeded episode served inline and on a worker gives byte-identical answers', async (environment) => {
     const before = await stats()
@@ -81,7 +67,7 @@ describe('inline episodes of a pooled server', () => {
   })
 
   it('with inline: 0 every episode runs on a worker, and the health answer says so', async () => {
-    const pooledOnly = await startEnvServer({ raw: demo.db.raw, appVersion: 'test', port: 0, workers: 1, inline: 0 })
+    const pooledOnly = await startEnvServer({ raw: served.demo.db.raw, appVersion: 'test', port: 0, workers: 1, inline: 0 })
     try {
       const headers = { authorization: `Bearer ${pooledOnly.token}`, 'content-type': 'application/json' }
       const health = (await (await fetch(`${pooledOnly.url}/v1/health`, { headers: { authorization: headers.authorization } })).json()) as Json

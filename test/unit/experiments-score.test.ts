@@ -1,20 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { OpenedDatabase } from '../../main/db/open'
 import { EvidenceResolver } from '../../main/experiments/evidence'
 import { loadQuestions } from '../../main/experiments/questions'
 import { scoreEpisode } from '../../main/experiments/score'
 import { RunStore } from '../../main/experiments/store'
 import { evaluationConfig } from '../helpers/episodes'
-import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
+import { useDemoWorkspace } from '../helpers/corpus'
 
 describe('episode scoring and storage', () => {
-  let demo: DemoWorkspace
+  const demo = useDemoWorkspace(5, 0.3)
   let db: OpenedDatabase<unknown>
-  beforeAll(async () => {
-    demo = await openDemoWorkspace(5, 0.3)
-    db = demo.db
+  beforeAll(() => {
+    db = demo.workspace.db
   })
-  afterAll(() => demo.close())
 
   const goldSentenceIds = (q: ReturnType<typeof loadQuestions>[number]): number[] =>
     q.supportingFacts.map(

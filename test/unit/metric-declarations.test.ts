@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { OpenedDatabase } from '../../main/db/open'
 import { EXTRA_METRICS } from '../../main/experiments/ablation/episode-extras'
 import { EvidenceResolver } from '../../main/experiments/evidence'
@@ -14,7 +14,7 @@ import { metricInfo, metrics, type MetricDeclaration } from '../../main/experime
 import { loadQuestions } from '../../main/experiments/questions'
 import { rewarderFor } from '../../main/experiments/rewards'
 import { scoreEpisode } from '../../main/experiments/score'
-import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
+import { useDemoWorkspace } from '../helpers/corpus'
 import { rewardTermNames } from '../../main/rl/reward-schemes'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -27,13 +27,11 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe('metric declarations', () => {
-  let demo: DemoWorkspace
+  const demo = useDemoWorkspace(5, 0.3)
   let db: OpenedDatabase<unknown>
-  beforeAll(async () => {
-    demo = await openDemoWorkspace(5, 0.3)
-    db = demo.db
+  beforeAll(() => {
+    db = demo.workspace.db
   })
-  afterAll(() => demo.close())
 
   it('declares every key a stored run can produce, once, with its level and words', () => {
     const [q] = loadQuestions(db.raw, { questionSetId: 1, limit: 1 })

@@ -5,10 +5,10 @@ import type { JobContext } from '../jobs/protocol'
 import type { Resource } from '../jobs/define-job-kind'
 
 /**
- * What an ablation-driven job (an ablation matrix, a findings run) hands its runner: the answerer it
- * names, owned by the job so its model is released when the job ends, and the job's progress and cancel.
+ * What an experiment job (a training run, an ablation matrix, a findings run) hands its runner: the answerer
+ * it names, owned by the job so its model is released when the job ends, and the job's progress and cancel.
  */
-export async function ablationDeps(ctx: JobContext, own: <T extends Resource>(resource: T, modelPath?: string) => T, answererSpec: AblationDeps['answererSpec']): Promise<AblationDeps> {
+export async function experimentDeps(ctx: JobContext, own: <T extends Resource>(resource: T, modelPath?: string) => T, answererSpec: AblationDeps['answererSpec']): Promise<AblationDeps> {
   const answerer = own(await answererFor(answererSpec), answererSpec.kind === 'gguf' ? answererSpec.modelPath : undefined)
   return {
     answerer: answerer.value,

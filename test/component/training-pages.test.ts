@@ -174,7 +174,6 @@ describe('Rewards page and Training section', () => {
         return w.get('[data-test=training-run]').attributes('data-status') === 'done' && points() === 4
       },
       'the run done with a point per step',
-      60_000,
     ).catch((err: unknown) => {
       throw new Error(`${String(err)}; status ${w.get('[data-test=training-run]').attributes('data-status')}, points ${points()}, seen ${[...seen].join(',')}`)
     })
@@ -182,6 +181,8 @@ describe('Rewards page and Training section', () => {
     expect(counting.calls('training.run') - refreshes).toBeGreaterThan(2)
     expect([...seen].filter((n) => n > 0 && n < 4).length).toBeGreaterThan(0)
     expect(w.get('[data-test=training-progress]').text()).toBe('4 / 4 steps')
+    // A head run's setup names its loss, learning rate and entropy bonus.
+    expect(w.get('[data-test=training-setup]').text()).toMatch(/ · [a-z-]+.* · lr [0-9.e-]+ · entropy [0-9.e-]+ · G=/)
   }, 600_000)
 
   it('Training section: a finished run shows every chart from its diagnostics, held-out before/after with CIs, and the rollouts of a step with trajectory links', async () => {

@@ -100,6 +100,10 @@ describe.runIf(run && storiesAvailable)(storiesTitle('GGUF training in Chromium 
     expect(await page.locator('[data-test=training-run][data-status=failed]').count(), await page.locator('[data-test=training-run]').textContent() ?? '').toBe(0)
     expect(await page.locator('[data-test=training-error]').count(), (await page.locator('[data-test=training-error]').allTextContents()).join(' ')).toBe(0)
     expect(await panel.locator('[data-test=training-gguf]').textContent()).toMatch(/Trains the weights of .*stories260K\.gguf · sgd lr 0\.0005 · output \+ last 1 blocks/)
+    // The setup line names the GGUF update, not the head's loss, learning rate or entropy bonus.
+    const setup = (await panel.locator('[data-test=training-setup]').textContent()) ?? ''
+    expect(setup).toContain('advantage-weighted update of the sampled tokens')
+    expect(setup).not.toMatch(/entropy|ppo-clip|reinforce/)
     await waitForPlotted(1)
     const first = await plotted()
     await waitForPlotted(first + 1)

@@ -38,6 +38,14 @@ describe('the ceiling of reachable gold', () => {
     expect(r.best.length).toBe(r.units.length)
   }, 600_000)
 
+  it('searches where the environment offers a search tool: free query with nothing visible reaches gold through its own queries', async () => {
+    const env = createEnvironment('free-query', w.ctx, { initialK: 0 })
+    const q = w.questions[0]!
+    const r = await searchCeiling(env, w.ctx, q, 7)
+    expect(r.best.length).toBeGreaterThan(0)
+    expect(r.bestPath.some((a) => a.kind === 'tool' && a.name === 'search')).toBe(true)
+  }, 600_000)
+
   it('gives a reason for every unit out of reach: one turn with nothing visible leaves the gold unsurfaced', async () => {
     const env = createEnvironment('graph-menu', w.ctx, { initialK: 0, turnLimit: 1 })
     const q = w.questions[0]!

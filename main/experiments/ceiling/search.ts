@@ -56,6 +56,8 @@ export function goldUnits(question: EnvQuestion): GoldUnit[] {
   return gold.documents.map((d) => ({ kind: 'document', id: d.documentId, title: d.title ?? d.name }))
 }
 
+/** The query tool of sentence environments that take free queries (free-query's `search`). */
+const SEARCH_TOOL = 'search'
 const dataOf = (obs: { data: Record<string, unknown> }): SentenceEnvData => obs.data as SentenceEnvData
 const sentenceOf = (item: MenuItem): { id: number; documentId: number } | undefined => (item.target as { sentence?: { id: number; documentId: number } } | undefined)?.sentence
 
@@ -98,6 +100,11 @@ export async function searchCeiling(env: Environment, ctx: EnvContext, question:
     return dataOf(obs)
   }
 
+  const offersSearch = (): boolean => {
+    const space = env.actions()
+    return space.kind === 'tools' && space.tools.some((t) => t.name === SEARCH_TOOL)
+  }
+
   const children = (data: SentenceEnvData, committed: ReadonlySet<number>): Action[] => {
     const out: Action[] = []
     const claimed = new Set<number>()
@@ -113,7 +120,8 @@ export async function searchCeiling(env: Environment, ctx: EnvContext, question:
     // A fetch on the last turn cannot be committed any more.
     if (data.turnsLeft < 2) return out
     for (const item of data.menu) if (item.type === 'LOOKUP') out.push({ kind: 'menu', id: item.id })
-    if (data.environment === 'free-query') for (const query of searches(data, units, committed)) out.push({ kind: 'tool', name: 'search', arguments: { query } })
+    // Searches where the environment offers a search tool now (its action space says so, not its name).
+    if (offersSearch()) for (const query of searches(data, units, committed)) out.push({ kind: 'tool', name: SEARCH_TOOL, arguments: { query } })
     return out
   }
 

@@ -182,7 +182,7 @@ describe('Rewards page and Training section', () => {
     expect([...seen].filter((n) => n > 0 && n < 4).length).toBeGreaterThan(0)
     expect(w.get('[data-test=training-progress]').text()).toBe('4 / 4 steps')
     // A head run's setup names its loss, learning rate and entropy bonus.
-    expect(w.get('[data-test=training-setup]').text()).toMatch(/ · [a-z-]+.* · lr [0-9.e-]+ · entropy [0-9.e-]+ · G=/)
+    expect(w.get('[data-test=training-setup]').text()).toMatch(/ · cispo \(Weight clip lo 0, Weight clip hi 5\) · lr [0-9.e-]+ · entropy [0-9.e-]+ · G=/)
   }, 600_000)
 
   it('Training section: a finished run shows every chart from its diagnostics, held-out before/after with CIs, and the rollouts of a step with trajectory links', async () => {

@@ -227,8 +227,8 @@ export const useAblationsStore = defineStore('ablations', () => {
               limit: draft.trainLimit,
               steps: draft.steps,
               evalInterval: Math.max(1, Math.ceil(draft.steps / 4)),
-              // Every training row then trains this model's own weights and evaluates the trained weights.
-              ...(draft.trainKind === 'gguf' ? { gguf: { ...draft.gguf } } : {}),
+              // Every training row then trains this model's own weights and evaluates the trained weights (the builder asks for a model when it has training rows).
+              ...(draft.trainKind === 'gguf' && draft.gguf.modelPath !== '' ? { gguf: { ...draft.gguf } } : {}),
             },
           },
           rows: chosenRows.value,

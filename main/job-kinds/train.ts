@@ -1,14 +1,9 @@
-import { join } from 'node:path'
-import { appDbFile } from '../config/paths'
-import { appMigrations } from '../db/migrations'
-import { openDatabase } from '../db/open'
-import type { AppDatabase } from '../db/schema'
-import { ModelRegistry } from '../models/registry'
 import { runTraining, storedTrainConfig } from '../experiments/training'
 import { defineJobKind } from '../jobs/define-job-kind'
 import { metricInfo } from '../experiments/metrics'
 import { headlineMetric } from '../rl/reward-schemes'
 import { experimentDeps } from './experiment-deps'
+import { trainedModels } from './trained-models'
 
 /** A training run (or the rest of one) in a worker thread: progress per step, cancel between rollouts. */
 export const trainJob = defineJobKind({
@@ -16,15 +11,13 @@ export const trainJob = defineJobKind({
   run: async (ctx, { params, db, own }) => {
     const stored = params.mode === 'resume' ? storedTrainConfig(db.raw, params.runId) : null
     const answererSpec = params.mode === 'new' ? params.answerer : stored!.answerer
-    const ggufDir = join(ctx.dataDir, 'models', 'trained')
-    const deps = { ...(await experimentDeps(ctx, own, answererSpec)), ggufDir }
+    const models = trainedModels(ctx, own)
+    const deps = { ...(await experimentDeps(ctx, own, answererSpec)), ggufDir: models.dir }
     const result = await runTraining(db.raw, params.mode === 'new' ? params.config : stored!.config, deps, params.mode === 'resume' ? params.runId : null)
     // A GGUF run's final weights become a registered model (provenance: the run's summary and <file>.provenance.json).
     let registered = ''
     if (result.model) {
-      const app = own(await openDatabase<AppDatabase>(appDbFile(ctx.dataDir), appMigrations))
-      const model = await new ModelRegistry(app.db).add(result.model.path, 'policy')
-      registered = ` · model ${model.name} registered`
+      registered = ` · model ${(await models.register(result.model)).name} registered`
     }
     // The headline is the metric the run's own reward follows (paragraph F1 on paragraph gold).
     const metric = headlineMetric(result.config.reward) ?? 'sp.f1'

@@ -318,7 +318,16 @@ export const HeadWeightsFileSchema = z.object({
   source: z.record(z.string(), z.unknown()),
 })
 
+/** Whether GGUF weights can train here: the native trainer built (or found) for the CPU, else why not in words. */
+export const GgufTrainerStatus = z.object({ available: z.boolean(), reason: z.string().nullable() })
+export type GgufTrainerStatus = z.infer<typeof GgufTrainerStatus>
+
 export const trainingRoutes = {
+  'training.ggufTrainer': route(
+    "Whether the native GGUF trainer can run here (built with the system C++ compiler on first ask, then cached), and why not when it cannot",
+    z.object({}).strict(),
+    GgufTrainerStatus,
+  ),
   'training.catalog': route(
     'What a training config can name: reward terms (label, description, warning), presets, Harness-1 weights with published defaults, credit schemes, estimators, losses with their clip options, the defaults, and the environments the policy head drives',
     z.object({}).strict(),

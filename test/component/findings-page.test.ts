@@ -82,6 +82,10 @@ describe('Findings page', () => {
     const w = (wrapper = await mountApp(`/workspaces/${workspaceId}/findings`))
     await until(() => w.find('[data-test=findings-policy]').exists(), 'the form')
     await w.get('[data-test=findings-policy]').setValue('gguf')
+    // No F32 policy model is registered here: the page says so (or why the native trainer cannot run).
+    const blocked = () => w.find('[data-test=findings-gguf-blocked]')
+    await until(() => blocked().exists() && !blocked().text().startsWith('Checking'), 'the reason nothing can train')
+    expect(blocked().text()).toMatch(/^(No policy model is registered: add an F32 GGUF model on the Models page|GGUF weights cannot train here: )/)
     await w.get('[data-test=findings-new]').trigger('submit')
     await until(() => w.find('[data-test=findings-error]').exists(), 'the missing model named')
     expect(w.get('[data-test=findings-error]').text()).toMatch(/Choose the GGUF model/)

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ensureTrainerBinary, GgufTrainerUnavailableError } from '../../main/llm/training'
 import { writeTinyLlama, writeTinyLoraAdapter } from '../helpers/gguf'
 import { startBackend, tempDir, type TestBackend } from '../helpers/services'
 import { sharedAvailable, sharedPath } from '../helpers/shared-data'
@@ -43,6 +44,45 @@ describe.runIf(sharedAvailable(MODEL, 'the GGUF ablation row'))('ablation with a
     expect(llm!.error).toBeNull()
     expect(Object.keys(llm!.episodes).sort()).toEqual(Object.keys(b!.episodes).sort())
     expect(llm!.cells['turns']!.difference.count).toBe(2)
+  }, 600_000)
+
+  it('registers the GGUF weights a training row trained, with their provenance', async (ctx) => {
+    try {
+      await ensureTrainerBinary()
+    } catch (err) {
+      if (err instanceof GgufTrainerUnavailableError) return ctx.skip(`GGUF trainer unavailable: ${err.message}`)
+      throw err
+    }
+    const saved = await backend.call('ablations.save', {
+      workspaceId,
+      name: 'gguf training row',
+      config: {
+        base: {
+          environment: 'graph-menu',
+          policy: { kind: 'head', stage: 'after' },
+          questionSetId: setId,
+          limit: 2,
+          seeds: [2],
+          training: { offset: 2, limit: 4, steps: 1, groupSize: 2, questionsPerStep: 1, evalInterval: 1, credit: { scheme: 'outcome', lambda: 0 }, gguf: { modelPath: MODEL, learningRate: 0.001, maxTokens: 64 } },
+        },
+        rows: [{ label: 'scripted', policy: { kind: 'scripted', name: 'greedy' } }],
+        parallel: 1,
+      },
+    })
+    expect(saved.resolved[0]).toMatchObject({ kind: 'train', policy: { kind: 'gguf', stage: 'after', modelPath: MODEL }, unavailable: null })
+    const job = await backend.call('job.start', { kind: 'ablation.run', workspaceId, params: { ablationId: saved.id } })
+    const done = await backend.services.jobs.waitFor(job.id)
+    expect(done.status, done.error ?? '').toBe('done')
+    expect(done.message).toMatch(/ · 1 trained model registered$/)
+    const trainRunId = (await backend.call('ablations.get', { workspaceId, id: saved.id })).cells.find((c) => c.row === 0)!.trainRunId!
+    // Saved under the app's models folder (one subfolder per workspace), registered as a policy with its provenance.
+    const trained = (await backend.call('models.list', {})).filter((m) => m.provenance !== null)
+    expect(trained).toHaveLength(1)
+    const model = trained[0]!
+    expect(model.path).toBe(join(backend.dataDir, 'models', 'trained', workspaceId, `run-${trainRunId}`, 'step-0.gguf'))
+    expect(model.role).toBe('policy')
+    expect(model.sha256).toBe(createHash('sha256').update(readFileSync(model.path)).digest('hex'))
+    expect(model.provenance).toEqual({ baseModel: MODEL, baseSha256: createHash('sha256').update(readFileSync(MODEL)).digest('hex'), runId: trainRunId, step: 0 })
   }, 600_000)
 })
 

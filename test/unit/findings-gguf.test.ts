@@ -13,7 +13,7 @@ import { FindingsConfigSchema, AblationConfigSchema } from '../../preload/contra
 import { ablationDetail, runAblation, saveAblation } from '../../main/experiments/ablation'
 import { saveFindings } from '../../main/experiments/findings'
 import { policyText } from '../../main/experiments/findings/policy-text'
-import { TrainingStore } from '../../main/experiments/training'
+import { TrainingStore, type TrainedGguf } from '../../main/experiments/training'
 import { JobCancelledError } from '../../main/jobs/protocol'
 import { LexicalAnswerer } from '../../main/policy/answerer/lexical-answerer'
 import { useGgufTrainingFixture } from '../helpers/gguf-training'
@@ -21,13 +21,14 @@ import { STORIES_260K, storiesAvailable, storiesTitle, writeTinyLlama } from '..
 
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex')
 
-const deps = (throwIfCancelled: () => void = () => {}) => ({
+const deps = (throwIfCancelled: () => void = () => {}, onTrainedModel?: (model: TrainedGguf) => Promise<void>) => ({
   answerer: new LexicalAnswerer(),
   answererSpec: { kind: 'lexical' as const },
   appVersion: 'test',
   jobId: null,
   progress: () => {},
   throwIfCancelled,
+  ...(onTrainedModel ? { onTrainedModel } : {}),
 })
 
 describe.skipIf(!storiesAvailable)(storiesTitle('findings and ablations with the GGUF policy (stories260K)'), () => {
@@ -73,12 +74,16 @@ describe.skipIf(!storiesAvailable)(storiesTitle('findings and ablations with the
       parallel: 1,
     })
     const saved = saveAblation(raw, 'gguf resume', config)
+    // Each training run's final weights are handed over once (the job registers them), not at a cancel.
+    const trainedModels: TrainedGguf[] = []
+    const onTrainedModel = async (m: TrainedGguf) => void trainedModels.push(m)
     expect(saved.resolved[0]).toMatchObject({ kind: 'train', policy: { kind: 'gguf', stage: 'after', modelPath: STORIES_260K }, unavailable: null })
     // Cancel once the training cell has stored its first step (a state of the database, not a time).
     const steps = raw.prepare('select count(*) from train_steps where run_id = (select train_run_id from ablation_cells where ablation_id = ? and row = 0)').pluck()
     await expect(runAblation(raw, saved.id, deps(() => {
       if (Number(steps.get(saved.id) ?? 0) >= 1) throw new JobCancelledError()
-    }))).rejects.toThrow(/cancelled/)
+    }, onTrainedModel))).rejects.toThrow(/cancelled/)
+    expect(trainedModels).toEqual([])
     const stopped = ablationDetail(raw, saved.id)
     expect(stopped.status).toBe('cancelled')
     const cell = stopped.cells.find((c) => c.row === 0)!
@@ -86,7 +91,7 @@ describe.skipIf(!storiesAvailable)(storiesTitle('findings and ablations with the
     const runId = cell.trainRunId!
     expect(new TrainingStore(raw).diagnostics(runId).map((d) => d.step)).toEqual([0])
 
-    await runAblation(raw, saved.id, deps())
+    await runAblation(raw, saved.id, deps(undefined, onTrainedModel))
     const done = ablationDetail(raw, saved.id)
     expect(done.status, done.error ?? '').toBe('done')
     expect(done.cells.find((c) => c.row === 0)!.trainRunId).toBe(runId)
@@ -103,6 +108,7 @@ describe.skipIf(!storiesAvailable)(storiesTitle('findings and ablations with the
     expect(evalConfig.policy).toMatchObject({ kind: 'llm', modelPath: checkpoint.gguf!.modelPath, sha256: checkpoint.gguf!.sha256, trainedFrom: STORIES_260K, trainingRun: runId, step: 1 })
     const trainSummary = JSON.parse(raw.prepare('select summary_json from runs where id = ?').pluck().get(runId) as string) as { ggufModel: { sha256: string } }
     expect(trainSummary.ggufModel.sha256).toBe(checkpoint.gguf!.sha256)
+    expect(trainedModels).toEqual([{ path: checkpoint.gguf!.modelPath, sha256: checkpoint.gguf!.sha256, baseModel: STORIES_260K, baseSha256: sha(STORIES_260K), runId, step: 1 }])
     // Weights moved wherever a step trained tokens (groups whose rollouts all scored alike train none).
     if (new TrainingStore(raw).diagnostics(runId).some((d) => Number((d.diagnostics as Record<string, unknown>)['tokensTrained']) > 0)) expect(checkpoint.gguf!.sha256).not.toBe(sha(STORIES_260K))
     // What a claim on this experiment says it ran.

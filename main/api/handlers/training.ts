@@ -1,12 +1,14 @@
 import { ApiError, type trainingRoutes } from '../../../preload/contract'
 import type { Services } from '../../app/services'
 import { deleteTrainConfig, exportHeadWeights, listTrainConfigs, listTrainingRuns, saveTrainConfig, trainingCatalog, trainingRollouts, trainingRun } from '../../experiments/training'
+import { trainerStatus } from '../../llm/training'
 import { workspaceRaw, type HandlerGroup } from './handler-group'
 
 export function trainingHandlers(services: Services): HandlerGroup<typeof trainingRoutes> {
   const raw = workspaceRaw(services)
   const { jobs } = services
   return {
+    'training.ggufTrainer': async () => trainerStatus(),
     'training.catalog': async () => trainingCatalog(),
     'training.configs.list': async ({ workspaceId }) => listTrainConfigs(await raw(workspaceId)),
     'training.configs.save': async ({ workspaceId, name, config }) => saveTrainConfig(await raw(workspaceId), name, config),

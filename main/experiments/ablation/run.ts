@@ -17,7 +17,7 @@ import { runEvaluation } from '../evaluate'
 import { policyFor } from '../factories'
 import { corpusSignature } from '../questions'
 import { runStore } from '../store'
-import { checkGgufTrainable, ggufPolicyOn, runTraining, TrainingStore } from '../training'
+import { checkGgufTrainable, ggufPolicyOn, runTraining, TrainingStore, type TrainedGguf } from '../training'
 import { computeResults } from './results'
 import { isTrainedGguf, loraPolicySpec, trainingConfig } from './resolve'
 import { ablationStore, type AblationCellRecord } from './store'
@@ -29,6 +29,13 @@ export interface AblationDeps {
   jobId: string | null
   progress(progress: number, stage: string, message?: string): void
   throwIfCancelled(): void
+  /** Folder for the GGUF files its training cells save (default: trained-models/ beside the workspace database). */
+  ggufDir?: string
+  /**
+   * Sees the final weights of each GGUF training run once, when the run finishes (the job registers them
+   * as a model); a cell resumed after its training finished does not train, so it is not called again.
+   */
+  onTrainedModel?(model: TrainedGguf): Promise<void>
 }
 
 export interface AblationRunSummary {
@@ -154,6 +161,7 @@ async function runCell(
           appVersion: deps.appVersion,
           jobId: deps.jobId,
           throwIfCancelled: deps.throwIfCancelled,
+          ...(deps.ggufDir !== undefined ? { ggufDir: deps.ggufDir } : {}),
           progress: (p, _stage, message) => {
             // The run id exists from the first step on: record it so a cancelled cell resumes its training.
             if (trainRunId === null) {
@@ -165,6 +173,7 @@ async function runCell(
         }, resume)
         trainRunId = trained.runId
         store.setCellTrainRun(id, row.index, cell.seed, trained.runId)
+        if (trained.model) await deps.onTrainedModel?.(trained.model)
       }
       const checkpoint = new TrainingStore(raw).lastCheckpoint(trainRunId)
       if (!checkpoint) throw new Error(`Training run #${trainRunId} has no checkpoint`)

@@ -163,3 +163,14 @@ async function build(backend: TrainerBackend, options: BuildOptions): Promise<Tr
   renameSync(`${exe}.tmp`, exe)
   return result
 }
+
+/** Whether the CPU trainer can run here (building it when missing): what the UI shows before offering GGUF training. */
+export async function trainerStatus(): Promise<{ available: boolean; reason: string | null }> {
+  try {
+    await ensureTrainerBinary()
+    return { available: true, reason: null }
+  } catch (err) {
+    if (err instanceof GgufTrainerUnavailableError) return { available: false, reason: err.message }
+    throw err
+  }
+}

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
 import { computed, reactive, ref, watch } from 'vue'
-import type { AblationDetail, AblationPolicy, AblationRowInput, AblationSummary, Job, RouteOutput } from '../../../preload/contract'
+import { GgufTrainSchema, type AblationDetail, type AblationPolicy, type AblationRowInput, type AblationSummary, type GgufTrainConfig, type Job, type RouteOutput } from '../../../preload/contract'
 import { useApi } from '../api'
 import { attemptInto } from './attempt'
 import { useCatalogStore } from './catalog'
@@ -24,6 +24,9 @@ const policyKey = (p: AblationPolicy): string =>
   : p.kind === 'head' ? ('stage' in p ? `head:${p.stage}` : `head:run:${p.trainingRun}:${p.step ?? 'last'}`)
   : p.kind === 'head-file' ? `head-file:${p.path}`
   : p.kind === 'llm' ? `llm:${p.modelPath}` : `lora:${p.modelPath}:${p.loraPath}`
+
+/** The contract's GGUF training defaults, with no model chosen yet. */
+const ggufDefaults = (): GgufTrainConfig => ({ ...GgufTrainSchema.parse({ modelPath: '-' }), modelPath: '' })
 
 /**
  * Ablations page: the ablation matrix (a base, rows chosen from what the environments, policies, credit
@@ -56,6 +59,9 @@ export const useAblationsStore = defineStore('ablations', () => {
     trainOffset: 20,
     trainLimit: 20,
     steps: 4,
+    /** What the training rows train: the head (features), or a registered F32 GGUF policy's own weights (`gguf`). */
+    trainKind: 'head' as 'head' | 'gguf',
+    gguf: ggufDefaults(),
     chosen: [] as string[],
   })
   /** The metric the charts show. */
@@ -215,7 +221,15 @@ export const useAblationsStore = defineStore('ablations', () => {
             offset: draft.offset,
             limit: draft.limit,
             seeds: seeds.value,
-            training: { ...(draft.trainSplit ? { split: draft.trainSplit } : {}), offset: draft.trainOffset, limit: draft.trainLimit, steps: draft.steps, evalInterval: Math.max(1, Math.ceil(draft.steps / 4)) },
+            training: {
+              ...(draft.trainSplit ? { split: draft.trainSplit } : {}),
+              offset: draft.trainOffset,
+              limit: draft.trainLimit,
+              steps: draft.steps,
+              evalInterval: Math.max(1, Math.ceil(draft.steps / 4)),
+              // Every training row then trains this model's own weights and evaluates the trained weights (the builder asks for a model when it has training rows).
+              ...(draft.trainKind === 'gguf' && draft.gguf.modelPath !== '' ? { gguf: { ...draft.gguf } } : {}),
+            },
           },
           rows: chosenRows.value,
           parallel: draft.parallel,
@@ -253,7 +267,7 @@ export const useAblationsStore = defineStore('ablations', () => {
   /** Loads a saved ablation's config into the form (to change it and save it under a new name). */
   function edit(detail: AblationDetail): void {
     const b = detail.config.base
-    Object.assign(draft, { name: `${detail.name} (copy)`, environment: b.environment, policyKey: policyKey(b.policy), questionSetId: b.questionSetId, split: b.split ?? '', trainSplit: b.training.split ?? '', offset: b.offset, limit: b.limit, seeds: b.seeds.join(', '), trainOffset: b.training.offset, trainLimit: b.training.limit, steps: b.training.steps, parallel: detail.config.parallel })
+    Object.assign(draft, { name: `${detail.name} (copy)`, environment: b.environment, policyKey: policyKey(b.policy), questionSetId: b.questionSetId, split: b.split ?? '', trainSplit: b.training.split ?? '', offset: b.offset, limit: b.limit, seeds: b.seeds.join(', '), trainOffset: b.training.offset, trainLimit: b.training.limit, steps: b.training.steps, parallel: detail.config.parallel, trainKind: b.training.gguf ? 'gguf' : 'head', gguf: b.training.gguf ? { ...b.training.gguf } : ggufDefaults() })
     draft.chosen = detail.config.rows.flatMap((r) => templates.value.filter((t) => JSON.stringify(t.row) === JSON.stringify(r)).map((t) => t.key))
   }
 

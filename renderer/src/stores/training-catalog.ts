@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
-import type { TrainingCatalog } from '../../../preload/contract'
+import type { GgufTrainerStatus, TrainingCatalog } from '../../../preload/contract'
 import { useApi } from '../api'
 import { attemptInto } from './attempt'
 import { useCatalogStore } from './catalog'
@@ -29,6 +29,21 @@ export const useTrainingCatalogStore = defineStore('training-catalog', () => {
     return loading
   }
 
+  /** Whether GGUF weights can train here (asked once: the first ask may build the native trainer). */
+  const trainer = ref<GgufTrainerStatus | null>(null)
+  let asking: Promise<void> | null = null
+  function loadTrainer(): Promise<void> {
+    if (trainer.value) return Promise.resolve()
+    asking ??= useApi()
+      .call('training.ggufTrainer', {})
+      .then(
+        (status) => void (trainer.value = status),
+        (err: unknown) => void (trainer.value = { available: false, reason: err instanceof Error ? err.message : String(err) }),
+      )
+      .finally(() => (asking = null))
+    return asking
+  }
+
   /** Environments the policy head can be trained in. */
   const environments = computed(() => (catalog.value?.environments ?? []).filter((e) => e.headDriven))
   const loss = (name: string) => catalog.value?.losses.find((l) => l.name === name)
@@ -39,5 +54,5 @@ export const useTrainingCatalogStore = defineStore('training-catalog', () => {
     return (catalog.value?.credit ?? []).filter((c) => menu || !c.needsMenu)
   }
 
-  return { catalog, error, load, environments, loss, credit, creditFor }
+  return { catalog, error, load, trainer, loadTrainer, environments, loss, credit, creditFor }
 })

@@ -4,9 +4,12 @@
  * rewarded one, measured with node-llama-cpp on the saved GGUF (which loads and differs from the base);
  * prompt positions carry weight 0, and quantised models are refused before anything loads.
  */
+import { execFile, execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { promisify } from 'node:util'
 import type { Token } from 'node-llama-cpp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureTrainerBinary, GgufTrainer, GgufTrainerUnavailableError, type TrainerBinary } from '../../main/llm/training'
@@ -110,6 +113,24 @@ describe('GGUF trainer input checks', () => {
       else process.env['CXX'] = saved
     }
   })
+
+  it('two processes building into one empty folder at once both get the same trainer, and leave no partial file', async (ctx) => {
+    if (!binary) return ctx.skip(`GGUF trainer unavailable: ${unavailable}`)
+    // Two processes (test files, the app beside the CLI) can ask together; each keeps its own header checkout and link output until it renames them into place.
+    const nativeDir = join(fixture.tmp.dir, 'native-concurrent')
+    const script = join(fixture.tmp.dir, 'build-trainer.mts')
+    const module = pathToFileURL(join(import.meta.dirname, '../../main/llm/training/index.ts')).href
+    writeFileSync(script, `import { ensureTrainerBinary } from ${JSON.stringify(module)}\nconsole.log((await ensureTrainerBinary({ nativeDir: ${JSON.stringify(nativeDir)} })).path)\n`)
+    const tsx = join(import.meta.dirname, '../../node_modules/.bin/tsx')
+    const run = promisify(execFile)
+    const [a, b] = await Promise.all([run(tsx, [script]), run(tsx, [script])])
+    expect(a.stdout.trim()).toBe(b.stdout.trim())
+    const exe = a.stdout.trim()
+    expect(readdirSync(dirname(exe))).toEqual(['gguf-trainer'])
+    expect(readdirSync(nativeDir).sort()).toEqual(['gguf-trainer', `llama.cpp-${binary.llamaCppRelease}`])
+    // The binary both processes got is whole: it starts and says it is ready, as the cached one does.
+    expect(JSON.parse(execFileSync(exe, [], { input: '', encoding: 'utf8' }).split('\n')[0]!)).toMatchObject({ ok: true, event: 'ready' })
+  }, 600_000)
 
   it('refuses a quantised (here F16) model with a message that names the tensor', async (ctx) => {
     if (!binary) return ctx.skip(`GGUF trainer unavailable: ${unavailable}`)

@@ -93,8 +93,19 @@ async function ensureHeaders(nativeDir: string, nlcDir: string, release: string)
   rmSync(tmp, { recursive: true, force: true })
   await run('git', ['clone', '--quiet', '--no-checkout', bundle, tmp])
   await run('git', ['-C', tmp, 'checkout', '--quiet', 'HEAD', '--', 'include', 'ggml/include'])
+  // Another process (a test file, the app beside the CLI) may have finished first: keep its checkout, which
+  // a build may be reading now, and drop ours.
+  if (existsSync(join(dest, 'include', 'llama.h'))) {
+    rmSync(tmp, { recursive: true, force: true })
+    return dest
+  }
   rmSync(dest, { recursive: true, force: true })
-  renameSync(tmp, dest)
+  try {
+    renameSync(tmp, dest)
+  } catch (err) {
+    rmSync(tmp, { recursive: true, force: true })
+    if (!existsSync(join(dest, 'include', 'llama.h'))) throw err
+  }
   return dest
 }
 
@@ -147,8 +158,10 @@ async function build(backend: TrainerBackend, options: BuildOptions): Promise<Tr
   const lib = (base: string) => `-l:${base}`
   // the GPU packages name their libraries libllama.cuda.<tag>.so, the CPU one libllama.<tag>.so
   const infix = backend === 'cpu' ? '' : `${backend}.`
+  // Each process links to its own file and renames it into place (atomic): concurrent builds never share a half-written binary.
+  const partial = `${exe}.tmp-${process.pid}`
   const args = [
-    '-std=c++17', '-O2', '-o', `${exe}.tmp`, join(srcDir, 'trainer.cpp'),
+    '-std=c++17', '-O2', '-o', partial, join(srcDir, 'trainer.cpp'),
     `-I${join(headers, 'include')}`, `-I${join(headers, 'ggml', 'include')}`,
     `-L${libDir}`, lib(`libllama.${infix}${nlc.release}.so`), lib('libggml-base.so'), lib(`libggml.${infix}${nlc.release}.so`), '-ldl',
     `-Wl,-rpath,${libDir}`,
@@ -157,10 +170,11 @@ async function build(backend: TrainerBackend, options: BuildOptions): Promise<Tr
   try {
     await run(cxx, args, { maxBuffer: 16 * 1024 * 1024 })
   } catch (err) {
+    rmSync(partial, { force: true })
     const stderr = (err as { stderr?: string }).stderr ?? String(err)
     throw new GgufTrainerUnavailableError(`The GGUF trainer did not compile against llama.cpp ${nlc.release} (${backend}):\n${stderr.slice(0, 2000)}`)
   }
-  renameSync(`${exe}.tmp`, exe)
+  renameSync(partial, exe)
   return result
 }
 

@@ -5,7 +5,7 @@ import { runInNewContext } from 'node:vm'
  * A full garbage collection when the server goes idle. A finished episode leaves nothing referenced (the
  * sessions and the router drop it), but its garbage stays in the heap of the thread that ran it until V8's
  * next major GC, whose threshold grows with the heap's peak under load and is not revisited while the
- * server waits: a single-thread server (--workers 0) measured 239 -> 404 -> 464 -> 540 -> 700 MB RSS over
+ * server waits: a single-thread server (--workers 0) measured 239 -> 401 -> 456 -> 517 -> 677 MB RSS over
  * four rounds of 256 episodes with no episode open after each, while its heap after a forced GC stayed at
  * 69 MB every round (heap snapshots: no episode object retained). Collecting once the last open episode
  * closes costs one mark-compact of the small idle heap, at most once per `every` closed episodes, so a

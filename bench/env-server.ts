@@ -11,9 +11,10 @@
  * machine the one figure that the load does not move), the core and worker counts; then the goals (on 2 cores:
  * pool >= 0.8x in-process at 1 client, >= 1.6x the single-thread server at 64, p95 < 250 ms at 64).
  * Then memory: BENCH_MEM_ROUNDS (3) rounds of BENCH_MEM_EPISODES (256) concurrent episodes against a
- * server in its own process (`npm run env-server -- --db`), single-thread and pooled, with its RSS after
- * each round. Bounded: at most max(32, 2 x clients) episodes and BENCH_SECONDS (15) seconds per cell;
- * BENCH_ENVS / BENCH_CLIENTS narrow the matrix, BENCH_MEM_ROUNDS=0 skips the memory part.
+ * server in its own process (`npm run env-server -- --db`), single-thread and pooled, each with its idle
+ * garbage collection and without (`--idle-gc-every 0`), with its RSS and heapUsed after each round.
+ * Bounded: at most max(32, 2 x clients) episodes and BENCH_SECONDS (15) seconds per cell; BENCH_ENVS /
+ * BENCH_CLIENTS narrow the matrix, BENCH_MEM_ROUNDS=0 skips the memory part.
  */
 import { spawn } from 'node:child_process'
 import { availableParallelism } from 'node:os'
@@ -148,9 +149,9 @@ await pooled.close()
 sessions.close()
 
 /** A server in its own process over the demo file (what a trainer talks to), for its RSS. */
-async function serveFile(workers: number): Promise<{ url: string; token: string; stats: () => Promise<Json>; stop: () => Promise<void> }> {
+async function serveFile(workers: number, idleGcEvery: number): Promise<{ url: string; token: string; stats: () => Promise<Json>; stop: () => Promise<void> }> {
   const root = join(import.meta.dirname, '..')
-  const child = spawn(join(root, 'node_modules/.bin/tsx'), ['scripts/env-server.ts', '--db', demo.db.raw.name, '--port', '0', '--workers', String(workers)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(join(root, 'node_modules/.bin/tsx'), ['scripts/env-server.ts', '--db', demo.db.raw.name, '--port', '0', '--workers', String(workers), '--idle-gc-every', String(idleGcEvery)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] })
   const { url, token } = await new Promise<{ url: string; token: string }>((resolve, reject) => {
     let out = ''
     child.stdout!.on('data', (c) => {
@@ -174,23 +175,25 @@ async function serveFile(workers: number): Promise<{ url: string; token: string;
 }
 
 if (MEM_ROUNDS > 0) {
-  console.log(`\nmemory: ${MEM_ROUNDS} rounds of ${MEM_EPISODES} concurrent graph-menu episodes against a server in its own process; RSS after each round (the workers' heaps included)`)
+  console.log(`\nmemory: ${MEM_ROUNDS} rounds of ${MEM_EPISODES} concurrent graph-menu episodes against a server in its own process, with its idle collection (the default, --idle-gc-every 64) and without (0); RSS after each round (the workers' heaps included), and in brackets the HTTP thread's heapUsed`)
   const memRows: Json[] = []
   for (const workers of [0, WORKERS]) {
-    const server = await serveFile(workers)
-    try {
-      const start = (await server.stats()).memory.rssMb as number
-      const row: Json = { server: workers ? `pool x${workers}` : 'single thread', 'idle MB': start }
-      for (let r = 0; r < MEM_ROUNDS; r++) {
-        const cell = await viaHttp(server, 'graph-menu', MEM_EPISODES, MEM_EPISODES, 600)
-        const stats = await server.stats()
-        row[`round ${r + 1} MB`] = stats.memory.rssMb
-        row['lost'] = (row['lost'] ?? 0) + cell.lost
-        row['open after'] = stats.open
+    for (const idleGc of [64, 0]) {
+      const server = await serveFile(workers, idleGc)
+      try {
+        const idle = (await server.stats()).memory
+        const row: Json = { server: workers ? `pool x${workers}` : 'single thread', 'idle gc': idleGc ? `every ${idleGc}` : 'off', 'idle MB': `${idle.rssMb} (${idle.heapUsedMb})` }
+        for (let r = 0; r < MEM_ROUNDS; r++) {
+          const cell = await viaHttp(server, 'graph-menu', MEM_EPISODES, MEM_EPISODES, 600)
+          const stats = await server.stats()
+          row[`round ${r + 1} MB`] = `${stats.memory.rssMb} (${stats.memory.heapUsedMb})`
+          row['lost'] = (row['lost'] ?? 0) + cell.lost
+          row['open after'] = stats.open
+        }
+        memRows.push(row)
+      } finally {
+        await server.stop()
       }
-      memRows.push(row)
-    } finally {
-      await server.stop()
     }
   }
   console.table(memRows)

@@ -43,9 +43,10 @@ const program = new Command()
   .option('--store-rate <share>', "share kept with --store sampled (0..1)", parseFloat, 0.1)
   .option('--idle-timeout <seconds>', 'drop an episode with no request from its client this long', int('idle timeout', 1, 86_400), 600)
   .option('--worker-heap-mb <mb>', "old-space limit of each worker thread's heap; a worker that would pass it restarts", int('worker heap', 64, 65_536), 1024)
+  .option('--idle-gc-every <n>', 'collect garbage (HTTP thread and workers) when the last open episode closes, at most once per n closed episodes (0 = never)', int('idle gc', 0, 1_000_000), 64)
   .parse()
 
-const o = program.opts<{ workspace?: string; db?: string; workers: number; inline: number; port: number; host: string; token?: string; dataDir?: string; reward?: string; credit?: string; answerer?: string; store: string; storeRate: number; idleTimeout: number; workerHeapMb: number }>()
+const o = program.opts<{ workspace?: string; db?: string; workers: number; inline: number; port: number; host: string; token?: string; dataDir?: string; reward?: string; credit?: string; answerer?: string; store: string; storeRate: number; idleTimeout: number; workerHeapMb: number; idleGcEvery: number }>()
 if (!['off', 'sampled', 'all'].includes(o.store)) program.error(`--store must be off, sampled or all, not ${o.store}`)
 if (!o.workspace === !o.db) program.error('give --workspace <id-or-name> or --db <file>, one of them')
 
@@ -81,6 +82,7 @@ try {
     workers: o.workers,
     inline: o.inline,
     workerHeapMb: o.workerHeapMb,
+    collectEvery: o.idleGcEvery,
   })
   console.log(`Harness Lab environment server for ${label}`)
   console.log(`  URL      ${server.url}`)

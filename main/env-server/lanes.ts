@@ -49,7 +49,7 @@ export interface WorkerInit {
   answerer: { name: string } | null
 }
 
-export type WorkerRequest = { seq: number; op: LaneOp; args: unknown[] } | { answered: number; ok: boolean; value?: unknown; message?: string }
+export type WorkerRequest = { seq: number; op: LaneOp; args: unknown[] } | { answered: number; ok: boolean; value?: unknown; message?: string } | { collect: true }
 export type WorkerReply =
   | { seq: number; ok: true; value: unknown }
   | { seq: number; ok: false; error: { status?: number; message: string; field?: string } }
@@ -128,6 +128,11 @@ export class WorkerLane implements Lane {
   }
   retrieve(body: RetrieveBody) {
     return this.call('retrieve', [body]) as Promise<string>
+  }
+
+  /** A full garbage collection of the worker's heap (idle-collector.ts); not answered. */
+  collect(): void {
+    if (!this.closing) this.worker.postMessage({ collect: true } satisfies WorkerRequest)
   }
 
   async close(): Promise<void> {

@@ -29,6 +29,7 @@ import { ThreadLane, WorkerLane, type EnvWorkerEntry, type Lane } from './lanes'
 import type { RetrieveBody } from './retrieve'
 import { EnvServerError, environmentsOf, type EnvServerCounters, type FinishAnswer } from './sessions'
 import { EpisodeKeeper, type EpisodeStorePolicy } from './store'
+import { IdleCollector, v8Collect } from './idle-collector'
 import { JsonText, type CreateEpisodeBody, type FinishBody, type StepBody } from './wire'
 
 export interface RouterOptions {
@@ -55,6 +56,13 @@ export interface RouterOptions {
   workerHeapMb?: number
   /** Clock for idle timeouts (tests pass their own). */
   now?: () => number
+  /**
+   * Collect garbage (this thread's heap and the workers') when the last open episode closes, at most once per
+   * this many closed episodes; absent or 0: never (the CLI's default is 64). See idle-collector.ts.
+   */
+  collectEvery?: number
+  /** What collects this thread's heap; V8's gc by default (tests count the calls). */
+  collectGarbage?: () => void
 }
 
 interface Pinned {
@@ -92,6 +100,7 @@ export class EpisodeRouter {
   private readonly counts = { created: 0, finished: 0, deleted: 0, expired: 0, steps: 0, errors: 0, stored: 0, storeRepeats: 0, workerRestarts: 0, createdInline: 0 }
   private readonly stepBuckets = new Map<number, number>()
   private readonly answerer: Answerer
+  private readonly collector: IdleCollector | null
   private closed = false
   private next = 0
 
@@ -103,6 +112,7 @@ export class EpisodeRouter {
     this.idleTimeoutMs = options.idleTimeoutMs ?? 10 * 60_000
     this.maxEpisodes = options.maxEpisodes ?? 4096
     this.answerer = options.answerer ?? new LexicalAnswerer()
+    this.collector = options.collectEvery ? new IdleCollector(this.collectAll(options.collectGarbage ?? v8Collect()), options.collectEvery) : null
     this.inlineBelow = options.workers === 0 ? 0 : (options.inline ?? 1)
     if (!Number.isInteger(this.inlineBelow) || this.inlineBelow < 0 || this.inlineBelow > 4096) throw new Error(`inline must be an integer in 0..4096, got ${options.inline}`)
   }
@@ -270,6 +280,7 @@ export class EpisodeRouter {
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
+    this.collector?.stop()
     this.pinned.clear()
     await Promise.all([...this.lanes, ...(this.inlineLane ? [this.inlineLane] : [])].map((l) => l.close()))
     this.keeper.close()
@@ -283,6 +294,14 @@ export class EpisodeRouter {
   private spawn(name: string): WorkerLane {
     const init = { file: this.options.raw.name, sessions: this.sessionOptions(false), answerer: this.answerer.lexical ? null : { name: this.answerer.name } }
     return new WorkerLane(name, this.options.workerEntry ?? defaultWorkerEntry(), init, this.answerer, this.options.workerHeapMb ?? 1024, (lane) => this.restart(lane))
+  }
+
+  /** This thread's collection, then each worker's (posted: it runs on the worker's next turn). */
+  private collectAll(here: () => void): () => void {
+    return () => {
+      here()
+      for (const lane of this.lanes) if (lane instanceof WorkerLane) lane.collect()
+    }
   }
 
   /** A worker that stopped unasked (out of memory, a crash): its episodes are gone, a fresh one takes its place. */
@@ -325,6 +344,7 @@ export class EpisodeRouter {
     if (!p) return
     this.pinned.delete(id)
     p.lane.open = Math.max(0, p.lane.open - 1)
+    this.collector?.closed(() => !this.closed && this.pinned.size === 0)
   }
 
   private countStep(): void {

@@ -7,6 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { openSqlite } from '../db/open'
 import { type Answerer } from '../harness'
 import { EnvServerError, EpisodeSessions } from './sessions'
+import { v8Collect } from './idle-collector'
 import { TEXT_OPS, type WorkerInit, type WorkerReply, type WorkerRequest } from './lanes'
 
 const port = parentPort!
@@ -36,7 +37,14 @@ try {
   throw err
 }
 
+let collect: (() => void) | null = null
+
 port.on('message', async (m: WorkerRequest) => {
+  if ('collect' in m) {
+    collect ??= v8Collect()
+    collect()
+    return
+  }
   if ('answered' in m) {
     const p = asked.get(m.answered)
     asked.delete(m.answered)

@@ -14,7 +14,7 @@ import { openDatabase, openSqlite } from '../main/db/open'
 import { workspaceMigrations } from '../main/db/migrations'
 import { createServices } from '../main/app/services'
 import { DATA_DIR_ENV, resolveDataDir } from '../main/config/paths'
-import { startEnvServer, type StoreMode } from '../main/env-server'
+import { DEFAULT_IDLE_GC_EVERY, startEnvServer, type StoreMode } from '../main/env-server'
 import { sourceWorkerEntry } from '../main/job-kinds/source-entry'
 import { createAnswerer } from '../main/policy/answerer'
 import { rewardPreset, REWARD_PRESETS } from '../main/rl/reward-schemes'
@@ -43,7 +43,7 @@ const program = new Command()
   .option('--store-rate <share>', "share kept with --store sampled (0..1)", parseFloat, 0.1)
   .option('--idle-timeout <seconds>', 'drop an episode with no request from its client this long', int('idle timeout', 1, 86_400), 600)
   .option('--worker-heap-mb <mb>', "old-space limit of each worker thread's heap; a worker that would pass it restarts", int('worker heap', 64, 65_536), 1024)
-  .option('--idle-gc-every <n>', 'collect garbage (HTTP thread and workers) when the last open episode closes, at most once per n closed episodes (0 = never)', int('idle gc', 0, 1_000_000), 64)
+  .option('--idle-gc-every <n>', 'collect garbage (HTTP thread and workers) when the last open episode closes, at most once per n closed episodes (0 = never)', int('idle gc', 0, 1_000_000), DEFAULT_IDLE_GC_EVERY)
   .parse()
 
 const o = program.opts<{ workspace?: string; db?: string; workers: number; inline: number; port: number; host: string; token?: string; dataDir?: string; reward?: string; credit?: string; answerer?: string; store: string; storeRate: number; idleTimeout: number; workerHeapMb: number; idleGcEvery: number }>()

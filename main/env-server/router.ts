@@ -58,12 +58,15 @@ export interface RouterOptions {
   now?: () => number
   /**
    * Collect garbage (this thread's heap and the workers') when the last open episode closes, at most once per
-   * this many closed episodes; absent or 0: never (the CLI's default is 64). See idle-collector.ts.
+   * this many closed episodes; absent or 0: never (the CLI and the app pass DEFAULT_IDLE_GC_EVERY). See idle-collector.ts.
    */
   collectEvery?: number
   /** What collects this thread's heap; V8's gc by default (tests count the calls). */
   collectGarbage?: () => void
 }
+
+/** Closed episodes between idle collections, unless told otherwise. */
+export const DEFAULT_IDLE_GC_EVERY = 64
 
 interface Pinned {
   lane: Lane

@@ -1,6 +1,6 @@
 import { ApiError, type EnvServerStatus, type envServerRoutes } from '../../../preload/contract'
 import type { Services } from '../../app/services'
-import { startEnvServer, type EnvServer, type StoreMode } from '../../env-server'
+import { DEFAULT_IDLE_GC_EVERY, startEnvServer, type EnvServer, type StoreMode } from '../../env-server'
 import type { HandlerGroup } from './handler-group'
 
 /** One environment server per process, started and stopped from the Policies page. */
@@ -42,6 +42,7 @@ export function envServerHandlers(services: Services): HandlerGroup<typeof envSe
           token: input.token,
           store: { mode: input.store, rate: input.storeRate },
           idleTimeoutMs: input.idleTimeoutSeconds * 1000,
+          collectEvery: DEFAULT_IDLE_GC_EVERY,
         })
         running = { server, workspaceId: input.workspaceId, store: input.store, startedAt: new Date().toISOString() }
       } catch (err) {

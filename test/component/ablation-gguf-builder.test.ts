@@ -81,6 +81,8 @@ describe('Ablations page: a GGUF training row', () => {
     // Nothing blocks once the trainer has answered; only the F32 policy model is offered, not the F16 one (registered above).
     await until(() => modelOptions(w).length > 0 && !blocked(w).exists(), 'the F32 model offered')
     expect(modelOptions(w)).toEqual([f32])
+    // "After training" names what it plays: the trained GGUF weights.
+    expect(w.get('[data-test=ablation-policy] option[value="head:after"]').text()).toBe('GGUF policy after training')
     // The contract's defaults stand in the fields.
     expect((w.get('[data-test=ablation-gguf-lr]').element as HTMLInputElement).value).toBe('0.0002')
     expect((w.get('[data-test=ablation-gguf-optimizer]').element as HTMLSelectElement).value).toBe('sgd')

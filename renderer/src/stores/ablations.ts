@@ -77,7 +77,8 @@ export const useAblationsStore = defineStore('ablations', () => {
     const out: { key: string; label: string; policy: AblationPolicy }[] = catalog.policiesFor(draft.environment).map((p) => ({ key: `scripted:${p.name}`, label: `scripted: ${p.name}`, policy: { kind: 'scripted', name: p.name } }))
     if (headDriven.value) {
       out.push({ key: 'head:before', label: 'head before training', policy: { kind: 'head', stage: 'before' } })
-      out.push({ key: 'head:after', label: 'head after training', policy: { kind: 'head', stage: 'after' } })
+      // With GGUF training chosen, "after training" plays the trained GGUF weights, not a head.
+      out.push({ key: 'head:after', label: draft.trainKind === 'gguf' ? 'GGUF policy after training' : 'head after training', policy: { kind: 'head', stage: 'after' } })
       // A finished run's head evaluates as an ordinary policy where it speaks the environment's protocol.
       const envs = trainingCatalog.catalog?.environments ?? []
       const protocol = envs.find((e) => e.name === draft.environment)?.protocol

@@ -11,7 +11,7 @@ import { provideApi } from '../../renderer/src/api'
 // The writer itself: test/helpers/gguf also resolves the stories model by URL, which happy-dom's URL cannot.
 import { writeTinyLlama } from '../../bench/support/gguf/tiny-llama'
 import { tempDir, type TestBackend } from '../helpers/services'
-import { countingApi, mountApp, settle, startJobBackend, until } from './fixtures'
+import { countingApi, mountApp, settle, startJobBackend, until, ingestedWorkspace } from './fixtures'
 
 describe('Ablations page: a GGUF training row', () => {
   const tmp = tempDir('harness-lab-ablation-gguf-builder-')
@@ -24,9 +24,7 @@ describe('Ablations page: a GGUF training row', () => {
   beforeAll(async () => {
     backend = await startJobBackend()
     provideApi(countingApi(backend).api)
-    workspaceId = (await backend.call('workspace.create', { name: 'Ablation GGUF builder' })).id
-    const ingest = await backend.call('job.start', { kind: 'corpus.ingest', workspaceId, params: { source: { kind: 'demo', seed: 4, size: 0.3 } } })
-    expect((await backend.services.jobs.waitFor(ingest.id)).status).toBe('done')
+    workspaceId = await ingestedWorkspace(backend, 'Ablation GGUF builder', { kind: 'demo', seed: 4, size: 0.3 })
   }, 600_000)
   afterAll(async () => {
     await backend?.close()
@@ -86,16 +84,19 @@ describe('Ablations page: a GGUF training row', () => {
     // The contract's defaults stand in the fields.
     expect((w.get('[data-test=ablation-gguf-lr]').element as HTMLInputElement).value).toBe('0.0002')
     expect((w.get('[data-test=ablation-gguf-optimizer]').element as HTMLSelectElement).value).toBe('sgd')
-    await w.get('[data-test=ablation-gguf-model]').setValue(f32)
-    await w.get('[data-test=ablation-gguf-optimizer]').setValue('adamw')
-    await w.get('[data-test=ablation-gguf-lr]').setValue('0.0005')
-    await w.get('[data-test=ablation-gguf-context]').setValue('1024')
-    await w.get('[data-test=ablation-gguf-max-tokens]').setValue('32')
-    await w.get('[data-test=ablation-offset]').setValue('0')
-    await w.get('[data-test=ablation-limit]').setValue('2')
-    await w.get('[data-test=ablation-train-offset]').setValue('2')
-    await w.get('[data-test=ablation-train-limit]').setValue('4')
-    await w.get('[data-test=ablation-steps]').setValue('1')
+    const fields: Record<string, string> = {
+      'ablation-gguf-model': f32,
+      'ablation-gguf-optimizer': 'adamw',
+      'ablation-gguf-lr': '0.0005',
+      'ablation-gguf-context': '1024',
+      'ablation-gguf-max-tokens': '32',
+      'ablation-offset': '0',
+      'ablation-limit': '2',
+      'ablation-train-offset': '2',
+      'ablation-train-limit': '4',
+      'ablation-steps': '1',
+    }
+    for (const [field, value] of Object.entries(fields)) await w.get(`[data-test=${field}]`).setValue(value)
     await settle()
     expect(w.get('[data-test=ablation-run]').attributes('disabled')).toBeUndefined()
     await w.get('[data-test=ablation-run]').trigger('click')

@@ -12,7 +12,7 @@ import type { TestBackend } from '../helpers/services'
 import { h } from 'vue'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import FindingsView from '../../renderer/src/views/FindingsView.vue'
-import { countingApi, mountShell, settle, startJobBackend, until } from './fixtures'
+import { countingApi, mountShell, settle, startJobBackend, until, ingestedWorkspace } from './fixtures'
 
 /** The Findings view under its route (the shared fixture's router holds the other pages). */
 async function mountApp(path: string): Promise<VueWrapper> {
@@ -31,9 +31,7 @@ describe('Findings page', () => {
   beforeAll(async () => {
     backend = await startJobBackend()
     provideApi(countingApi(backend).api)
-    workspaceId = (await backend.call('workspace.create', { name: 'Findings page' })).id
-    const ingest = await backend.call('job.start', { kind: 'corpus.ingest', workspaceId, params: { source: { kind: 'demo', seed: 3, size: 0.5 } } })
-    expect((await backend.services.jobs.waitFor(ingest.id)).status).toBe('done')
+    workspaceId = await ingestedWorkspace(backend, 'Findings page', { kind: 'demo', seed: 3, size: 0.5 })
     const setId = (await backend.call('questions.sets', { workspaceId }))[0]!.id
     const saved = await backend.call('findings.save', { workspaceId, config: { questionSetId: setId, overrides: { heldOut: 3, train: 4, steps: 1, groupSize: 2, questionsPerStep: 1 } } })
     const job = await backend.call('job.start', { kind: 'findings.run', workspaceId, params: { findingsId: saved.id } })

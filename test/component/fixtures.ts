@@ -4,7 +4,7 @@ import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
 import { createPinia, setActivePinia, type Pinia } from 'pinia'
 import { defineComponent, h } from 'vue'
 import { createMemoryHistory, createRouter, RouterView, type Router } from 'vue-router'
-import type { HarnessApi, RouteName } from '../../preload/contract'
+import type { HarnessApi, IngestSource, RouteName } from '../../preload/contract'
 import { inProcessApi } from '../helpers/in-process-api'
 import { startBackend, type TestBackend } from '../helpers/services'
 
@@ -15,6 +15,15 @@ import { startBackend, type TestBackend } from '../helpers/services'
 export function startJobBackend(): Promise<TestBackend> {
   const entry = fileURLToPath(new globalThis.URL('./job-worker.mjs', import.meta.url).href)
   return startBackend(undefined, { worker: { url: pathToFileURL(entry) }, tempPrefix: 'harness-lab-component-' })
+}
+
+/** A new workspace with `source` ingested through the ingest job, as the page would start it; fails with the job's error. */
+export async function ingestedWorkspace(backend: TestBackend, name: string, source: IngestSource): Promise<string> {
+  const workspaceId = (await backend.call('workspace.create', { name })).id
+  const ingest = await backend.call('job.start', { kind: 'corpus.ingest', workspaceId, params: { source } })
+  const done = await backend.services.jobs.waitFor(ingest.id)
+  if (done.status !== 'done') throw new Error(`Ingest of ${name} ended ${done.status}: ${done.error ?? ''}`)
+  return workspaceId
 }
 
 export async function settle(rounds = 6): Promise<void> {

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { provideApi } from '../../renderer/src/api'
 import { join } from 'node:path'
 import type { TestBackend } from '../helpers/services'
-import { countingApi, mountApp, settle, startJobBackend, until } from './fixtures'
+import { countingApi, mountApp, settle, startJobBackend, until, ingestedWorkspace } from './fixtures'
 
 describe('Training section on paragraph gold', () => {
   let backend: TestBackend
@@ -19,10 +19,7 @@ describe('Training section on paragraph gold', () => {
   beforeAll(async () => {
     backend = await startJobBackend()
     provideApi(countingApi(backend).api)
-    workspaceId = (await backend.call('workspace.create', { name: 'Paragraph gold' })).id
-    const ingest = await backend.call('job.start', { kind: 'corpus.ingest', workspaceId, params: { source: { kind: 'benchmark', benchmark: 'musique', questionsFile: join(import.meta.dirname, '..', 'fixtures', 'gold', 'musique-repeated-titles.jsonl') } } })
-    const ingested = await backend.services.jobs.waitFor(ingest.id)
-    expect(ingested.status, ingested.error ?? '').toBe('done')
+    workspaceId = await ingestedWorkspace(backend, 'Paragraph gold', { kind: 'benchmark', benchmark: 'musique', questionsFile: join(import.meta.dirname, '..', 'fixtures', 'gold', 'musique-repeated-titles.jsonl') })
   }, 600_000)
   afterAll(() => backend?.close())
   afterEach(() => {

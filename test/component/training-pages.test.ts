@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { RouteOutput } from '../../preload/contract'
 import { provideApi } from '../../renderer/src/api'
 import type { TestBackend } from '../helpers/services'
-import { countingApi, type CountingApi, mountApp, settle, startJobBackend, until } from './fixtures'
+import { countingApi, type CountingApi, mountApp, settle, startJobBackend, until, ingestedWorkspace } from './fixtures'
 
 describe('Rewards page and Training section', () => {
   let backend: TestBackend
@@ -23,9 +23,7 @@ describe('Rewards page and Training section', () => {
     backend = await startJobBackend()
     counting = countingApi(backend)
     provideApi(counting.api)
-    workspaceId = (await backend.call('workspace.create', { name: 'Training pages' })).id
-    const ingest = await backend.call('job.start', { kind: 'corpus.ingest', workspaceId, params: { source: { kind: 'demo', seed: 3, size: 0.5 } } })
-    expect((await backend.services.jobs.waitFor(ingest.id)).status).toBe('done')
+    workspaceId = await ingestedWorkspace(backend, 'Training pages', { kind: 'demo', seed: 3, size: 0.5 })
     questions = (await backend.call('questions.sets', { workspaceId }))[0]!.questions
     catalog = await backend.call('training.catalog', {})
     harnessMetrics = (await backend.call('harness.catalog', {})).metrics

@@ -13,7 +13,7 @@ import TrainingRunPanel from '../../renderer/src/components/training/TrainingRun
 import { useTrainingStore } from '../../renderer/src/stores/training'
 import { inProcessApi } from '../helpers/in-process-api'
 import type { TestBackend } from '../helpers/services'
-import { startJobBackend } from './fixtures'
+import { startJobBackend, ingestedWorkspace } from './fixtures'
 
 describe('Training panel status and chart', () => {
   let backend: TestBackend
@@ -22,9 +22,7 @@ describe('Training panel status and chart', () => {
 
   beforeAll(async () => {
     backend = await startJobBackend()
-    workspaceId = (await backend.call('workspace.create', { name: 'status' })).id
-    const ingest = await backend.call('job.start', { kind: 'corpus.ingest', workspaceId, params: { source: { kind: 'demo', seed: 3, size: 0.5 } } })
-    expect((await backend.services.jobs.waitFor(ingest.id)).status).toBe('done')
+    workspaceId = await ingestedWorkspace(backend, 'status', { kind: 'demo', seed: 3, size: 0.5 })
     const setId = (await backend.call('questions.sets', { workspaceId }))[0]!.id
     const config = { name: 'two steps', environment: 'graph-menu', steps: 2, groupSize: 2, questionsPerStep: 2, evalInterval: 1, train: { questionSetId: setId, offset: 0, limit: 4 }, heldOut: { questionSetId: setId, offset: 10, limit: 2 } }
     const job = await backend.call('job.start', { kind: 'train.run', workspaceId, params: { mode: 'new', config } })

@@ -38,7 +38,8 @@ export interface Cell {
   steps: number[]
 }
 
-export async function runCell(driver: Driver, env: Env, clients: number, questions: number, target: number, seconds: number): Promise<Cell> {
+/** `group` rollouts of each question in a row (a GRPO group), the next question after them. */
+export async function runCell(driver: Driver, env: Env, clients: number, questions: number, target: number, seconds: number, group = 1): Promise<Cell> {
   const deadline = performance.now() + seconds * 1000
   const steps: number[] = []
   let started = 0
@@ -49,7 +50,7 @@ export async function runCell(driver: Driver, env: Env, clients: number, questio
     while (started < target && performance.now() < deadline) {
       const n = started++
       try {
-        const created = await driver.create({ environment: env, set: 1, index: n % questions, seed: c })
+        const created = await driver.create({ environment: env, set: 1, index: Math.floor(n / group) % questions, seed: c })
         let state: Json = created
         for (let t = 0; !state.done; t++) {
           const s0 = performance.now()

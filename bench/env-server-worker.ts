@@ -2,11 +2,11 @@
 import { parentPort } from 'node:worker_threads'
 import { httpDriver, runCell, type Env } from './env-server-clients'
 
-type Task = { url: string; token: string; env: Env; clients: number; questions: number; target: number; seconds: number }
+type Task = { url: string; token: string; env: Env; clients: number; questions: number; target: number; seconds: number; group?: number }
 
 const drivers = new Map<string, ReturnType<typeof httpDriver>>()
 parentPort!.on('message', async (task: Task) => {
   let driver = drivers.get(task.url)
   if (!driver) drivers.set(task.url, (driver = httpDriver(task.url, task.token)))
-  parentPort!.postMessage(await runCell(driver, task.env, task.clients, task.questions, task.target, task.seconds))
+  parentPort!.postMessage(await runCell(driver, task.env, task.clients, task.questions, task.target, task.seconds, task.group))
 })

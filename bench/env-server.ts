@@ -4,7 +4,7 @@
  * peers measured in the same run, in alternating rounds that share the machine's load:
  *   in-process  the same episodes through EpisodeSessions in this thread (same JSON round trips and validation)
  *   http x1     the server with every episode in its HTTP thread (`--workers 0`: the single-thread server)
- *   http xN     the server with its worker pool (one thread per core by default; BENCH_WORKERS=N), a lone
+ *   pool xN     the server with its worker pool (one thread per core by default; BENCH_WORKERS=N), a lone
  *               episode inline in its HTTP thread (BENCH_INLINE, default 1 as the server's; 0 = always a worker)
  * The HTTP clients run in a worker thread, as a trainer runs in its own process. Prints episodes/s, step
  * latency p50/p95/p99, errors and lost episodes, CPU ms per episode (all threads of this process: on a shared
@@ -13,8 +13,11 @@
  * Then memory: BENCH_MEM_ROUNDS (3) rounds of BENCH_MEM_EPISODES (256) concurrent episodes against a
  * server in its own process (`npm run env-server -- --db`), single-thread and pooled, each with its idle
  * garbage collection and without (`--idle-gc-every 0`), with its RSS and heapUsed after each round.
- * Bounded: at most max(32, 2 x clients) episodes and BENCH_SECONDS (15) seconds per cell; BENCH_ENVS /
- * BENCH_CLIENTS narrow the matrix, BENCH_MEM_ROUNDS=0 skips the memory part.
+ * Bounded: at most max(256, 4 x clients) episodes and BENCH_SECONDS (15) seconds per cell, so that time bounds
+ * the cells and each round holds enough episodes to outweigh JIT and collector pauses; BENCH_ENVS /
+ * BENCH_CLIENTS narrow the matrix, BENCH_MEM_ROUNDS=0 skips the memory part. The workload: the demo world of
+ * size BENCH_WORLD (1: 92 questions, 92 chunks, so every cache holds all of it; 10 is ten times the corpus),
+ * and BENCH_GROUP (1) rollouts of each question in a row, as a GRPO trainer sends a group.
  */
 import { spawn } from 'node:child_process'
 import { availableParallelism } from 'node:os'
@@ -34,7 +37,9 @@ const WORKERS = Number(process.env.BENCH_WORKERS ?? CORES)
 const INLINE = Number(process.env.BENCH_INLINE ?? 1)
 const MEM_ROUNDS = Number(process.env.BENCH_MEM_ROUNDS ?? 3)
 const MEM_EPISODES = Number(process.env.BENCH_MEM_EPISODES ?? 256)
-const EPISODES = (clients: number) => Math.max(32, clients * 2)
+const EPISODES = (clients: number) => Math.max(256, clients * 4)
+const WORLD = Number(process.env.BENCH_WORLD ?? 1)
+const GROUP = Math.max(1, Number(process.env.BENCH_GROUP ?? 1))
 const ROUNDS = 3
 
 const pct = (xs: number[], p: number): number => {
@@ -43,7 +48,7 @@ const pct = (xs: number[], p: number): number => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!
 }
 
-const demo = await openDemoWorkspace(5, 1)
+const demo = await openDemoWorkspace(5, WORLD)
 const questions = demo.questions.length
 demo.db.raw.pragma('wal_checkpoint(TRUNCATE)')
 const single = await startEnvServer({ raw: demo.db.raw, appVersion: 'bench', port: 0, maxEpisodes: 10_000, workers: 0 })
@@ -64,7 +69,7 @@ const viaHttp = (server: { url: string; token: string }, env: Env, clients: numb
     }
     clientThread.once('message', done)
     clientThread.once('error', failed)
-    clientThread.postMessage({ url: server.url, token: server.token, env, clients, questions, target, seconds })
+    clientThread.postMessage({ url: server.url, token: server.token, env, clients, questions, target, seconds, group: GROUP })
   })
 // The same request bodies through the same JSON round trips, validation and sessions, minus HTTP and threads.
 const inProcess: Driver = {
@@ -82,20 +87,20 @@ const merge = (cells: Cell[]): Cell => ({
 })
 const rate = (c: Cell) => c.episodes / c.seconds
 
-type Peer = 'in-process' | 'http x1' | `http x${number}`
-const POOL: Peer = `http x${WORKERS}`
+type Peer = 'in-process' | 'http x1' | `pool x${number}`
+const POOL: Peer = `pool x${WORKERS}`
 const peers: Array<[Peer, (env: Env, clients: number, target: number, seconds: number) => Promise<Cell>]> = [
-  ['in-process', (env, clients, target, seconds) => runCell(inProcess, env, clients, questions, target, seconds)],
+  ['in-process', (env, clients, target, seconds) => runCell(inProcess, env, clients, questions, target, seconds, GROUP)],
   ['http x1', (env, clients, target, seconds) => viaHttp(single, env, clients, target, seconds)],
   [POOL, (env, clients, target, seconds) => viaHttp(pooled, env, clients, target, seconds)],
 ]
 
-console.log(`env-server bench: demo world (${questions} questions), ${CORES} cores, pool of ${WORKERS} worker threads (inline below ${INLINE} open episodes); per cell ${ROUNDS} alternating rounds of in-process, single-thread HTTP and pooled HTTP, each at most ${(SECONDS / (3 * ROUNDS)).toFixed(1)} s and max(32, 2 x clients) / ${ROUNDS} episodes; loopback HTTP/1.1 keep-alive, HTTP clients in a worker thread`)
+console.log(`env-server bench: demo world of size ${WORLD} (${questions} questions), ${GROUP === 1 ? 'one rollout per question in turn' : `groups of ${GROUP} rollouts per question`}, ${CORES} cores, pool of ${WORKERS} worker threads (inline below ${INLINE} open episodes); per cell ${ROUNDS} alternating rounds of in-process, single-thread HTTP and pooled HTTP, each at most ${(SECONDS / (3 * ROUNDS)).toFixed(1)} s and max(256, 4 x clients) / ${ROUNDS} episodes; loopback HTTP/1.1 keep-alive, HTTP clients in a worker thread`)
 const rows: Json[] = []
 const cells = new Map<string, Cell>()
 for (const env of ENVIRONMENTS) {
   // Warm every path (JIT, statement caches, the workers' too) before measuring.
-  for (const [, run] of peers) await run(env, 4, 8, SECONDS)
+  for (const [, run] of peers) await run(env, 4, 64, SECONDS)
   for (const clients of CLIENTS) {
     const rounds = new Map<Peer, Cell[]>(peers.map(([p]) => [p, []]))
     const cpu = new Map<Peer, number>(peers.map(([p]) => [p, 0]))

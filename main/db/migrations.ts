@@ -418,7 +418,32 @@ export const workspaceMigrations: Record<string, Migration> = {
       }
     },
   },
+  '0013_corpus_revision': {
+    async up(db) {
+      // One counter that every change to what the environments read moves, in the writing transaction:
+      // caches shared across episodes (main/harness/sentence-substrate/corpus-cache.ts) compare it instead
+      // of trusting the corpus to stay put. Documents carry their chunks, sentences and mentions (cascades
+      // included); entities, their links and chunk vectors are written on their own. Triggers, so that no
+      // writer can forget it; per row, but on the low-volume tables (not sentences or mentions).
+      await db.schema
+        .createTable('corpus_revision')
+        .addColumn('id', 'integer', (c) => c.primaryKey().check(sql`id = 1`))
+        .addColumn('n', 'integer', (c) => c.notNull())
+        .execute()
+      await sql`insert into corpus_revision (id, n) values (1, 0)`.execute(db)
+      for (const table of CORPUS_REVISION_TABLES) {
+        for (const event of ['insert', 'update', 'delete']) {
+          await sql
+            .raw(`create trigger ${table}_${event}_moves_corpus_revision after ${event} on ${table} begin update corpus_revision set n = n + 1 where id = 1; end`)
+            .execute(db)
+        }
+      }
+    },
+  },
 }
+
+/** The tables whose every change moves corpus_revision (0013). */
+export const CORPUS_REVISION_TABLES = ['documents', 'entities', 'entity_links', 'chunk_vectors'] as const
 
 const RUN_CONFIG_KINDS = ['evaluation', 'ablation-cell', 'training', 'env-server']
 

@@ -76,6 +76,13 @@ export interface WorkspaceDatabase {
   ablations: AblationTable
   ablation_cells: AblationCellTable
   findings: FindingsTable
+  corpus_revision: CorpusRevisionTable
+}
+
+/** One row (id 1): moved by triggers on every change to documents, entities, entity links and chunk vectors (migration 0013). */
+export interface CorpusRevisionTable {
+  id: number
+  n: number
 }
 
 export interface SourceFileTable {

@@ -63,7 +63,8 @@ export async function rewardAndCredit(ctx: FinishContext, trajectory: Trajectory
   if (!creditSchemes.get(credit).capabilities.needsPreviews || trajectory.steps.length === 0) return { reward: value, credit: trajectory.steps.map(() => ({ total: 0, frontier: 0, enablement: 0, gain: 0, alternatives: [] })) }
   const question = trajectory.question
   const gold = question.answers[0] ?? ''
-  const scorer = memoScorer(async (ids) => ctx.answerer.score(question.question, ctx.evidence.sentences(ids).map((s) => s.text), gold))
+  const sentences = ctx.evidence.sentenceReader()
+  const scorer = memoScorer(async (ids) => ctx.answerer.score(question.question, sentences(ids).map((s) => s.text), gold))
   const steps = await creditSchemes.get(credit).impl({ steps: creditSteps(trajectory), score: (ids) => scorer.score(ids), seed: trajectory.seed })
   return { reward: value, credit: steps }
 }

@@ -5,6 +5,7 @@ export class QuestionKeyQueries {
   readonly setOf: SQLite.Statement<[number], { set_id: number; pos: number }>
   readonly setByName: SQLite.Statement<[string], { id: number }>
   readonly setCount: SQLite.Statement<[number], { n: number }>
+  readonly inSetAt: SQLite.Statement<[number, number], { id: number }>
   readonly bySplitLabel: SQLite.Statement<[string, number], { id: number; set_id: number }>
   readonly splitCount: SQLite.Statement<[string], { n: number }>
   readonly setById: SQLite.Statement<[number], { id: number; name: string }>
@@ -17,6 +18,7 @@ export class QuestionKeyQueries {
     this.setOf = raw.prepare('select set_id, (select count(*) from questions p where p.set_id = q.set_id and p.id < q.id) as pos from questions q where id = ?')
     this.setByName = raw.prepare('select id from question_sets where name = ?')
     this.setCount = raw.prepare('select count(*) as n from questions where set_id = ?')
+    this.inSetAt = raw.prepare('select id from questions where set_id = ? order by id limit 1 offset ?')
     this.bySplitLabel = raw.prepare('select id, set_id from questions where split = ? order by id limit 1 offset ?')
     this.splitCount = raw.prepare('select count(*) as n from questions where split = ?')
     this.setById = raw.prepare('select id, name from question_sets where id = ?')

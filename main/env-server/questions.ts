@@ -65,7 +65,9 @@ export class QuestionLookup {
     const n = this.q.setCount.get(setId)!.n
     if (n === 0) throw new QuestionLookupError(field, `${what} has no questions (or does not exist)`)
     if (index >= n) throw new QuestionLookupError('index', `${what} has ${n} questions; index ${index} is out of range`)
-    return this.load(setId, index)
+    // By its id, so that a group's rollouts of the question load it (and resolve its gold) once.
+    const cached = this.cache.get(this.q.inSetAt.get(setId, index)!.id)
+    return cached ?? this.load(setId, index)
   }
 
   private load(setId: number, pos: number): StoredQuestion {

@@ -1,4 +1,6 @@
+import { LRUCache } from 'lru-cache'
 import { goldEvidence, type GoldEvidence, type GoldQuestion } from '../corpus/gold'
+import { corpusRevision } from '../corpus/repository/corpus-revision'
 import { corpusRepositories, type ChunkRepository, type ChunkWithTitle, type SentenceRepository, type SentenceWithTitle, type WorkspaceHandle } from '../corpus/repository'
 import type { EpisodeOutcome, ResolvedGold } from '../harness'
 
@@ -14,9 +16,14 @@ export class EvidenceResolver {
   private readonly chunkRows: ChunkRepository
   /** Gold and evidence as scoring and rewards read them (main/corpus/gold.ts). */
   readonly goldEvidence: GoldEvidence
+  /** Sentence rows across episodes (SNC scores every preview of every step), while the corpus revision holds. */
+  private readonly sentenceCache = new LRUCache<number, SentenceRef>({ max: 50_000 })
+  private readonly revision: () => number | null
+  private cachedAt: number | null = null
 
   constructor(raw: WorkspaceHandle) {
     this.goldEvidence = goldEvidence(raw)
+    this.revision = corpusRevision(raw)
     const { sentences, chunks } = corpusRepositories(raw)
     this.sentenceRows = sentences
     this.chunkRows = chunks
@@ -29,7 +36,30 @@ export class EvidenceResolver {
 
   /** The sentences that exist among `ids`, in that order. */
   sentences(ids: readonly number[]): SentenceRef[] {
-    return ids.map((id) => this.sentenceRows.withTitle(id)).filter((s): s is SentenceRef => s !== undefined)
+    return this.sentenceReader()(ids)
+  }
+
+  /**
+   * `sentences` for one episode's many calls (SNC scores every preview of every step): the corpus revision
+   * is checked once, here, and the rows then come from the cache shared across episodes while it holds.
+   */
+  sentenceReader(): (ids: readonly number[]) => SentenceRef[] {
+    const now = this.revision()
+    if (now !== this.cachedAt) {
+      this.sentenceCache.clear()
+      this.cachedAt = now
+    }
+    // A workspace without a revision (read-only, from before it) is read every time.
+    const read = (id: number): SentenceRef | undefined => {
+      if (now === null) return this.sentenceRows.withTitle(id)
+      let row = this.sentenceCache.get(id)
+      if (!row) {
+        row = this.sentenceRows.withTitle(id)
+        if (row) this.sentenceCache.set(id, row)
+      }
+      return row
+    }
+    return (ids) => ids.map(read).filter((s): s is SentenceRef => s !== undefined)
   }
 
   /** The texts an answerer reads: committed sentences (Harness-G) or curated chunks (Harness-1). */

@@ -75,7 +75,7 @@ export class Retriever {
     if (mode === 'dense') {
       const matrix = this.requireVectors()
       const ranked = await this.denseList(matrix, query, k, options)
-      return { mode, fusedFrom: ['dense'], matchExpression: expression, hits: this.toHits(ranked, expression, 'dense') }
+      return { mode, fusedFrom: ['dense'], matchExpression: expression, hits: this.toHits(ranked, snippetQuery(expression, options), 'dense') }
     }
     if (mode !== 'hybrid') throw new RetrievalError('bad-argument', `Unknown search mode "${String(mode)}" (bm25, dense or hybrid)`)
 
@@ -94,7 +94,7 @@ export class Retriever {
     const fused = reciprocalRankFusion([lexical.map((r) => r.id), dense.map((r) => r.id)], this.rrfK).slice(0, k)
     const bm25Score = new Map(lexical.map((r) => [r.id, r.score]))
     const denseScore = new Map(dense.map((r) => [r.id, r.score]))
-    const cards = this.cards.load(fused.map((f) => f.id), expression)
+    const cards = this.cards.load(fused.map((f) => f.id), snippetQuery(expression, options))
     const hits: SearchHit[] = []
     for (const f of fused) {
       const card = cards.get(f.id)
@@ -118,7 +118,7 @@ export class Retriever {
     const fusedFrom: RankedList[] = ['bm25']
     if (!expression || k === 0) return { mode: 'bm25', fusedFrom, matchExpression: expression, hits: [] }
     const ranked = this.bm25Ranker.rank(expression, k, excludedList(options), options.documentIds ?? null)
-    return { mode: 'bm25', fusedFrom, matchExpression: expression, hits: this.toHits(ranked, expression, 'bm25') }
+    return { mode: 'bm25', fusedFrom, matchExpression: expression, hits: this.toHits(ranked, snippetQuery(expression, options), 'bm25') }
   }
 
   grep(pattern: string, options: GrepOptions): GrepResult {
@@ -196,6 +196,11 @@ export function createRetriever(raw: BetterSqlite3.Database, options?: Retriever
 
 function checkK(k: number): void {
   if (!Number.isInteger(k) || k < 0 || k > MAX_K) throw new RetrievalError('bad-argument', `k must be an integer from 0 to ${MAX_K}, got ${k}`)
+}
+
+/** The FTS expression snippets are cut for, or null for opening words only (`snippets: false`). */
+function snippetQuery(expression: string | null, options: SearchOptions): string | null {
+  return options.snippets === false ? null : expression
 }
 
 function excludedList(options: SearchOptions): number[] {

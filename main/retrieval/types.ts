@@ -8,6 +8,12 @@ export interface SearchOptions {
   excludeChunkIds?: ReadonlySet<number> | readonly number[]
   /** Restrict the search to these documents. */
   documentIds?: readonly number[]
+  /**
+   * false: every hit's snippet is the chunk's opening words, with no FTS5 snippet() (which evaluates the
+   * query again for each hit). For callers that only rank chunks and read their sentences, such as the
+   * environments' surfacing. Default true.
+   */
+  snippets?: boolean
 }
 
 export interface SearchHit {

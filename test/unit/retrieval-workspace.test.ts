@@ -136,6 +136,18 @@ describe('retrieval over a workspace database', () => {
       expect(short!.snippet.split(' ').length).toBeLessThanOrEqual(7)
     })
 
+    it('ranks the same without snippets, each hit then carrying its opening words unmarked', async () => {
+      const query = 'Which engineer designed the lattice towers in Paris?'
+      const full = (await retriever.search(query, 5, 'bm25')).hits
+      const bare = (await retriever.search(query, 5, 'bm25', { snippets: false })).hits
+      expect(bare.map((h) => [h.chunkId, h.score, h.rank])).toEqual(full.map((h) => [h.chunkId, h.score, h.rank]))
+      expect(full.some((h) => h.snippet.includes(HIGHLIGHT_OPEN))).toBe(true)
+      for (const h of bare) {
+        expect(h.snippet).not.toContain(HIGHLIGHT_OPEN)
+        expect(retriever.readChunk(h.chunkId).text.startsWith(h.snippet.replace(/…$/, ''))).toBe(true)
+      }
+    })
+
     it('survives hostile queries and treats operator words as text', async () => {
       const queries = ['"unbalanced', '(paris', 'paris AND tower OR NOT NEAR(x y)', 'tow*', 'title:eiffel', '-paris', '^paris', '{title}: x', 'NEAR/3', "o'brien"]
       for (const q of queries) await expect(retriever.search(q, 5, 'bm25')).resolves.toBeDefined()

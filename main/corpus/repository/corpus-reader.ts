@@ -1,12 +1,13 @@
 /**
  * What the environments read of the corpus, as small reader interfaces (never the database): each
  * environment takes the slice it uses. All of it is synchronous (read per step) and uncached; the
- * environments keep their own caches (the corpus does not change while one lives).
+ * environments keep the caches, shared across episodes while the corpus revision stays the same.
  */
 import type { EntityDocumentRow, EntityLink, EntityRecord, NamedEntity } from './entities'
 import type { SentenceWithTitle } from './sentences'
 import { perHandle, type WorkspaceHandle } from './statements'
 import { corpusRepositories } from './repositories'
+import { corpusRevision } from './corpus-revision'
 
 /** Sentences with their documents' titles. */
 export interface SentenceReader {
@@ -33,6 +34,11 @@ export interface EntityReader {
   namedEntities(sentenceIds: readonly number[]): NamedEntity[]
 }
 
+/** Which state of the corpus these readers see (migration 0013); null when the workspace keeps no revision. */
+export interface RevisionReader {
+  corpusRevision(): number | null
+}
+
 /** Chunks as members of their documents. */
 export interface ChunkReader {
   /** The document's chunk ids in document order. */
@@ -41,12 +47,13 @@ export interface ChunkReader {
 }
 
 /** Everything the built-in environments read of the corpus (EnvContext.corpus). */
-export interface CorpusReader extends SentenceReader, EntityReader, ChunkReader {}
+export interface CorpusReader extends SentenceReader, EntityReader, ChunkReader, RevisionReader {}
 
 /** The corpus reader over a workspace database (one per handle, its statements prepared once). */
 export const workspaceCorpus: (raw: WorkspaceHandle) => CorpusReader = perHandle((raw) => {
   const { sentences, entities, chunks } = corpusRepositories(raw)
   return {
+    corpusRevision: corpusRevision(raw),
     sentence: (id) => sentences.withTitle(id),
     chunkSentences: (chunkId) => sentences.ofChunk(chunkId),
     entity: (id) => entities.byId(id),

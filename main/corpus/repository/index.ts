@@ -14,4 +14,4 @@ export { QuestionGoldRepository, type GoldDocumentHit, type GoldSentenceHit } fr
 export { SentenceRepository, type SentenceSpan, type SentenceWithTitle } from './sentences'
 export { SourceRepository } from './sources'
 export { perHandle, statement, type Typed, type WorkspaceHandle } from './statements'
-export { workspaceCorpus, type ChunkReader, type CorpusReader, type EntityReader, type SentenceReader } from './corpus-reader'
+export { workspaceCorpus, type ChunkReader, type CorpusReader, type EntityReader, type RevisionReader, type SentenceReader } from './corpus-reader'

@@ -55,7 +55,8 @@ export async function playRollout(env: Environment, policy: HeadPolicy | Policy,
   let credit: StepCredit[] = trajectory.steps.map(() => ({ total: 0, frontier: 0, enablement: 0, gain: 0, alternatives: [] }))
   if (needsCredit) {
     const gold = question.answers[0] ?? ''
-    const scorer = memoScorer(async (ids) => ctx.answerer.score(question.question, ctx.evidence.sentences(ids).map((s) => s.text), gold))
+    const sentences = ctx.evidence.sentenceReader()
+    const scorer = memoScorer(async (ids) => ctx.answerer.score(question.question, sentences(ids).map((s) => s.text), gold))
     credit = await scheme.impl({ steps: creditSteps(trajectory), score: (ids) => scorer.score(ids), seed })
   }
   const outcome = trajectory.outcome

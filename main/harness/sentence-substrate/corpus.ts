@@ -1,8 +1,9 @@
-import type { EntityReader, SentenceReader, SentenceWithTitle } from '../../corpus/repository'
+import type { EntityReader, RevisionReader, SentenceReader, SentenceWithTitle } from '../../corpus/repository'
+import { corpusCacheFor, type CorpusCache } from './corpus-cache'
 import { stemSet } from './terms'
 
 /** What the sentence substrate reads of the corpus (a slice of EnvContext.corpus). */
-export type SubstrateCorpus = SentenceReader & EntityReader
+export type SubstrateCorpus = SentenceReader & EntityReader & RevisionReader
 
 /** A sentence with its document's title (main/corpus/repository/sentences.ts). */
 export type SentenceRow = SentenceWithTitle
@@ -16,22 +17,32 @@ export interface EntityRow {
 }
 
 /**
- * Read-only, cached view of the workspace graph for one environment instance, over the corpus
- * readers: sentences of a chunk, entities of a sentence, entity degrees and links. The corpus is
- * assumed not to change while an environment lives (an evaluation or training job creates its own);
- * the caches make the whole-menu previews of every step cheap.
+ * Read-only, cached view of the workspace graph for an environment, over the corpus readers: sentences
+ * of a chunk, entities of a sentence, entity degrees and links. The caches make the whole-menu previews
+ * of every step cheap; they are shared by every environment over the same connection and checked
+ * against the corpus revision at each reset (corpus-cache.ts), never within an episode.
  */
 export class CorpusView {
-  private readonly byChunk = new Map<number, SentenceRow[]>()
-  private readonly byId = new Map<number, SentenceRow>()
-  private readonly mentionCache = new Map<number, EntityRow[]>()
-  private readonly entityCache = new Map<number, EntityRow>()
-  private readonly degreeCache = new Map<number, number>()
-  private readonly linkCache = new Map<number, { id: number; score: number }[]>()
-  private readonly stemCache = new Map<number, Set<string>>()
-  private readonly documentCache = new Map<string, { titled: number[]; all: number[] }>()
+  readonly cache: CorpusCache
+  private readonly byChunk
+  private readonly byId
+  private readonly mentionCache
+  private readonly entityCache
+  private readonly canonicalCache
+  private readonly degreeCache
+  private readonly linkCache
+  private readonly stemCache
+  private readonly documentCache
 
-  constructor(private readonly reader: SubstrateCorpus) {}
+  constructor(private readonly reader: SubstrateCorpus) {
+    this.cache = corpusCacheFor(reader)
+    ;({ byChunk: this.byChunk, byId: this.byId, mentions: this.mentionCache, entities: this.entityCache, byCanonical: this.canonicalCache, degrees: this.degreeCache, links: this.linkCache, stems: this.stemCache, documents: this.documentCache } = this.cache)
+  }
+
+  /** At a reset: drops what was cached when the corpus changed since. */
+  refresh(): void {
+    this.cache.refresh()
+  }
 
   chunkSentences(chunkId: number): SentenceRow[] {
     let rows = this.byChunk.get(chunkId)
@@ -78,11 +89,13 @@ export class CorpusView {
 
   /** Entity rows with this canonical key (one per type), filtered ones included. */
   entitiesByCanonical(canonical: string): EntityRow[] {
-    return this.reader.entitiesByCanonical(canonical).map((r) => {
-      const row = { id: r.id, canonical: r.canonical, name: r.name, type: r.type, lookupOk: r.lookupOk === 1 }
-      this.entityCache.set(row.id, row)
-      return row
-    })
+    let rows = this.canonicalCache.get(canonical)
+    if (!rows) {
+      rows = this.reader.entitiesByCanonical(canonical).map((r) => ({ id: r.id, canonical: r.canonical, name: r.name, type: r.type, lookupOk: r.lookupOk === 1 }))
+      for (const row of rows) this.entityCache.set(row.id, row)
+      this.canonicalCache.set(canonical, rows)
+    }
+    return rows
   }
 
   /** Sentences that mention the entity anywhere in the corpus. */

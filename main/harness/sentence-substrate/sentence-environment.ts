@@ -1,4 +1,5 @@
 import { envCorpus, type Action, type ActionSpace, type EnvContext, type Environment, type EnvQuestion, type EpisodeOutcome, type MenuItem, type Observation, type Preview, type StepResult } from '../types'
+import { LRUCache } from 'lru-cache'
 import { extractEntities } from '../../graph/nlp'
 import type { SubstrateConfig } from './config'
 import { CorpusView } from './corpus'
@@ -57,6 +58,17 @@ export type Resolved = { kind: 'item'; item: MenuItem } | { kind: 'search'; quer
 
 const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T
 
+/** The entity keys a question names, by its text: every rollout of a group reads the same question, and the NLP pass is the dearest part of a reset. */
+const questionEntityCache = new LRUCache<string, string[]>({ max: 10_000 })
+function questionEntities(text: string): string[] {
+  let keys = questionEntityCache.get(text)
+  if (!keys) {
+    keys = extractEntities(text).map((m) => m.canonical)
+    questionEntityCache.set(text, keys)
+  }
+  return keys
+}
+
 /** Actions come from policies and models: keep a JSON copy in the history, never a live reference. */
 function recordable(action: Action): Action {
   try {
@@ -106,12 +118,14 @@ export abstract class SentenceEnvironment<Config extends SubstrateConfig> implem
   }
 
   async reset(question: EnvQuestion, seed: number): Promise<Observation> {
+    // Before anything is read: what earlier episodes cached holds only while the corpus is unchanged.
+    this.corpus.refresh()
     const ep = new Episode(question, seed, this.corpus)
     this.ep = ep
     this.surfacer.clear()
     if (this.config.questionEntities) {
-      for (const m of extractEntities(question.question)) {
-        for (const row of this.corpus.entitiesByCanonical(m.canonical)) ep.admitEntity(row, 'question', {})
+      for (const canonical of questionEntities(question.question)) {
+        for (const row of this.corpus.entitiesByCanonical(canonical)) ep.admitEntity(row, 'question', {})
       }
     }
     if (this.config.initialK > 0 && this.config.initialSentences > 0) {

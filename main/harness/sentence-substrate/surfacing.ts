@@ -37,7 +37,9 @@ export interface Focus {
 /**
  * Maps a query to sentences: the top chunks of one retrieval, their sentences ranked. Results are
  * cached by query key within an episode, so that previewing every menu item at every step costs one
- * retrieval per distinct query, and a preview and the step that follows it see the same result.
+ * retrieval per distinct query, and a preview and the step that follows it see the same result; and
+ * across episodes in the corpus cache (corpus-cache.ts), so that a group's rollouts of one question, or
+ * lookups of one entity, retrieve once while the corpus stays at one revision.
  */
 export class Surfacer {
   private readonly cache = new Map<string, Retrieval>()
@@ -48,7 +50,7 @@ export class Surfacer {
     private readonly mode: SearchMode,
   ) {}
 
-  /** Called at every reset: the cache is per episode. */
+  /** Called at every reset: the episode's cache starts empty (the shared one is the corpus view's). */
   clear(): void {
     this.cache.clear()
   }
@@ -59,6 +61,13 @@ export class Surfacer {
     const cacheKey = `${key}\u0000${k}\u0000${focus ? [...focus.entityIds].sort((a, b) => a - b).join(',') : ''}\u0000${scope}`
     const known = this.cache.get(cacheKey)
     if (known) return known
+    const shared = this.corpus.cache.retrievals(this.retriever)
+    const sharedKey = `${this.mode}\u0000${cacheKey}`
+    const before = shared.get(sharedKey)
+    if (before) {
+      this.cache.set(cacheKey, before)
+      return before
+    }
 
     const hits = await this.search(query, k, focus?.documents)
     const terms = contentTerms(query)
@@ -85,6 +94,7 @@ export class Surfacer {
       ranked,
     }
     this.cache.set(cacheKey, retrieval)
+    shared.set(sharedKey, retrieval)
     return retrieval
   }
 
@@ -94,9 +104,10 @@ export class Surfacer {
       const best = list[0]?.score ?? 0
       return list.map((h) => ({ ...h, relative: best > 0 ? Math.max(0, h.score / best) : 1 / h.rank }))
     }
-    if (!documents) return relative((await this.retriever.search(query, k, this.mode)).hits)
-    const own = documents.titled.length > 0 ? relative((await this.retriever.search(query, k, this.mode, { documentIds: documents.titled })).hits) : []
-    const rest = k > own.length ? (await this.retriever.search(query, k - own.length, this.mode, { documentIds: documents.all, excludeChunkIds: own.map((h) => h.chunkId) })).hits : []
+    // Sentences are read from the chunks, so the hits' FTS snippets would be made for nothing.
+    if (!documents) return relative((await this.retriever.search(query, k, this.mode, { snippets: false })).hits)
+    const own = documents.titled.length > 0 ? relative((await this.retriever.search(query, k, this.mode, { documentIds: documents.titled, snippets: false })).hits) : []
+    const rest = k > own.length ? (await this.retriever.search(query, k - own.length, this.mode, { documentIds: documents.all, excludeChunkIds: own.map((h) => h.chunkId), snippets: false })).hits : []
     return [...own, ...relative(rest)].map((h, i) => ({ ...h, rank: i + 1 }))
   }
 }

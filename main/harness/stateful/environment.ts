@@ -141,7 +141,7 @@ export class StatefulEnvironment implements Environment<StatefulSnapshot> {
       const queries = call.name === 'fan_out_search' ? call.arguments.queries : [call.arguments.query]
       const exclude = ep.excluded()
       const ids = new Set<number>()
-      for (const q of queries) for (const h of (await this.ctx.retriever.search(q, this.config.resultsPerQuery, this.mode, { excludeChunkIds: exclude })).hits) ids.add(h.chunkId)
+      for (const q of queries) for (const h of (await this.ctx.retriever.search(q, this.config.resultsPerQuery, this.mode, { excludeChunkIds: exclude, snippets: false })).hits) ids.add(h.chunkId)
       return { chunkIds: [...ids], summary: `${ids.size} unseen results (before near-duplicate suppression)` }
     }
     if (call.name === 'read_document') {

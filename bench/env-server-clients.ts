@@ -38,8 +38,21 @@ export interface Cell {
   steps: number[]
 }
 
-/** `group` rollouts of each question in a row (a GRPO group), the next question after them. */
-export async function runCell(driver: Driver, env: Env, clients: number, questions: number, target: number, seconds: number, group = 1): Promise<Cell> {
+/** One cell's workload: `target` episodes (at most `seconds`) from `clients` clients at once. */
+export interface CellTask {
+  env: Env
+  clients: number
+  /** Questions in the set: episode n asks question floor((from + n) / group) mod questions. */
+  questions: number
+  target: number
+  seconds: number
+  /** Rollouts of each question in a row, as a GRPO trainer sends a group (default 1). */
+  group?: number
+  /** Episodes this peer started before: a round goes on through the set rather than replaying its last one. */
+  from?: number
+}
+
+export async function runCell(driver: Driver, { env, clients, questions, target, seconds, group = 1, from = 0 }: CellTask): Promise<Cell> {
   const deadline = performance.now() + seconds * 1000
   const steps: number[] = []
   let started = 0
@@ -50,7 +63,7 @@ export async function runCell(driver: Driver, env: Env, clients: number, questio
     while (started < target && performance.now() < deadline) {
       const n = started++
       try {
-        const created = await driver.create({ environment: env, set: 1, index: Math.floor(n / group) % questions, seed: c })
+        const created = await driver.create({ environment: env, set: 1, index: Math.floor((from + n) / group) % questions, seed: c })
         let state: Json = created
         for (let t = 0; !state.done; t++) {
           const s0 = performance.now()

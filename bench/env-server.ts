@@ -17,7 +17,9 @@
  * the cells and each round holds enough episodes to outweigh JIT and collector pauses; BENCH_ENVS /
  * BENCH_CLIENTS narrow the matrix, BENCH_MEM_ROUNDS=0 skips the memory part. The workload: the demo world of
  * size BENCH_WORLD (1: 92 questions, 92 chunks, so every cache holds all of it; 10 is ten times the corpus),
- * and BENCH_GROUP (1) rollouts of each question in a row, as a GRPO trainer sends a group.
+ * and BENCH_GROUP (1) rollouts of each question in a row, as a GRPO trainer sends a group. Each peer runs over
+ * its own connection (its own corpus cache, as each pool worker has) and goes on through the question set
+ * from round to round, so no peer is served from a cache another peer, or its own previous round, warmed.
  */
 import { spawn } from 'node:child_process'
 import { availableParallelism } from 'node:os'
@@ -27,7 +29,9 @@ import { startEnvServer, type EnvServer } from '../main/env-server'
 import { EpisodeSessions } from '../main/env-server/sessions'
 import { CreateEpisodeBody, FinishBody, StepBody } from '../main/env-server/wire'
 import { openDemoWorkspace } from './support/corpus'
-import { runCell, type Cell, type Driver, type Env, type Json } from './env-server-clients'
+import { workspaceMigrations } from '../main/db/migrations'
+import { openDatabase } from '../main/db/open'
+import { runCell, type Cell, type CellTask, type Driver, type Env, type Json } from './env-server-clients'
 
 const CLIENTS = (process.env.BENCH_CLIENTS ?? '1,8,64,256').split(',').map(Number)
 const ENVIRONMENTS = (process.env.BENCH_ENVS ?? 'graph-menu,stateful').split(',') as Env[]
@@ -51,13 +55,15 @@ const pct = (xs: number[], p: number): number => {
 const demo = await openDemoWorkspace(5, WORLD)
 const questions = demo.questions.length
 demo.db.raw.pragma('wal_checkpoint(TRUNCATE)')
-const single = await startEnvServer({ raw: demo.db.raw, appVersion: 'bench', port: 0, maxEpisodes: 10_000, workers: 0 })
-const pooled = await startEnvServer({ raw: demo.db.raw, appVersion: 'bench', port: 0, maxEpisodes: 10_000, workers: WORKERS, inline: INLINE })
-const sessions = new EpisodeSessions(demo.db.raw)
+// Each peer over its own connection, as each worker of the pool is: its own corpus cache, warmed by its own episodes only.
+const connection = async () => (await openDatabase(demo.db.raw.name, workspaceMigrations)).raw
+const single = await startEnvServer({ raw: await connection(), appVersion: 'bench', port: 0, maxEpisodes: 10_000, workers: 0 })
+const pooled = await startEnvServer({ raw: await connection(), appVersion: 'bench', port: 0, maxEpisodes: 10_000, workers: WORKERS, inline: INLINE })
+const sessions = new EpisodeSessions(await connection())
 
 // HTTP clients run in a worker thread (own heap and event loop); tsx is registered inside the thread.
 const clientThread = new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./env-server-worker.ts', import.meta.url).href)}) })`, { eval: true })
-const viaHttp = (server: { url: string; token: string }, env: Env, clients: number, target: number, seconds: number): Promise<Cell> =>
+const viaHttp = (server: { url: string; token: string }, task: CellTask): Promise<Cell> =>
   new Promise((resolve, reject) => {
     const done = (cell: Cell) => {
       clientThread.off('error', failed)
@@ -69,7 +75,7 @@ const viaHttp = (server: { url: string; token: string }, env: Env, clients: numb
     }
     clientThread.once('message', done)
     clientThread.once('error', failed)
-    clientThread.postMessage({ url: server.url, token: server.token, env, clients, questions, target, seconds, group: GROUP })
+    clientThread.postMessage({ url: server.url, token: server.token, ...task })
   })
 // The same request bodies through the same JSON round trips, validation and sessions, minus HTTP and threads.
 const inProcess: Driver = {
@@ -89,11 +95,17 @@ const rate = (c: Cell) => c.episodes / c.seconds
 
 type Peer = 'in-process' | 'http x1' | `pool x${number}`
 const POOL: Peer = `pool x${WORKERS}`
-const peers: Array<[Peer, (env: Env, clients: number, target: number, seconds: number) => Promise<Cell>]> = [
-  ['in-process', (env, clients, target, seconds) => runCell(inProcess, env, clients, questions, target, seconds, GROUP)],
-  ['http x1', (env, clients, target, seconds) => viaHttp(single, env, clients, target, seconds)],
-  [POOL, (env, clients, target, seconds) => viaHttp(pooled, env, clients, target, seconds)],
+// Each peer goes on through the question set round after round (`from`), so that no round replays one its peer just played.
+const started = new Map<Peer, number>()
+const peer = (name: Peer, play: (task: CellTask) => Promise<Cell>): [Peer, (env: Env, clients: number, target: number, seconds: number) => Promise<Cell>] => [
+  name,
+  async (env, clients, target, seconds) => {
+    const cell = await play({ env, clients, questions, target, seconds, group: GROUP, from: started.get(name) ?? 0 })
+    started.set(name, (started.get(name) ?? 0) + cell.episodes + cell.lost)
+    return cell
+  },
 ]
+const peers = [peer('in-process', (task) => runCell(inProcess, task)), peer('http x1', (task) => viaHttp(single, task)), peer(POOL, (task) => viaHttp(pooled, task))]
 
 console.log(`env-server bench: demo world of size ${WORLD} (${questions} questions), ${GROUP === 1 ? 'one rollout per question in turn' : `groups of ${GROUP} rollouts per question`}, ${CORES} cores, pool of ${WORKERS} worker threads (inline below ${INLINE} open episodes); per cell ${ROUNDS} alternating rounds of in-process, single-thread HTTP and pooled HTTP, each at most ${(SECONDS / (3 * ROUNDS)).toFixed(1)} s and max(256, 4 x clients) / ${ROUNDS} episodes; loopback HTTP/1.1 keep-alive, HTTP clients in a worker thread`)
 const rows: Json[] = []
@@ -189,7 +201,7 @@ if (MEM_ROUNDS > 0) {
         const idle = (await server.stats()).memory
         const row: Json = { server: workers ? `pool x${workers}` : 'single thread', 'idle gc': idleGc ? `every ${idleGc}` : 'off', 'idle MB': `${idle.rssMb} (${idle.heapUsedMb})` }
         for (let r = 0; r < MEM_ROUNDS; r++) {
-          const cell = await viaHttp(server, 'graph-menu', MEM_EPISODES, MEM_EPISODES, 600)
+          const cell = await viaHttp(server, { env: 'graph-menu', clients: MEM_EPISODES, questions, target: MEM_EPISODES, seconds: 600 })
           const stats = await server.stats()
           row[`round ${r + 1} MB`] = `${stats.memory.rssMb} (${stats.memory.heapUsedMb})`
           row['lost'] = (row['lost'] ?? 0) + cell.lost

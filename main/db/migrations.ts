@@ -418,32 +418,37 @@ export const workspaceMigrations: Record<string, Migration> = {
       }
     },
   },
-  '0013_corpus_revision': {
+  '0013_revisions': {
     async up(db) {
-      // One counter that every change to what the environments read moves, in the writing transaction:
-      // caches shared across episodes (main/harness/sentence-substrate/corpus-cache.ts) compare it instead
-      // of trusting the corpus to stay put. Documents carry their chunks, sentences and mentions (cascades
-      // included); entities, their links and chunk vectors are written on their own. Triggers, so that no
-      // writer can forget it; per row, but on the low-volume tables (not sentences or mentions).
+      // Counters that every change to a part of the workspace moves, in the writing transaction: caches
+      // kept across episodes (main/harness/sentence-substrate/corpus-cache.ts, the environment server's
+      // questions) compare them instead of trusting the data to stay put. 'corpus': documents carry their
+      // chunks, sentences and mentions (cascades included), and entities, their links and chunk vectors are
+      // written on their own. 'questions': questions and their sets. Triggers, so that no writer can forget
+      // them; per row, on the tables written a row per document, entity or question (not sentences or mentions).
       await db.schema
-        .createTable('corpus_revision')
-        .addColumn('id', 'integer', (c) => c.primaryKey().check(sql`id = 1`))
+        .createTable('revisions')
+        .addColumn('name', 'text', (c) => c.primaryKey())
         .addColumn('n', 'integer', (c) => c.notNull())
+        .modifyEnd(sql`without rowid`)
         .execute()
-      await sql`insert into corpus_revision (id, n) values (1, 0)`.execute(db)
-      for (const table of CORPUS_REVISION_TABLES) {
-        for (const event of ['insert', 'update', 'delete']) {
-          await sql
-            .raw(`create trigger ${table}_${event}_moves_corpus_revision after ${event} on ${table} begin update corpus_revision set n = n + 1 where id = 1; end`)
-            .execute(db)
+      for (const [name, tables] of Object.entries(REVISION_TABLES)) {
+        await sql`insert into revisions (name, n) values (${name}, 0)`.execute(db)
+        for (const table of tables) {
+          for (const event of ['insert', 'update', 'delete']) {
+            await sql.raw(`create trigger ${table}_${event}_moves_${name}_revision after ${event} on ${table} begin update revisions set n = n + 1 where name = '${name}'; end`).execute(db)
+          }
         }
       }
     },
   },
 }
 
-/** The tables whose every change moves corpus_revision (0013). */
-export const CORPUS_REVISION_TABLES = ['documents', 'entities', 'entity_links', 'chunk_vectors'] as const
+/** The tables whose every change moves each revision (0013). */
+export const REVISION_TABLES = {
+  corpus: ['documents', 'entities', 'entity_links', 'chunk_vectors'],
+  questions: ['questions', 'question_sets'],
+} as const
 
 const RUN_CONFIG_KINDS = ['evaluation', 'ablation-cell', 'training', 'env-server']
 

@@ -76,12 +76,12 @@ export interface WorkspaceDatabase {
   ablations: AblationTable
   ablation_cells: AblationCellTable
   findings: FindingsTable
-  corpus_revision: CorpusRevisionTable
+  revisions: RevisionTable
 }
 
-/** One row (id 1): moved by triggers on every change to documents, entities, entity links and chunk vectors (migration 0013). */
-export interface CorpusRevisionTable {
-  id: number
+/** Change counters moved by triggers (migration 0013): 'corpus' (documents, entities, links, vectors) and 'questions' (questions, sets). */
+export interface RevisionTable {
+  name: string
   n: number
 }
 

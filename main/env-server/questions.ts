@@ -7,6 +7,7 @@
  * is still served: datasets exported before the set field carry it.
  */
 import type SQLite from 'better-sqlite3'
+import { workspaceRevisions } from '../corpus/repository'
 import { loadQuestions, type StoredQuestion } from '../experiments/questions'
 import { QuestionKeyQueries } from './question-queries'
 
@@ -19,15 +20,23 @@ export class QuestionLookupError extends Error {
 
 export class QuestionLookup {
   private readonly q: QuestionKeyQueries
-  /** Loaded questions (gold resolved once) by row id: episodes of a group ask for the same question. */
+  /**
+   * Loaded questions (gold resolved once) by row id: episodes of a group ask for the same question. Kept
+   * while the questions and the corpus (which the gold is resolved against) stay at the revisions they
+   * were loaded at: an edit in the app, or a new ingest, is served from the next episode on.
+   */
   private readonly cache = new Map<number, StoredQuestion>()
+  private readonly revisions: ReturnType<typeof workspaceRevisions>
+  private cachedAt = ''
 
   constructor(private readonly raw: SQLite.Database) {
     this.q = new QuestionKeyQueries(raw)
+    this.revisions = workspaceRevisions(raw)
   }
 
   /** Question `index` of a set (by id or name), counted within its split label when one is given. */
   bySet(set: number | string, split: string | undefined, index: number): StoredQuestion {
+    this.refresh()
     const row = typeof set === 'number' ? this.q.setById.get(set) : this.q.setNamed.get(set)
     if (!row) throw new QuestionLookupError('set', typeof set === 'number' ? `No question set with id ${set} in this workspace` : `No question set named "${set}" in this workspace`)
     const what = `question set "${row.name}" (${row.id})`
@@ -39,18 +48,16 @@ export class QuestionLookup {
     }
     const hit = this.q.inSetSplit.get(row.id, split, index)
     if (!hit) throw new QuestionLookupError('index', `Split "${split}" of ${what} has ${n} questions; index ${index} is out of range`)
-    return this.byId(hit.id)
+    return this.withId(hit.id)
   }
 
   byId(questionId: number): StoredQuestion {
-    const cached = this.cache.get(questionId)
-    if (cached) return cached
-    const row = this.q.setOf.get(questionId)
-    if (!row) throw new QuestionLookupError('question_id', `No question with id ${questionId} in this workspace`)
-    return this.load(row.set_id, row.pos)
+    this.refresh()
+    return this.withId(questionId)
   }
 
   bySplit(split: number | string, index: number): StoredQuestion {
+    this.refresh()
     if (typeof split === 'number') return this.inSet(split, index, `question set ${split}`)
     const named = this.q.setByName.get(split)
     if (named) return this.inSet(named.id, index, `question set "${split}"`)
@@ -58,7 +65,23 @@ export class QuestionLookup {
     if (n === 0) throw new QuestionLookupError('split', `No question set and no split named "${split}" in this workspace`)
     const row = this.q.bySplitLabel.get(split, index)
     if (!row) throw new QuestionLookupError('index', `Split "${split}" has ${n} questions; index ${index} is out of range`)
-    return this.byId(row.id)
+    return this.withId(row.id)
+  }
+
+  private withId(questionId: number): StoredQuestion {
+    const cached = this.cache.get(questionId)
+    if (cached) return cached
+    const row = this.q.setOf.get(questionId)
+    if (!row) throw new QuestionLookupError('question_id', `No question with id ${questionId} in this workspace`)
+    return this.load(row.set_id, row.pos)
+  }
+
+  /** Drops what was loaded when the questions or the corpus moved since (a workspace without revisions keeps nothing). */
+  private refresh(): void {
+    const questions = this.revisions('questions')
+    const now = `${questions}/${this.revisions('corpus')}`
+    if (questions === null || now !== this.cachedAt) this.cache.clear()
+    this.cachedAt = now
   }
 
   private inSet(setId: number, index: number, what: string, field = 'split'): StoredQuestion {

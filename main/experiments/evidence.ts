@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache'
 import { goldEvidence, type GoldEvidence, type GoldQuestion } from '../corpus/gold'
-import { corpusRevision } from '../corpus/repository/corpus-revision'
+import { corpusRevision } from '../corpus/repository/revisions'
 import { corpusRepositories, type ChunkRepository, type ChunkWithTitle, type SentenceRepository, type SentenceWithTitle, type WorkspaceHandle } from '../corpus/repository'
 import type { EpisodeOutcome, ResolvedGold } from '../harness'
 

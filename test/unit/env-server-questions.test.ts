@@ -67,4 +67,19 @@ describe('question selector: set + split + index', () => {
     expect(refusal(() => lookup.bySet(1, 'dev', first.length))).toMatchObject({ field: 'index', message: expect.stringMatching(/out of range/) })
     expect(refusal(() => lookup.bySet(2, undefined, second.length))).toMatchObject({ field: 'index' })
   })
+
+  it('loads a question once for a group, and serves an edit or a removal from the next episode on', () => {
+    const raw = demo.db.raw
+    const id = second[3]!
+    const loaded = lookup.bySet(2, undefined, 3)
+    expect(lookup.bySet('copy', undefined, 3)).toBe(loaded)
+    expect(lookup.byId(id)).toBe(loaded)
+    // Edited in the app while the server runs (another connection would do the same through the revision).
+    raw.prepare('update questions set question = ? where id = ?').run('Edited: which harbour?', id)
+    expect(lookup.byId(id).question).toBe('Edited: which harbour?')
+    expect(lookup.bySet(2, undefined, 3).question).toBe('Edited: which harbour?')
+    raw.prepare('delete from questions where id = ?').run(id)
+    expect(refusal(() => lookup.byId(id))).toMatchObject({ field: 'question_id' })
+    expect(lookup.bySet(2, undefined, 3).rowId).toBe(second[4])
+  })
 })

@@ -7,7 +7,7 @@ import type { EntityDocumentRow, EntityLink, EntityRecord, NamedEntity } from '.
 import type { SentenceWithTitle } from './sentences'
 import { perHandle, type WorkspaceHandle } from './statements'
 import { corpusRepositories } from './repositories'
-import { corpusRevision } from './corpus-revision'
+import { corpusRevision } from './revisions'
 
 /** Sentences with their documents' titles. */
 export interface SentenceReader {

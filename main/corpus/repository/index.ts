@@ -15,3 +15,4 @@ export { SentenceRepository, type SentenceSpan, type SentenceWithTitle } from '.
 export { SourceRepository } from './sources'
 export { perHandle, statement, type Typed, type WorkspaceHandle } from './statements'
 export { workspaceCorpus, type ChunkReader, type CorpusReader, type EntityReader, type RevisionReader, type SentenceReader } from './corpus-reader'
+export { corpusRevision, workspaceRevisions, type RevisionName } from './revisions'

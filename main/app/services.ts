@@ -11,6 +11,7 @@ import { EventBus } from '../events/bus'
 import { APP_VERSION } from '../config/version'
 import { jobPreflight } from './job-preflight'
 import { sweepStaleExports } from './stale-exports'
+import { registerUnclaimedTrainedModels } from './trained-model-recovery'
 
 export interface Services {
   version: string
@@ -54,6 +55,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const retrievers = new WorkspaceRetrievers(models)
   // Before any job can start an export here.
   await sweepStaleExports(options.dataDir, workspaces)
+  // Weights a training job saved but did not live to register.
+  await registerUnclaimedTrainedModels(options.dataDir, models)
   await jobs.init()
   const closing: Array<() => Promise<void>> = []
   return {

@@ -17,4 +17,6 @@ export function resolveDataDir(flag?: string, env = process.env): string {
 }
 
 export const appDbFile = (dataDir: string): string => join(dataDir, 'app.db')
+/** Where experiment jobs save the GGUF weights they train, one folder per workspace (job-kinds/trained-models.ts). */
+export const trainedModelsDir = (dataDir: string): string => join(dataDir, 'models', 'trained')
 export const workspaceDbFile = (dataDir: string, workspaceDir: string): string => join(dataDir, workspaceDir, 'workspace.db')

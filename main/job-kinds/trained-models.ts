@@ -1,5 +1,5 @@
 import { basename, dirname, join, resolve } from 'node:path'
-import { appDbFile } from '../config/paths'
+import { appDbFile, trainedModelsDir } from '../config/paths'
 import { appMigrations } from '../db/migrations'
 import { openDatabase } from '../db/open'
 import type { AppDatabase } from '../db/schema'
@@ -7,6 +7,7 @@ import type { TrainedGguf } from '../experiments/training'
 import type { JobContext } from '../jobs/protocol'
 import type { Resource } from '../jobs/define-job-kind'
 import { ModelRegistry } from '../models/registry'
+import { markRegistered } from '../models/provenance'
 
 export interface TrainedModels {
   /** Where the job's GGUF training runs save their weights. */
@@ -26,7 +27,7 @@ export interface TrainedModels {
  */
 export function trainedModels(ctx: JobContext, own: <T extends Resource>(resource: T) => T): TrainedModels {
   const workspace = ctx.workspaceDbFile ? basename(dirname(ctx.workspaceDbFile)) : 'no-workspace'
-  const dir = join(ctx.dataDir, 'models', 'trained', workspace)
+  const dir = join(trainedModelsDir(ctx.dataDir), workspace)
   let registry: Promise<ModelRegistry> | null = null
   let added = 0
   let again = 0
@@ -36,6 +37,8 @@ export function trainedModels(ctx: JobContext, own: <T extends Resource>(resourc
     // Adding a registered path again refreshes its row (same id, same date added): idempotent.
     const known = (await models.list()).some((m) => m.path === resolve(model.path))
     const info = await models.add(model.path, 'policy')
+    // Registered once: if the user removes it later, start-up does not bring it back (models/provenance.ts).
+    markRegistered(model.path)
     if (known) again++
     else added++
     return { name: info.name, added: !known }

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto'
-import { existsSync, readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { basename, resolve } from 'node:path'
 import type { Kysely, Selectable } from 'kysely'
@@ -11,27 +10,11 @@ import { PolicyError } from '../llm/errors'
 import { getSharedRuntime, type LoadedModel } from '../llm/llama-runtime'
 import { createGgufEmbedder, type GgufEmbedder } from '../llm/embedder'
 import { inspectModelFile, type ModelFileInfo } from '../llm/model-file'
+import { readProvenance } from './provenance'
 
 export interface ModelRegistryOptions {
   /** The running jobs whose worker threads hold the model file at an absolute path (the job manager knows). */
   jobHolders?: (path: string) => Array<{ jobId: string; kind: JobKind }>
-}
-
-/**
- * Where weights trained in the app came from: the training run writes `<file>.provenance.json` beside
- * the GGUF (base file, base SHA-256, run, step, and the file's own SHA-256). Read only when that hash
- * matches the file, so a sidecar left beside other weights is never believed.
- */
-function readProvenance(path: string, sha256: string): ModelInfo['provenance'] {
-  const sidecar = `${path}.provenance.json`
-  if (!existsSync(sidecar)) return null
-  try {
-    const p = JSON.parse(readFileSync(sidecar, 'utf8')) as Record<string, unknown>
-    if (p['sha256'] !== sha256 || typeof p['baseModel'] !== 'string' || typeof p['baseSha256'] !== 'string' || typeof p['runId'] !== 'number' || typeof p['step'] !== 'number') return null
-    return { baseModel: p['baseModel'], baseSha256: p['baseSha256'], runId: p['runId'], step: p['step'] }
-  } catch {
-    return null
-  }
 }
 
 /**

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path'
 import { trainedModelsDir } from '../config/paths'
 import { inspectModelFile } from '../llm/model-file'
 import type { ModelRegistry } from '../models/registry'
@@ -10,10 +11,18 @@ import { markRegistered, unclaimedSha256, unclaimedTrainedFiles } from '../model
  * nothing half-written or replaced is registered; a file that fails is named and left for the next start.
  * The paths registered.
  */
-export async function registerUnclaimedTrainedModels(dataDir: string, models: Pick<ModelRegistry, 'add'>): Promise<string[]> {
+export async function registerUnclaimedTrainedModels(dataDir: string, models: Pick<ModelRegistry, 'add' | 'list'>): Promise<string[]> {
   const registered: string[] = []
-  for (const path of unclaimedTrainedFiles(trainedModelsDir(dataDir))) {
+  const unclaimed = unclaimedTrainedFiles(trainedModelsDir(dataDir))
+  if (unclaimed.length === 0) return registered
+  const known = new Set((await models.list()).map((m) => m.path))
+  for (const path of unclaimed) {
     try {
+      // Registered by a job from before the mark (or by one that died after registering): marked, not hashed again.
+      if (known.has(resolve(path))) {
+        markRegistered(path)
+        continue
+      }
       const claimed = unclaimedSha256(path)
       const { sha256 } = await inspectModelFile(path, { hash: true })
       if (!claimed || sha256 !== claimed) continue

@@ -59,6 +59,15 @@ describe('trained models a job did not register', () => {
     expect((await models.list()).map((m) => m.path)).toEqual([b])
   })
 
+  it('marks, without registering again, weights registered before the mark existed', async () => {
+    const { dataDir, models } = await setup()
+    const path = await trainedFile(dataDir, 'ws-1', 4)
+    await models.add(path, 'policy')
+    expect(await registerUnclaimedTrainedModels(dataDir, models)).toEqual([])
+    expect(JSON.parse(readFileSync(provenanceFile(path), 'utf8')).registeredAt).toEqual(expect.any(String))
+    expect((await models.list()).map((m) => m.path)).toEqual([path])
+  })
+
   it('never registers weights whose bytes differ from their sidecar, or a sidecar without its file', async () => {
     const { dataDir, models } = await setup()
     const changed = await trainedFile(dataDir, 'ws-1', 2)

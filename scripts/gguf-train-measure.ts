@@ -6,6 +6,8 @@
  *   npx tsx scripts/gguf-train-measure.ts [cpu|cuda|vulkan] [model.gguf] [contextSize] [steps]
  */
 import { availableParallelism } from 'node:os'
+import { GgufTrainSchema } from '../preload/contract'
+import { loadRequestFor, trainRequestFor } from '../main/experiments/training'
 import { GgufTrainer, type TrainerBackend } from '../main/llm/training'
 
 const backend = (process.argv[2] ?? 'cpu') as TrainerBackend
@@ -15,8 +17,9 @@ const steps = Number(process.argv[5] ?? 4)
 
 const trainer = await GgufTrainer.start({ backend, log: (l) => console.log(l) })
 try {
-  const options = { model, optimizer: 'adamw' as const, lr: 1e-4, contextSize, threads: Math.max(1, availableParallelism() - 1), gpuLayers: backend === 'cpu' ? 0 : -1 }
-  const estimate = await trainer.estimate(options)
+  const gguf = GgufTrainSchema.parse({ modelPath: model, contextSize, gpuLayers: backend === 'cpu' ? 0 : -1 })
+  const options = loadRequestFor(gguf, model, { baseModel: null, optimizerState: null, threads: Math.max(1, availableParallelism() - 1) })
+  const estimate = await trainer.estimate({ model, optimizer: options.optimizer, contextSize: options.contextSize, lastBlocks: options.lastBlocks, withBase: false })
   console.log(`estimate: trainable ${estimate.trainable} ${estimate.reason} params ${estimate.nParams} trainable ${estimate.nTrainable} context ${estimate.contextSize} memory ~${(estimate.estimatedBytes / 2 ** 20).toFixed(0)} MiB`)
   if (!estimate.trainable) process.exit(1)
   const t0 = performance.now()
@@ -30,7 +33,7 @@ try {
     const tokens = Array.from({ length: len }, () => Math.floor(rand() * info.nVocab))
     // the last quarter of the sequence is "chosen", advantage +-1 alternating
     const weights = tokens.map((_, i) => (i >= (len * 3) / 4 ? (s % 2 ? -1 : 1) / (len / 4) : 0))
-    const r = await trainer.train([{ tokens, weights }])
+    const r = await trainer.train(trainRequestFor(gguf, [{ tokens, weights, klWeights: tokens.map(() => 0) }], gguf.learningRate, []))
     seconds.push(r.seconds)
     console.log(`gguf-train: ${backend} step ${s} ${r.seconds.toFixed(3)} s/update ${(r.tokensProcessed / r.seconds).toFixed(0)} tokens/s peak RSS ${(r.peakRssBytes / 2 ** 20).toFixed(0)} MiB`)
   }

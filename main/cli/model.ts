@@ -1,5 +1,9 @@
+import { GgufTrainSchema } from '../../preload/contract'
 import { GgufTrainer } from '../llm/training'
 import type { Cli } from './context'
+
+/** The contract's GGUF training defaults (the one declaration). */
+const GGUF_DEFAULTS = GgufTrainSchema.parse({ modelPath: '-' })
 
 export function registerModelCommands(cli: Cli): void {
   const { withApi, print, runJob } = cli
@@ -29,14 +33,14 @@ export function registerModelCommands(cli: Cli): void {
   model
     .command('trainable <path>')
     .description('can this GGUF train its own weights here? builds the native trainer if needed, checks F32 and estimates memory')
-    .option('--context <tokens>', 'training sequence length', '512')
+    .option('--context <tokens>', 'training sequence length', String(GGUF_DEFAULTS.contextSize))
     .option('--last-blocks <n>', 'train output + the last N blocks only')
-    .option('--optimizer <name>', 'sgd | adamw', 'sgd')
+    .option('--optimizer <name>', 'adamw | sgd', GGUF_DEFAULTS.optimizer)
     .action(async (path: string, o: { context: string; lastBlocks?: string; optimizer: string }) => {
       let trainer: GgufTrainer | null = null
       try {
         trainer = await GgufTrainer.start()
-        const e = await trainer.estimate({ model: path, contextSize: Number(o.context), optimizer: o.optimizer === 'adamw' ? 'adamw' : 'sgd', withBase: true, ...(o.lastBlocks ? { lastBlocks: Number(o.lastBlocks) } : {}) })
+        const e = await trainer.estimate({ model: path, contextSize: Number(o.context), optimizer: o.optimizer === 'sgd' ? 'sgd' : 'adamw', withBase: true, lastBlocks: o.lastBlocks ? Number(o.lastBlocks) : -1 })
         print(e, e.trainable
           ? `Trainable: ${e.nTrainable.toLocaleString('en')} of ${e.nParams.toLocaleString('en')} parameters, context ${e.contextSize}, about ${Math.ceil(e.estimatedBytes / 2 ** 20)} MiB with the frozen base (trainer ${trainer.binary.backend}, llama.cpp ${trainer.binary.llamaCppRelease})`
           : `Not trainable: ${e.reason}`)

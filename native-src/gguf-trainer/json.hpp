@@ -28,6 +28,22 @@ struct Json {
   }
   double num(const std::string & k, double dflt) const { const Json & v = at(k); return v.kind == Num ? v.n : dflt; }
   std::string str(const std::string & k, const std::string & dflt) const { const Json & v = at(k); return v.kind == Str ? v.s : dflt; }
+  // Required fields: the app sends every option (one declaration of defaults, on the TypeScript side).
+  double need_num(const std::string & k) const {
+    const Json & v = at(k);
+    if (v.kind != Num) throw std::runtime_error("request needs the number \"" + k + "\"");
+    return v.n;
+  }
+  std::string need_str(const std::string & k) const {
+    const Json & v = at(k);
+    if (v.kind != Str) throw std::runtime_error("request needs the string \"" + k + "\"");
+    return v.s;
+  }
+  bool need_bool(const std::string & k) const {
+    const Json & v = at(k);
+    if (v.kind != Bool) throw std::runtime_error("request needs the boolean \"" + k + "\"");
+    return v.b;
+  }
 };
 
 class JsonParser {

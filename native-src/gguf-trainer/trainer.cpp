@@ -4,16 +4,21 @@
 // and all memory goes back to the system when a run ends.
 //
 // The loss. llama_opt_epoch fills the label tensor with one-hot next tokens for every position
-// (no mask, no per-sample weight) and ggml's cross-entropy backward is (softmax - label) / rows.
-// We want sum_t w_t * -log p(x_t | x_<t) with any real w_t (the advantage on the policy's
-// tokens, 0 on the prompt and padding). Its gradient per row is w_t * (softmax - onehot), which
-// equals (softmax - label) for label = (1 - w) * softmax + w * onehot. So before each training
-// step we run a forward pass in a second (inference) context on the same weights, build those
-// soft labels, and put them in the label tensor just before ggml evaluates the graph: this
+// (no mask, no per-sample weight) and ggml's cross-entropy backward is (softmax - label) / rows,
+// linear in the label. So any gradient g on a row's logits is had with label = softmax - rows * g:
+// w * (softmax - onehot) for the advantage-weighted -log p of the policy's tokens (0 on the prompt
+// and padding), plus b * softmax * (log softmax - log base - KL) for a KL(policy || base) term.
+// Before each datapoint a forward pass in a second (inference) context on the same weights gives
+// the softmax; the labels go into the label tensor just before ggml evaluates the graph: this
 // program defines ggml_opt_eval itself, which the dynamic linker binds libllama's call to, writes
 // the labels through the public ggml_opt_labels(), then calls the real ggml_opt_eval. Every
 // training step checks that the interposer ran, so plain cross-entropy is never used silently.
+//
+// The update. One `train` request is one optimizer step over the whole batch: gradients accumulate
+// in ggml-opt's accumulators over the batch's datapoints (zeroed at the update's first one), and
+// HostOptimizer (optimizer.hpp) applies AdamW or SGD once, with clipping and a KL guard.
 #include "json.hpp"
+#include "optimizer.hpp"
 
 #include "ggml-backend.h"
 #include "ggml-opt.h"
@@ -29,27 +34,46 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
 
-// ---- label interposer --------------------------------------------------------------------
+// ---- interposer ---------------------------------------------------------------------------
 
-static const std::vector<float> * g_labels = nullptr;  // [nCtx rows][nVocab], set around one step
-static long g_interposed_calls = 0;
+// What the interposer does at the next training evaluation. labels: [nCtx rows][nVocab] soft labels
+// for this datapoint. zero_pending: the first datapoint of an update zeroes ggml-opt's gradient
+// accumulators (llama.cpp's graphs are rebuilt per call, so ggml-opt accumulates and only zeroes them
+// when opt_period > 1; ggml_opt_reset works only between ggml_opt_alloc and ggml_opt_eval, i.e. here).
+struct Interposer {
+  const std::vector<float> * labels = nullptr;
+  bool zero_pending = false;
+  long calls = 0;
+  HostOptimizer * optimizer = nullptr;  // its params get their gradient accumulators on first use
+};
+static Interposer g_ip;
 
 extern "C" void ggml_opt_eval(ggml_opt_context_t opt_ctx, ggml_opt_result_t result) {
   using eval_fn = void (*)(ggml_opt_context_t, ggml_opt_result_t);
   static eval_fn real = reinterpret_cast<eval_fn>(dlsym(RTLD_NEXT, "ggml_opt_eval"));
   if (!real) { fprintf(stderr, "gguf-trainer: cannot find ggml_opt_eval in libggml-base\n"); abort(); }
-  if (g_labels) {
+  if (g_ip.labels) {
     ggml_tensor * labels = ggml_opt_labels(opt_ctx);
-    if (ggml_nbytes(labels) != g_labels->size() * sizeof(float)) {
-      fprintf(stderr, "gguf-trainer: label tensor is %zu bytes, expected %zu\n", ggml_nbytes(labels), g_labels->size() * sizeof(float));
+    if (ggml_nbytes(labels) != g_ip.labels->size() * sizeof(float)) {
+      fprintf(stderr, "gguf-trainer: label tensor is %zu bytes, expected %zu\n", ggml_nbytes(labels), g_ip.labels->size() * sizeof(float));
       abort();
     }
-    ggml_backend_tensor_set(labels, g_labels->data(), 0, ggml_nbytes(labels));
-    g_interposed_calls++;
+    ggml_backend_tensor_set(labels, g_ip.labels->data(), 0, ggml_nbytes(labels));
+    if (g_ip.zero_pending) {
+      ggml_opt_reset(opt_ctx, false);
+      g_ip.zero_pending = false;
+    }
+    if (g_ip.optimizer) {
+      for (auto & p : g_ip.optimizer->params) {
+        if (!p.grad) p.grad = ggml_opt_grad_acc(opt_ctx, p.weight);
+      }
+    }
+    g_ip.calls++;
   }
   real(opt_ctx, result);
 }
@@ -67,21 +91,18 @@ struct Trainer {
   int n_layer = 0;
   uint32_t ctx_len_in_file = 0;  // the model's own context_length, restored in saved files
   std::string arch;
-  std::string optimizer = "adamw";
-  float lr = 1e-4f;
-  float weight_decay = 0.0f;
   int last_blocks = -1;  // -1: all tensors train
-  long steps = 0;
+  HostOptimizer opt;
 };
 
 static Trainer T;
 
+// ggml-opt's own step after each datapoint: SGD at the smallest normal rate, a step no float32 weight
+// can register (the real step is HostOptimizer's, once per update; ggml asserts a rate > 0).
 static ggml_opt_optimizer_params opt_pars(void *) {
   ggml_opt_optimizer_params p = ggml_opt_get_default_optimizer_params(nullptr);
-  p.adamw.alpha = T.lr;
-  p.adamw.wd = T.weight_decay;
-  p.sgd.alpha = T.lr;
-  p.sgd.wd = T.weight_decay;
+  p.sgd.alpha = std::numeric_limits<float>::min();
+  p.sgd.wd = 0.0f;
   return p;
 }
 
@@ -93,13 +114,22 @@ static int block_index(const char * name) {
 
 static bool trains(const char * name) {
   if (strcmp(name, "token_embd.weight") == 0) return false;  // llama.cpp does not train it (upstream FIXME)
+  if (strcmp(name, "rope_freqs.weight") == 0) return false;  // nor this one
   if (T.last_blocks < 0) return true;
   if (strncmp(name, "output", 6) == 0) return true;  // output and output_norm
   int b = block_index(name);
   return b >= 0 && b >= T.n_layer - T.last_blocks;
 }
 
-static bool param_filter(const ggml_tensor * tensor, void *) { return trains(tensor->name); }
+// llama_opt_init asks this of every F32 model tensor: the ones it trains are the host optimizer's.
+static bool param_filter(const ggml_tensor * tensor, void *) {
+  if (!trains(tensor->name)) return false;
+  for (const auto & p : T.opt.params) if (p.weight == tensor) return true;
+  ParamState ps;
+  ps.weight = const_cast<ggml_tensor *>(tensor);
+  T.opt.params.push_back(std::move(ps));
+  return true;
+}
 
 static long peak_rss_bytes() {
   std::ifstream f("/proc/self/status");
@@ -166,12 +196,13 @@ static Inspection inspect(const std::string & path) {
 }
 
 // A planning estimate, not a measurement: weights (policy, plus base when KL is on), optimizer
-// state per trainable float (gradient, and AdamW's two moments), activations kept for the
+// state per trainable float, activations kept for the
 // backward pass of one n_ctx sequence, and the logits / label rows.
 static long long estimate_bytes(const Inspection & in, int n_ctx, bool adamw, bool with_base) {
   const long long f = 4;
   long long weights = in.weight_bytes * (with_base ? 2 : 1);
-  long long opt = in.n_trainable * f * (adamw ? 3 : 1);
+  // ggml's gradient accumulator, and on the host the step's start weights, the gradient and AdamW's moments
+  long long opt = in.n_trainable * f * (adamw ? 5 : 3);
   long long per_layer = (long long) n_ctx * (12LL * in.n_embd + 4LL * in.n_ff + 3LL * in.n_head * n_ctx) * f;
   long long activations = per_layer * in.n_layer * 2;
   long long logits = (long long) n_ctx * in.n_vocab * f * 6;
@@ -303,28 +334,34 @@ static void patch_context_length(const std::string & path, uint32_t value) {
 
 // ---- commands ---------------------------------------------------------------------------------
 
+// Every option comes from the app (one declaration, in TypeScript): nothing here has a default.
 static std::string cmd_load(const Json & req) {
   if (T.model) throw std::runtime_error("a model is already loaded; start a new trainer process");
-  const std::string path = req.str("model", "");
-  if (path.empty()) throw std::runtime_error("load needs \"model\"");
-  T.optimizer = req.str("optimizer", "adamw");
-  if (T.optimizer != "adamw" && T.optimizer != "sgd") throw std::runtime_error("optimizer must be adamw or sgd");
-  T.lr = (float) req.num("lr", 1e-4);
-  if (!(T.lr > 0)) throw std::runtime_error("lr must be > 0");
-  T.weight_decay = (float) req.num("weightDecay", 0.0);
-  T.last_blocks = (int) req.num("lastBlocks", -1);
-  const int threads = (int) req.num("threads", 1);
-  const int gpu_layers = (int) req.num("gpuLayers", 0);
-  const std::string base_path = req.str("baseModel", "");
+  const std::string path = req.need_str("model");
+  const std::string optimizer = req.need_str("optimizer");
+  if (optimizer != "adamw" && optimizer != "sgd") throw std::runtime_error("optimizer must be adamw or sgd");
+  T.opt.settings.adamw = optimizer == "adamw";
+  T.opt.settings.weight_decay = (float) req.need_num("weightDecay");
+  T.opt.settings.beta1 = (float) req.need_num("beta1");
+  T.opt.settings.beta2 = (float) req.need_num("beta2");
+  T.opt.settings.eps = (float) req.need_num("eps");
+  if (T.opt.settings.weight_decay < 0 || T.opt.settings.beta1 < 0 || T.opt.settings.beta1 >= 1 || T.opt.settings.beta2 < 0 || T.opt.settings.beta2 >= 1 || !(T.opt.settings.eps > 0)) {
+    throw std::runtime_error("optimizer settings out of range (weightDecay >= 0, 0 <= beta < 1, eps > 0)");
+  }
+  T.last_blocks = (int) req.need_num("lastBlocks");
+  const int threads = (int) req.need_num("threads");
+  const int gpu_layers = (int) req.need_num("gpuLayers");
+  const std::string base_path = req.at("baseModel").kind == Json::Str ? req.at("baseModel").s : "";
+  const std::string state_path = req.at("optimizerState").kind == Json::Str ? req.at("optimizerState").s : "";
 
   Inspection in = inspect(path);
   if (!in.error.empty()) throw std::runtime_error(in.error);
   if (in.n_layer == 0 || in.n_vocab == 0) throw std::runtime_error("not a llama-style GGUF model (no block_count or token_embd)");
   T.arch = in.arch;
   T.ctx_len_in_file = in.ctx_len;
-  T.n_ctx = training_context((int) req.num("contextSize", 256), in.ctx_len);
-  const long long est = estimate_bytes(in, T.n_ctx, T.optimizer == "adamw", !base_path.empty());
-  const long long limit = (long long) req.num("memoryLimitBytes", 0);
+  T.n_ctx = training_context((int) req.need_num("contextSize"), in.ctx_len);
+  const long long est = estimate_bytes(in, T.n_ctx, T.opt.settings.adamw, !base_path.empty());
+  const long long limit = (long long) req.need_num("memoryLimitBytes");
   if (limit > 0 && est > limit) {
     throw std::runtime_error("training needs about " + std::to_string(est >> 20) + " MiB but the limit is " + std::to_string(limit >> 20) +
                              " MiB: train fewer blocks (lastBlocks), a shorter contextSize, or SGD");
@@ -362,108 +399,223 @@ static std::string cmd_load(const Json & req) {
   op.param_filter_ud = nullptr;
   op.get_opt_pars = opt_pars;
   op.get_opt_pars_ud = nullptr;
-  op.optimizer_type = T.optimizer == "sgd" ? GGML_OPT_OPTIMIZER_TYPE_SGD : GGML_OPT_OPTIMIZER_TYPE_ADAMW;
+  op.optimizer_type = GGML_OPT_OPTIMIZER_TYPE_SGD;  // the in-graph no-op step (opt_pars); HostOptimizer steps
   llama_opt_init(T.ctx_train, T.model, op);
+  if (T.opt.params.empty()) throw std::runtime_error("no tensor of this model can train (lastBlocks too small?)");
+  if (!state_path.empty()) T.opt.load(state_path);
+  g_ip.optimizer = &T.opt;
 
   std::ostringstream o;
   o << "{\"ok\":true,\"event\":\"loaded\",\"arch\":" << jsonQuote(in.arch) << ",\"nParams\":" << in.n_params
     << ",\"nTrainable\":" << in.n_trainable << ",\"nLayer\":" << in.n_layer << ",\"nVocab\":" << T.n_vocab
     << ",\"contextSize\":" << T.n_ctx << ",\"estimatedBytes\":" << est << ",\"peakRssBytes\":" << peak_rss_bytes()
-    << ",\"systemInfo\":" << jsonQuote(llama_print_system_info()) << "}";
+    << ",\"optimizerSteps\":" << T.opt.t << ",\"systemInfo\":" << jsonQuote(llama_print_system_info()) << "}";
   return o.str();
 }
 
 static std::string cmd_estimate(const Json & req) {
-  const std::string path = req.str("model", "");
-  T.last_blocks = (int) req.num("lastBlocks", -1);
+  const std::string path = req.need_str("model");
+  T.last_blocks = (int) req.need_num("lastBlocks");
   Inspection in = inspect(path);
-  const int n_ctx = training_context((int) req.num("contextSize", 256), in.ctx_len);
+  const int n_ctx = training_context((int) req.need_num("contextSize"), in.ctx_len);
   std::ostringstream o;
   o << "{\"ok\":true,\"event\":\"estimate\",\"trainable\":" << (in.error.empty() ? "true" : "false")
     << ",\"reason\":" << jsonQuote(in.error) << ",\"nParams\":" << in.n_params << ",\"nTrainable\":" << in.n_trainable
     << ",\"contextSize\":" << n_ctx << ",\"estimatedBytes\":"
-    << estimate_bytes(in, n_ctx, req.str("optimizer", "adamw") == "adamw", req.at("withBase").b) << "}";
+    << estimate_bytes(in, n_ctx, req.need_str("optimizer") == "adamw", req.need_bool("withBase")) << "}";
   return o.str();
 }
 
+struct Sequence {
+  std::vector<int> tokens;
+  std::vector<float> weights;    // policy-gradient weight of -log p(token i | tokens < i)
+  std::vector<float> kl_weights; // weight of KL(policy || base) of the distribution predicting token i
+};
+
+// Mean KL(policy || base) of the next-token distribution after the given positions (the probe).
+static double probe_kl(const std::vector<std::pair<std::vector<int>, std::vector<int>>> & probe, double * max_out = nullptr) {
+  double total = 0, mx = 0;
+  long count = 0;
+  for (const auto & [tk, pos] : probe) {
+    std::vector<float> lp = forward_log_softmax(T.ctx_eval, tk, (int) tk.size());
+    std::vector<float> lb = forward_log_softmax(T.ctx_base, tk, (int) tk.size());
+    for (int p : pos) {
+      double kl = 0;
+      for (int v = 0; v < T.n_vocab; v++) {
+        const double a = lp[(size_t) p * T.n_vocab + v], b = lb[(size_t) p * T.n_vocab + v];
+        kl += std::exp(a) * (a - b);
+      }
+      total += kl;
+      mx = std::max(mx, kl);
+      count++;
+    }
+  }
+  if (max_out) *max_out = mx;
+  return count ? total / count : 0;
+}
+
+static std::vector<std::pair<std::vector<int>, std::vector<int>>> read_probe(const Json & j) {
+  std::vector<std::pair<std::vector<int>, std::vector<int>>> out;
+  if (j.kind != Json::Arr) throw std::runtime_error("probe must be an array");
+  for (const Json & it : j.a) {
+    std::vector<int> tk = int_array(it.at("tokens"), "tokens");
+    check_tokens(tk);
+    std::vector<int> pos = int_array(it.at("positions"), "positions");
+    for (int p : pos) if (p < 0 || p >= (int) tk.size()) throw std::runtime_error("probe position out of range");
+    out.emplace_back(std::move(tk), std::move(pos));
+  }
+  return out;
+}
+
+// One update: the gradient of the whole batch's loss (sum over sequences of weight * -log p plus
+// klWeight * KL(policy || base), the weights already normalised by the app), accumulated over one
+// datapoint per sequence, then one optimizer step. With a KL target the step is halved until the
+// probe's KL is under it, and undone when it still is not after maxBacktracks halvings.
 static std::string cmd_train(const Json & req) {
   if (!T.model) throw std::runtime_error("load a model first");
   const Json & items = req.at("items");
   if (items.kind != Json::Arr) throw std::runtime_error("train needs \"items\"");
-  if (req.has("lr")) {
-    T.lr = (float) req.num("lr", T.lr);
-    if (!(T.lr > 0)) throw std::runtime_error("lr must be > 0");
-  }
-  const int epochs = std::max(1, (int) req.num("epochs", 1));
+  const float lr = (float) req.need_num("lr");
+  if (!(lr > 0)) throw std::runtime_error("lr must be > 0");
+  const double max_grad_norm = req.need_num("maxGradNorm");
+  const double kl_target = req.need_num("klTarget");
+  const int max_backtracks = (int) req.need_num("maxBacktracks");
+  const auto probe = read_probe(req.at("probe"));
   // validate everything before the first step, so bad input changes no weight
-  std::vector<std::vector<int>> toks;
-  std::vector<std::vector<float>> wts;
+  std::vector<Sequence> seqs;
+  bool needs_base = false;
   for (const Json & it : items.a) {
-    toks.push_back(int_array(it.at("tokens"), "tokens"));
-    wts.push_back(float_array(it.at("weights"), "weights"));
-    check_tokens(toks.back());
-    if (wts.back().size() != toks.back().size()) throw std::runtime_error("weights must have one entry per token");
+    Sequence s;
+    s.tokens = int_array(it.at("tokens"), "tokens");
+    s.weights = float_array(it.at("weights"), "weights");
+    s.kl_weights = float_array(it.at("klWeights"), "klWeights");
+    check_tokens(s.tokens);
+    if (s.weights.size() != s.tokens.size() || s.kl_weights.size() != s.tokens.size()) throw std::runtime_error("weights and klWeights must have one entry per token");
+    bool any = false;
+    for (size_t i = 0; i < s.tokens.size(); i++) {
+      if (!std::isfinite(s.weights[i]) || !std::isfinite(s.kl_weights[i])) throw std::runtime_error("weights must be finite numbers");
+      any = any || s.weights[i] != 0 || s.kl_weights[i] != 0;
+      needs_base = needs_base || s.kl_weights[i] != 0;
+    }
+    if (any) seqs.push_back(std::move(s));  // a zero-weight sequence has zero gradient
   }
+  if ((needs_base || (kl_target > 0 && !probe.empty())) && !T.base) throw std::runtime_error("a KL term or KL target needs a base model (load with baseModel)");
+
   const auto t0 = std::chrono::steady_clock::now();
   const size_t V = T.n_vocab, N = T.n_ctx;
   std::vector<float> labels(V * N);
-  double objective = 0;  // sum of w * -log p before each step
-  long weighted_tokens = 0;
-  long steps = 0;
-  for (int e = 0; e < epochs; e++) {
-    for (size_t k = 0; k < toks.size(); k++) {
-      const std::vector<int> & tk = toks[k];
-      const std::vector<float> & w = wts[k];
-      bool any = false;
-      for (float x : w) any = any || x != 0;
-      if (!any) continue;  // a zero-weight sequence has zero gradient: skip the step
-      std::vector<int> padded(N, tk.back());
-      std::copy(tk.begin(), tk.end(), padded.begin());
-      const auto tf = std::chrono::steady_clock::now();
-      std::vector<float> lsm = forward_log_softmax(T.ctx_eval, padded, (int) N);
-      if (getenv("GGUF_TRAINER_TIMING")) fprintf(stderr, "forward %.3f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - tf).count());
-      for (size_t p = 0; p < N; p++) {
-        float * row = &labels[p * V];
-        const float * ls = &lsm[p * V];
-        const size_t next = p + 1;
-        const float wu = next < tk.size() ? w[next] : 0.0f;
-        const float wl = wu * (float) N;  // ggml divides the loss by the number of rows
-        for (size_t v = 0; v < V; v++) row[v] = (1.0f - wl) * std::exp(ls[v]);
-        if (wu != 0) {
-          row[padded[next]] += wl;
-          objective += -wu * ls[padded[next]];
-          if (e == 0) weighted_tokens++;
-        }
+  double pg_objective = 0, kl_objective = 0, entropy_sum = 0;
+  long weighted_tokens = 0, sequence_tokens = 0;
+  if (!seqs.empty()) {
+    T.opt.snapshot_weights();
+    g_ip.zero_pending = true;
+  }
+  for (const Sequence & s : seqs) {
+    const std::vector<int> & tk = s.tokens;
+    sequence_tokens += (long) tk.size();
+    std::vector<int> padded(N, tk.back());
+    std::copy(tk.begin(), tk.end(), padded.begin());
+    std::vector<float> lsm = forward_log_softmax(T.ctx_eval, padded, (int) N);
+    bool any_kl = false;
+    for (float b : s.kl_weights) any_kl = any_kl || b != 0;
+    std::vector<float> lsb;
+    if (any_kl) lsb = forward_log_softmax(T.ctx_base, tk, (int) tk.size());
+    // ggml's cross-entropy backward per row is (softmax - label) / N, linear in the label: a label of
+    // softmax - N * g puts any gradient g on the row's logits.
+    for (size_t p = 0; p < N; p++) {
+      float * row = &labels[p * V];
+      const float * ls = &lsm[p * V];
+      const size_t next = p + 1;
+      const float w = next < tk.size() ? s.weights[next] : 0.0f;
+      const float b = next < tk.size() ? s.kl_weights[next] : 0.0f;
+      for (size_t v = 0; v < V; v++) row[v] = std::exp(ls[v]);
+      if (w != 0) {
+        // g = w * (softmax - onehot)
+        const int y = padded[next];
+        for (size_t v = 0; v < V; v++) row[v] -= (float) N * w * row[v];
+        row[y] += (float) N * w;
+        pg_objective += -w * ls[y];
+        weighted_tokens++;
+        double h = 0;
+        for (size_t v = 0; v < V; v++) h -= std::exp(ls[v]) * ls[v];
+        entropy_sum += h;
       }
-      ggml_opt_dataset_t ds = ggml_opt_dataset_init(GGML_TYPE_I32, GGML_TYPE_I32, N, N, 1, 1);
-      int32_t * data = (int32_t *) ggml_opt_dataset_data(ds)->data;
-      int32_t * lab = (int32_t *) ggml_opt_dataset_labels(ds)->data;
-      for (size_t p = 0; p < N; p++) {
-        data[p] = padded[p];
-        lab[p] = p + 1 < N ? padded[p + 1] : padded[p];
+      if (b != 0) {
+        // g = b * softmax * (log softmax - log base - KL): the gradient of b * KL(policy || base)
+        const float * lb = &lsb[p * V];
+        double kl = 0;
+        for (size_t v = 0; v < V; v++) kl += std::exp(ls[v]) * (ls[v] - lb[v]);
+        for (size_t v = 0; v < V; v++) row[v] -= (float) ((double) N * b * std::exp(ls[v]) * (ls[v] - lb[v] - kl));
+        kl_objective += b * kl;
       }
-      ggml_opt_result_t res = ggml_opt_result_init();
-      ggml_opt_result_t res_eval = ggml_opt_result_init();
-      const long before = g_interposed_calls;
-      g_labels = &labels;
-      llama_opt_epoch(T.ctx_train, ds, res, res_eval, 1, nullptr, nullptr);
-      g_labels = nullptr;
-      if (getenv("GGUF_TRAINER_TIMING")) fprintf(stderr, "step %.3f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - tf).count());
-      ggml_opt_result_free(res);
-      ggml_opt_result_free(res_eval);
-      ggml_opt_dataset_free(ds);
-      if (g_interposed_calls != before + 1) {
-        throw std::runtime_error("the label interposer did not run (ggml_opt_eval was bound elsewhere): refusing to train with plain cross-entropy");
-      }
-      steps++;
-      T.steps++;
     }
+    ggml_opt_dataset_t ds = ggml_opt_dataset_init(GGML_TYPE_I32, GGML_TYPE_I32, N, N, 1, 1);
+    int32_t * data = (int32_t *) ggml_opt_dataset_data(ds)->data;
+    int32_t * lab = (int32_t *) ggml_opt_dataset_labels(ds)->data;
+    for (size_t p = 0; p < N; p++) {
+      data[p] = padded[p];
+      lab[p] = p + 1 < N ? padded[p + 1] : padded[p];
+    }
+    ggml_opt_result_t res = ggml_opt_result_init();
+    ggml_opt_result_t res_eval = ggml_opt_result_init();
+    const long before = g_ip.calls;
+    g_ip.labels = &labels;
+    llama_opt_epoch(T.ctx_train, ds, res, res_eval, 1, nullptr, nullptr);
+    g_ip.labels = nullptr;
+    ggml_opt_result_free(res);
+    ggml_opt_result_free(res_eval);
+    ggml_opt_dataset_free(ds);
+    if (g_ip.calls != before + 1) {
+      throw std::runtime_error("the label interposer did not run (ggml_opt_eval was bound elsewhere): refusing to train with plain cross-entropy");
+    }
+  }
+  const double forward_backward_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  double grad_norm = 0, step_norm = 0, scale = 0, kl_after = -1, kl_max = 0;
+  int backtracks = 0;
+  float clip = 1;
+  if (!seqs.empty()) {
+    grad_norm = T.opt.read_gradients();
+    if (!std::isfinite(grad_norm)) {
+      T.opt.apply(0, 1);
+      T.opt.release_scratch();
+      throw std::runtime_error("the gradient is not finite (NaN or infinity): the update was not applied");
+    }
+    clip = max_grad_norm > 0 && grad_norm > max_grad_norm ? (float) (max_grad_norm / grad_norm) : 1.0f;
+    T.opt.update_moments(clip);
+    scale = 1;
+    for (;;) {
+      step_norm = T.opt.apply(lr * (float) scale, clip);
+      if (!(kl_target > 0) || probe.empty()) break;
+      kl_after = probe_kl(probe, &kl_max);
+      if (kl_after <= kl_target) break;
+      if (backtracks >= max_backtracks) {
+        // still above the target at the smallest step: undo it (weights and moments as before)
+        T.opt.apply(0, clip);
+        T.opt.undo_moments();
+        scale = 0;
+        step_norm = 0;
+        kl_after = probe_kl(probe, &kl_max);
+        break;
+      }
+      backtracks++;
+      scale *= 0.5;
+    }
+    T.opt.release_scratch();
+  } else if (kl_target > 0 && !probe.empty()) {
+    kl_after = probe_kl(probe, &kl_max);
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::ostringstream o;
-  o << "{\"ok\":true,\"event\":\"trained\",\"objective\":" << objective / std::max(1, epochs) << ",\"optimizerSteps\":" << steps
-    << ",\"weightedTokens\":" << weighted_tokens << ",\"tokensProcessed\":" << steps * (long) N << ",\"seconds\":" << secs
-    << ",\"peakRssBytes\":" << peak_rss_bytes() << "}";
+  o << "{\"ok\":true,\"event\":\"trained\",\"objective\":" << pg_objective + kl_objective << ",\"pgObjective\":" << pg_objective
+    << ",\"klObjective\":" << kl_objective << ",\"entropy\":" << (weighted_tokens ? entropy_sum / weighted_tokens : 0)
+    << ",\"gradNorm\":" << grad_norm << ",\"clipped\":" << (clip < 1 ? "true" : "false") << ",\"stepNorm\":" << step_norm
+    << ",\"stepScale\":" << scale << ",\"backtracks\":" << backtracks << ",\"probeKl\":";
+  if (kl_after >= 0) o << kl_after; else o << "null";
+  o << ",\"probeKlMax\":" << kl_max << ",\"optimizerSteps\":" << (scale > 0 ? 1 : 0) << ",\"totalOptimizerSteps\":" << T.opt.t
+    << ",\"sequences\":" << seqs.size() << ",\"weightedTokens\":" << weighted_tokens << ",\"sequenceTokens\":" << sequence_tokens
+    << ",\"tokensProcessed\":" << (long) seqs.size() * (long) N << ",\"forwardBackwardSeconds\":" << forward_backward_s
+    << ",\"seconds\":" << secs << ",\"peakRssBytes\":" << peak_rss_bytes() << "}";
   return o.str();
 }
 
@@ -489,41 +641,27 @@ static std::string cmd_logprobs(const Json & req) {
 // KL(policy || base) of the next-token distribution after each listed position.
 static std::string cmd_kl(const Json & req) {
   if (!T.base) throw std::runtime_error("kl needs a base model (load with baseModel)");
-  const Json & items = req.at("items");
-  double total = 0;
+  const auto probe = read_probe(req.at("items"));
   long count = 0;
-  double max_kl = 0;
-  for (const Json & it : items.a) {
-    std::vector<int> tk = int_array(it.at("tokens"), "tokens");
-    check_tokens(tk);
-    std::vector<int> pos = int_array(it.at("positions"), "positions");
-    std::vector<float> lp = forward_log_softmax(T.ctx_eval, tk, (int) tk.size());
-    std::vector<float> lb = forward_log_softmax(T.ctx_base, tk, (int) tk.size());
-    for (int p : pos) {
-      if (p < 0 || p >= (int) tk.size()) throw std::runtime_error("position out of range");
-      double kl = 0;
-      for (int v = 0; v < T.n_vocab; v++) {
-        const double a = lp[(size_t) p * T.n_vocab + v], b = lb[(size_t) p * T.n_vocab + v];
-        kl += std::exp(a) * (a - b);
-      }
-      total += kl;
-      max_kl = std::max(max_kl, kl);
-      count++;
-    }
-  }
+  for (const auto & it : probe) count += (long) it.second.size();
+  double mx = 0;
+  const double mean = probe_kl(probe, &mx);
   std::ostringstream o;
-  o << "{\"ok\":true,\"event\":\"kl\",\"mean\":" << (count ? total / count : 0) << ",\"max\":" << max_kl << ",\"positions\":" << count << "}";
+  o << "{\"ok\":true,\"event\":\"kl\",\"mean\":" << mean << ",\"max\":" << mx << ",\"positions\":" << count << "}";
   return o.str();
 }
 
+// The weights as a GGUF (with the model's own context length) and, when asked, the optimizer state
+// beside it, so a run resumed from this file continues as the uninterrupted one.
 static std::string cmd_save(const Json & req) {
   if (!T.model) throw std::runtime_error("load a model first");
-  const std::string path = req.str("path", "");
-  if (path.empty()) throw std::runtime_error("save needs \"path\"");
+  const std::string path = req.need_str("path");
   llama_model_save_to_file(T.model, path.c_str());
   if (T.ctx_len_in_file > 0) patch_context_length(path, T.ctx_len_in_file);
+  const std::string state = req.at("optimizerState").kind == Json::Str ? req.at("optimizerState").s : "";
+  if (!state.empty()) T.opt.save(state);
   std::ostringstream o;
-  o << "{\"ok\":true,\"event\":\"saved\",\"path\":" << jsonQuote(path) << ",\"optimizerSteps\":" << T.steps << "}";
+  o << "{\"ok\":true,\"event\":\"saved\",\"path\":" << jsonQuote(path) << ",\"optimizerSteps\":" << T.opt.t << "}";
   return o.str();
 }
 
@@ -533,7 +671,7 @@ int main(int argc, char ** argv) {
   if (argc > 1) ggml_backend_load_all_from_path(argv[1]);
   else ggml_backend_load_all();
   llama_backend_init();
-  std::cout << "{\"ok\":true,\"event\":\"ready\",\"protocol\":1}" << std::endl;
+  std::cout << "{\"ok\":true,\"event\":\"ready\",\"protocol\":2}" << std::endl;
   std::string line;
   while (std::getline(std::cin, line)) {
     if (line.empty()) continue;

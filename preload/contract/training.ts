@@ -27,27 +27,41 @@ export const DEFAULT_REWARD = { weights: { 'sp.f1': 1, 'sp.allGold': 1 }, normal
 /** A fresh copy each time: defaults handed to callers must never share (and so mutate) one object. */
 export const defaultReward = (): { weights: Record<string, number>; normalisation: 'official'; harness1Weights: Record<string, number> } => structuredClone(DEFAULT_REWARD)
 
-/** The GGUF policy's own-weights training options (TrainConfig.gguf); parse({ modelPath }) gives the defaults. */
+/** AdamW's moment decays and epsilon for the GGUF trainer (PyTorch's defaults). */
+export const GGUF_ADAMW = { beta1: 0.9, beta2: 0.999, eps: 1e-8 } as const
+
+/**
+ * The GGUF policy's own-weights training options (TrainConfig.gguf); parse({ modelPath }) gives the
+ * defaults, which are the only defaults: the native trainer is sent every option and has none of its own.
+ * Each update is one optimizer step on the token-mean loss of the whole step's batch (advantage-weighted
+ * -log p of the sampled tokens plus klCoef * KL(policy || base) at the same positions).
+ */
 export const GgufTrainSchema = z.strictObject({
   modelPath: z.string().trim().min(1).max(4096),
-  optimizer: z.enum(['adamw', 'sgd']).default('sgd'),
+  optimizer: z.enum(['adamw', 'sgd']).default('adamw'),
+  /** The step size of each update (lowered for the rest of the run each time the KL guard backtracks). */
+  learningRate: z.number().positive().max(1).default(0.001),
+  /** AdamW's decoupled weight decay (SGD: L2 shrinkage per step). */
+  weightDecay: z.number().min(0).max(1).default(0),
+  /** Weight of KL(policy || base) in the loss, per trained token (token-mean, as the policy-gradient term). */
+  klCoef: z.number().min(0).max(10).default(0.05),
   /**
-   * SGD step on the mean advantage-weighted loss. stories260K on the demo world (4 steps of 2 x 4
-   * rollouts): 0.01 moved KL(policy || base) to 6.6 nats in one step and collapsed the policy onto
-   * empty answers; 0.001 over 6 steps of 4 x 4 lowered held-out reward (0.194 -> 0.056, KL 1.7);
-   * 0.0002 over 12 steps of 4 x 8 raised it 0.194 -> 0.656, CI [0.205, 0.740] (bench:gguf-rl).
+   * The per-step guard: after each update KL(policy || base) on held-out prompts is measured; above this
+   * (nats) the step is halved, up to maxBacktracks times, then undone, and the learning rate is lowered to
+   * the share kept. 0 turns the guard off.
    */
-  learningRate: z.number().positive().max(1).default(0.0002),
+  klTarget: z.number().min(0).max(100).default(0.5),
+  maxBacktracks: z.number().int().min(0).max(10).default(3),
+  /** Clip the update's gradient to this L2 norm (0: no clipping). */
+  maxGradNorm: z.number().min(0).default(1),
   /** Train output, output_norm and the last N blocks only (null: every tensor llama.cpp trains). */
   lastBlocks: z.number().int().min(0).nullable().default(null),
   /** Tokens per training sequence (prompt + sampled reply), rounded up to a multiple of 256; also the policy's context. */
   contextSize: z.number().int().min(64).max(32_768).default(512),
   /** Tool-calling environments: most tokens one call may take (a call cut there is a format error, and still trains). */
   maxTokens: z.number().int().min(8).max(4096).default(256),
-  /** Passes over each step's decisions. */
+  /** Optimizer steps per training step, each on the whole batch's loss at the current weights. */
   epochs: z.number().int().min(1).max(16).default(1),
-  /** Warn in the step diagnostics when KL(policy || base) on held-out prompts exceeds this (nats). */
-  klWarn: z.number().positive().default(3),
   /** Layers offloaded to the GPU for training (-1: all, as llama.cpp advises; 0: CPU). */
   gpuLayers: z.number().int().min(-1).default(0),
 })

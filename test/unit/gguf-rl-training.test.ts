@@ -1,8 +1,9 @@
 /**
  * A short RL run on stories260K's own weights through train.run's runner: every step stores its
  * rollouts, diagnostics (loss, KL to base, tokens trained) and a saved GGUF checkpoint; a run that
- * crashes after a step resumes from that step's GGUF; the held-out figures before and after are stored;
- * the final model carries its provenance (base SHA-256, run, step) and differs from the base.
+ * crashes after a step resumes from that step's GGUF and optimizer state, and stores the same figures and
+ * the same final GGUF (byte for byte) as the uninterrupted run with the same seed; the held-out figures
+ * before and after are stored; the final model carries its provenance (base SHA-256, run, step).
  */
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
@@ -70,5 +71,14 @@ describe.skipIf(!storiesAvailable)(storiesTitle('RL on the GGUF policy weights (
     expect(summary['before']).not.toBeNull()
     expect(summary['aggregates']).toBeTruthy()
     expect((summary['ggufModel'] as { runId: number }).runId).toBe(runId)
+
+    // The uninterrupted run with the same config: the same step figures, held-out results and final file.
+    const whole = await runTraining(f.demo.db.raw, config, { ...deps, onStep: () => {} })
+    const timing = /seconds|PerSecond|Rss|secondsPerUpdate/i
+    const figures = (id: number) =>
+      store.diagnostics(id).map(({ step, diagnostics }) => ({ step, ...Object.fromEntries(Object.entries(diagnostics as Record<string, unknown>).filter(([k]) => !timing.test(k))) }))
+    expect(figures(runId)).toEqual(figures(whole.runId))
+    expect(whole.after!.perQuestion).toEqual(result.after!.perQuestion)
+    expect(whole.model!.sha256).toBe(model.sha256)
   }, 900_000)
 })

@@ -2,16 +2,20 @@
  * The native GGUF trainer on the real stories260K: a few advantage-weighted updates raise the
  * teacher-forced log-probability of the positively rewarded continuation and lower the negatively
  * rewarded one, measured with node-llama-cpp on the saved GGUF (which loads and differs from the base);
- * prompt positions carry weight 0, and quantised models are refused before anything loads.
+ * each update is one optimizer step that applies its own gradient once (a fresh process per update gives
+ * the same file); the KL guard and the KL term act; prompt positions carry weight 0, and quantised models
+ * are refused before anything loads.
  */
 import { execFile, execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import type { Token } from 'node-llama-cpp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { GgufTrainSchema, type GgufTrainConfig } from '../../preload/contract'
+import { loadRequestFor, trainRequestFor } from '../../main/experiments/training'
 import { ensureTrainerBinary, GgufTrainer, GgufTrainerUnavailableError, type TrainerBinary } from '../../main/llm/training'
 import { evaluateTarget } from '../../main/llm/scoring'
 import { STORIES_260K, storiesAvailable, storiesTitle, writeTinyLlama } from '../helpers/gguf'
@@ -52,27 +56,46 @@ describe.skipIf(!storiesAvailable)(storiesTitle('GGUF trainer on stories260K'), 
     }
   }
 
+  /** The contract's defaults with these edits: the trainer gets every option from them, as a run's. */
+  const config = (edits: Partial<GgufTrainConfig> = {}) => GgufTrainSchema.parse({ modelPath: STORIES_260K, contextSize: 64, ...edits })
+  const load = (t: GgufTrainer, gguf: GgufTrainConfig, model: string, extra: { baseModel?: string | null; optimizerState?: string | null } = {}) =>
+    t.load(loadRequestFor(gguf, model, { baseModel: extra.baseModel ?? null, optimizerState: extra.optimizerState ?? null, threads: 1 }))
+  const weighted = (prompt: readonly Token[], target: readonly Token[], w: number, kl = 0) => ({
+    tokens: [...prompt, ...target].map(Number),
+    weights: [...prompt.map(() => 0), ...target.map(() => w)],
+    klWeights: [...prompt.map(() => 0), ...target.map(() => kl)],
+  })
+  let story: { prompt: Token[]; good: Token[]; bad: Token[] } | null = null
+  const tokens = async () => {
+    if (story) return story
+    const base = await fixture.runtime().loadModel(STORIES_260K)
+    story = {
+      prompt: base.model.tokenize('Once upon a time, there was a little girl named Lily. She', true),
+      good: base.model.tokenize(' went to the park', false),
+      bad: base.model.tokenize(' was very sad', false),
+    }
+    await base.dispose()
+    return story
+  }
+
   it('moves chosen tokens in the direction of their advantages and saves a GGUF that loads', async (ctx) => {
     if (!binary) return ctx.skip(`GGUF trainer unavailable: ${unavailable}`)
-    const base = await fixture.runtime().loadModel(STORIES_260K)
-    const prompt = base.model.tokenize('Once upon a time, there was a little girl named Lily. She', true)
-    const good = base.model.tokenize(' went to the park', false)
-    const bad = base.model.tokenize(' was very sad', false)
-    await base.dispose()
+    const { prompt, good, bad } = await tokens()
     const before = await teacherForced(STORIES_260K, prompt, [good, bad])
-
+    const gguf = config({ optimizer: 'sgd', maxGradNorm: 0 })
     trainer = await GgufTrainer.start()
-    const info = await trainer.load({ model: STORIES_260K, baseModel: STORIES_260K, optimizer: 'sgd', lr: 0.002, contextSize: 64, threads: 1 })
+    const info = await load(trainer, gguf, STORIES_260K, { baseModel: STORIES_260K })
     expect(info.nTrainable).toBeGreaterThan(0)
     expect(info.estimatedBytes).toBeGreaterThan(0)
-    const item = (target: Token[], advantage: number) => ({
-      tokens: [...prompt, ...target].map(Number),
-      weights: [...prompt.map(() => 0), ...target.map(() => advantage)],
-    })
     let last = null
-    for (let step = 0; step < 3; step++) last = await trainer.train([item(good, 1), item(bad, -1)])
-    expect(last!.optimizerSteps).toBe(2)
+    for (let step = 0; step < 3; step++) last = await trainer.train(trainRequestFor(gguf, [weighted(prompt, good, 1), weighted(prompt, bad, -1)], 0.002, []))
+    // one optimizer step per update, whatever the number of sequences
+    expect(last!.optimizerSteps).toBe(1)
+    expect(last!.totalOptimizerSteps).toBe(3)
+    expect(last!.sequences).toBe(2)
     expect(last!.weightedTokens).toBe(good.length + bad.length)
+    expect(last!.gradNorm).toBeGreaterThan(0)
+    expect(last!.entropy).toBeGreaterThan(0)
     const kl = await trainer.kl([{ tokens: prompt.map(Number), positions: [prompt.length - 1] }])
     expect(kl.mean).toBeGreaterThan(0)
     const out = join(fixture.tmp.dir, 'trained.gguf')
@@ -86,16 +109,111 @@ describe.skipIf(!storiesAvailable)(storiesTitle('GGUF trainer on stories260K'), 
     expect(after[1]!).toBeLessThan(before[1]! - 0.1)
   }, 600_000)
 
+  /**
+   * The defect this guards against: ggml-opt kept adding every earlier gradient into its accumulators, so
+   * the k-th update moved the weights by lr x (g1 + ... + gk). Here each update of one process must equal
+   * the same update made by a fresh process loaded from the previous update's file and optimizer state:
+   * byte for byte, for three updates, with AdamW and with SGD.
+   */
+  for (const optimizer of ['adamw', 'sgd'] as const) {
+    it(`each update applies its own gradient once: one process equals a fresh process per update (${optimizer}, 3 updates)`, async (ctx) => {
+      if (!binary) return ctx.skip(`GGUF trainer unavailable: ${unavailable}`)
+      const { prompt, good, bad } = await tokens()
+      const gguf = config({ optimizer })
+      const lr = optimizer === 'adamw' ? 0.001 : 0.01
+      const batches = [
+        [weighted(prompt, good, 0.2), weighted(prompt, bad, -0.2)],
+        [weighted(prompt, bad, 0.3)],
+        [weighted(prompt, good, -0.1), weighted(prompt, bad, 0.1)],
+      ]
+      const dir = join(fixture.tmp.dir, `once-${optimizer}`)
+      mkdirSync(dir, { recursive: true })
+      const same = await GgufTrainer.start()
+      const steps: Array<{ file: string; state: string; stepNorm: number }> = []
+      try {
+        await load(same, gguf, STORIES_260K)
+        for (const [k, items] of batches.entries()) {
+          const r = await same.train(trainRequestFor(gguf, items, lr, []))
+          const file = join(dir, `same-${k}.gguf`)
+          await same.save(file, `${file}.optimizer`)
+          steps.push({ file, state: `${file}.optimizer`, stepNorm: r.stepNorm })
+        }
+      } finally {
+        await same.close()
+      }
+      let previous: { file: string; state: string | null } = { file: STORIES_260K, state: null }
+      for (const [k, items] of batches.entries()) {
+        const fresh = await GgufTrainer.start()
+        try {
+          await load(fresh, gguf, previous.file, { optimizerState: previous.state })
+          const r = await fresh.train(trainRequestFor(gguf, items, lr, []))
+          const file = join(dir, `fresh-${k}.gguf`)
+          await fresh.save(file, `${file}.optimizer`)
+          expect(r.stepNorm).toBeGreaterThan(0)
+          expect(r.stepNorm).toBeCloseTo(steps[k]!.stepNorm, 10)
+          expect(sha(file)).toBe(sha(steps[k]!.file))
+          previous = { file, state: `${file}.optimizer` }
+        } finally {
+          await fresh.close()
+        }
+      }
+    }, 600_000)
+  }
+
+  it('the KL guard halves a step that overshoots its target, and undoes one it cannot bring under it', async (ctx) => {
+    if (!binary) return ctx.skip(`GGUF trainer unavailable: ${unavailable}`)
+    const { prompt, good } = await tokens()
+    const probe = [{ tokens: prompt.map(Number), positions: [prompt.length - 1] }]
+    const gguf = config({ optimizer: 'sgd', maxGradNorm: 0, klTarget: 0.05, maxBacktracks: 10 })
+    trainer = await GgufTrainer.start()
+    await load(trainer, gguf, STORIES_260K, { baseModel: STORIES_260K })
+    // A step large enough to move KL above the target: the guard halves it until it is under.
+    const halved = await trainer.train(trainRequestFor(gguf, [weighted(prompt, good, 1)], 0.02, probe))
+    expect(halved.backtracks).toBeGreaterThan(0)
+    expect(halved.stepScale).toBe(0.5 ** halved.backtracks)
+    expect(halved.probeKl!).toBeLessThanOrEqual(0.05)
+    expect(halved.optimizerSteps).toBe(1)
+    // A target no step can meet (KL already above it and the step only adds): undone, weights as before.
+    const before = await trainer.logprobs([[...prompt, ...good].map(Number)])
+    const undone = await trainer.train({ ...trainRequestFor(gguf, [weighted(prompt, good, 50)], 1, probe), klTarget: 1e-9, maxBacktracks: 1 })
+    expect(undone.stepScale).toBe(0)
+    expect(undone.optimizerSteps).toBe(0)
+    expect(await trainer.logprobs([[...prompt, ...good].map(Number)])).toEqual(before)
+    await trainer.close()
+    trainer = null
+  }, 600_000)
+
+  it('the KL term pulls a drifted policy back toward its base', async (ctx) => {
+    if (!binary) return ctx.skip(`GGUF trainer unavailable: ${unavailable}`)
+    const { prompt, good } = await tokens()
+    const probe = [{ tokens: prompt.map(Number), positions: [prompt.length - 1] }]
+    const gguf = config({ optimizer: 'sgd', maxGradNorm: 0, klTarget: 0 })
+    trainer = await GgufTrainer.start()
+    await load(trainer, gguf, STORIES_260K, { baseModel: STORIES_260K })
+    await trainer.train(trainRequestFor(gguf, [weighted(prompt, good, 1)], 0.01, []))
+    const drifted = (await trainer.kl(probe)).mean
+    expect(drifted).toBeGreaterThan(0)
+    // only the KL term (no advantage): its gradient lowers KL(policy || base)
+    const r = await trainer.train(trainRequestFor(gguf, [weighted(prompt, good, 0, 1)], 0.05, []))
+    expect(r.klObjective).toBeGreaterThan(0)
+    expect((await trainer.kl(probe)).mean).toBeLessThan(drifted)
+    await trainer.close()
+    trainer = null
+  }, 600_000)
+
   it('keeps the prompt out of the loss: zero weights change nothing', async (ctx) => {
     if (!binary) return ctx.skip(`GGUF trainer unavailable: ${unavailable}`)
+    const gguf = config({ optimizer: 'sgd' })
     trainer = await GgufTrainer.start()
-    await trainer.load({ model: STORIES_260K, optimizer: 'sgd', lr: 0.5, contextSize: 64, threads: 1 })
+    await load(trainer, gguf, STORIES_260K)
     const seq = [1, 100, 200, 300, 400, 50]
     const before = await trainer.logprobs([seq])
-    const r = await trainer.train([{ tokens: seq, weights: seq.map(() => 0) }])
+    const r = await trainer.train(trainRequestFor(gguf, [{ tokens: seq, weights: seq.map(() => 0), klWeights: seq.map(() => 0) }], 0.5, []))
     expect(r.optimizerSteps).toBe(0)
     expect(await trainer.logprobs([seq])).toEqual(before)
-    await expect(trainer.train([{ tokens: [1, 99999], weights: [0, 1] }])).rejects.toThrow(/out of vocabulary/)
+    await expect(trainer.train(trainRequestFor(gguf, [{ tokens: [1, 99999], weights: [0, 1], klWeights: [0, 0] }], 0.5, []))).rejects.toThrow(/out of vocabulary/)
+    // every option is required on the wire: the trainer has no defaults of its own
+    await expect(trainer.train({ items: [] } as never)).rejects.toThrow()
     await trainer.close()
     trainer = null
   }, 600_000)
@@ -137,10 +255,11 @@ describe('GGUF trainer input checks', () => {
     const file = writeTinyLlama(join(fixture.tmp.dir, 'f16.gguf'), { weightType: 'F16', seed: 3 }).file
     const trainer = await GgufTrainer.start()
     try {
-      const est = await trainer.estimate({ model: file })
+      const gguf = GgufTrainSchema.parse({ modelPath: file })
+      const est = await trainer.estimate({ model: file, optimizer: gguf.optimizer, contextSize: gguf.contextSize, lastBlocks: -1, withBase: false })
       expect(est.trainable).toBe(false)
       expect(est.reason).toMatch(/F16.*F32/)
-      await expect(trainer.load({ model: file })).rejects.toThrow(/needs every weight in F32/)
+      await expect(trainer.load(loadRequestFor(gguf, file, { baseModel: null, optimizerState: null, threads: 1 }))).rejects.toThrow(/needs every weight in F32/)
     } finally {
       await trainer.close()
     }

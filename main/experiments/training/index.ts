@@ -1,4 +1,5 @@
-export { runTraining, storedTrainConfig, evaluateHead, type TrainingDeps, type HeldOutResult } from './run-training'
+export { runTraining, storedTrainConfig, type TrainingDeps, type TrainingOutcome } from './run-training'
+export { evaluateHead, evaluatePolicy, type HeldOutResult } from './held-out'
 export { TrainingStore, checkpointOf, decodeSteps, encodeSteps, type CompactStep, type TrainingCheckpoint } from './store'
 export { exportHeadWeights, trainedHead, trainedHeadFor, type TrainedHead } from './trained-head'
 export { playRollout, type PlayedRollout, type RolloutContext } from './rollouts'
@@ -7,4 +8,5 @@ export { trainingCatalog, trainConfigDefaults, defaultTrainEnvironment } from '.
 export { checkTrainChoices, resolveTrainConfig } from './resolve-config'
 export { checkSavedConfig, deleteTrainConfig, getTrainConfig, listTrainConfigs, saveTrainConfig } from './configs'
 export { heldOutCompared, listTrainingRuns, runHeadline, trainingRollouts, trainingRun } from './queries'
-export { checkGgufTrainable, ggufPolicyOn, runGgufTraining, type GgufTrainingDeps, type TrainedGguf } from './gguf-run'
+export { checkGgufTrainable, ggufPolicyOn, loadRequestFor, trainRequestFor } from './gguf-policy'
+export type { TrainedGguf } from './gguf-learner'

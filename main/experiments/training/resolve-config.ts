@@ -17,7 +17,7 @@ import { checkRewardConfig, checkRewardFits, defaultRewardPreset } from '../../r
 import { resolveHarness1Weights } from '../../rl/rewards'
 import { checkSplits } from '../../rl/trainer'
 import { describeRange, loadQuestions, splitGoldProfile } from '../questions'
-import { ggufPolicyKind } from './gguf-run'
+import { ggufPolicyKind } from './gguf-policy'
 
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err))
 

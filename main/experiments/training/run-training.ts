@@ -1,112 +1,69 @@
 /**
- * A short RL run on the workstation: each step plays G rollouts of the head policy on each of Q train
- * questions through the one episode loop, scores them, assigns credit, updates the head, and stores the
- * step (rollouts, diagnostics, checkpoint) in one transaction. Question order and every rollout seed are
- * derived from the run seed and the step number, so a run resumed from its last checkpoint continues
- * exactly as an uninterrupted run would.
+ * The one training loop, for every learner (the policy head, the GGUF policy's own weights): each step
+ * plays G rollouts on each of Q train questions through the one episode loop, scores and credits them,
+ * lets the learner update, and stores the step (rollouts, diagnostics, checkpoint) in one transaction.
+ * Question order and every rollout seed derive from the run seed and the step number (schedule.ts), so a
+ * run resumed from its last checkpoint continues exactly as an uninterrupted run would. Held-out
+ * evaluation (before the first step, every evalInterval steps, after the last), cancel and the run's row
+ * are the loop's; what a learner trains and how is its own (learner.ts).
  */
 import type SQLite from 'better-sqlite3'
 import { TrainingRunConfig } from '../../../preload/contract'
-import { aggregate, seededRandom } from '../../eval'
-import { createEnvironment, environmentFactory, runEpisode, type Answerer, type Environment, environmentContext, type Policy, type Trajectory } from '../../harness'
-import { Adam, createHead, restoreHead, type PolicyHead } from '../../policy/head'
-import { candidateBuilder, HeadPolicy, headInputDim, type PriorProvider } from '../../policy/head-policy'
-import { getSharedRuntime } from '../../llm/llama-runtime'
-import { createPolicy, menuPrior, type MenuLlmPolicy } from '../../policy/llm-policy'
-import { trainOnBatch, updateConfigOf, type TrainConfig, type TrainConfigInput } from '../../rl/trainer'
+import { createEnvironment, environmentContext, environmentFactory } from '../../harness'
+import type { Answerer } from '../../harness'
+import type { TrainConfig, TrainConfigInput } from '../../rl/trainer'
 import { EvidenceResolver } from '../evidence'
-import { corpusSignature, loadQuestions, type StoredQuestion } from '../questions'
-import { scoreEpisode } from '../score'
+import { corpusSignature, loadQuestions } from '../questions'
 import { RunStore, runStore } from '../store'
-import { playRollout } from './rollouts'
-import { TrainingStore } from './store'
-import { runGgufTraining, type GgufTrainingDeps, type TrainedGguf } from './gguf-run'
+import { createGgufLearner, type GgufLearnerDeps, type TrainedGguf } from './gguf-learner'
+import { checkGgufTrainable } from './gguf-policy'
+import { createHeadLearner } from './head-learner'
+import { evaluatePolicy, firstHeldOut, type HeldOutResult } from './held-out'
+import type { Learner, StepGroupRollout } from './learner'
 import { resolveTrainConfig } from './resolve-config'
+import { playRollout } from './rollouts'
+import { rolloutSeed, stepQuestions } from './schedule'
+import { TrainingStore } from './store'
 
-export interface TrainingDeps {
+export interface TrainingDeps extends GgufLearnerDeps {
   answerer: Answerer
   /** How to rebuild the answerer when the run is resumed in another process (stored with the run). */
   answererSpec?: { kind: 'lexical' } | { kind: 'gguf'; modelPath: string }
   appVersion: string
   jobId: string | null
-  progress(progress: number, stage: string, message?: string): void
-  throwIfCancelled(): void
   /** Called after each completed step with its diagnostics (live charts). */
   onStep?(step: number, diagnostics: Record<string, unknown>): void
 }
 
-export interface HeldOutResult {
-  aggregates: ReturnType<typeof aggregate>
-  perQuestion: Record<string, Record<string, number | null>>
+export interface TrainingOutcome {
+  runId: number
+  steps: number
+  before: HeldOutResult | null
+  after: HeldOutResult | null
+  config: TrainConfig
+  /** GGUF runs: the final weights and their provenance. */
+  model?: TrainedGguf | null
 }
 
-/** The greedy (argmax) head on the held-out split: per-question metrics and aggregates with bootstrap CIs. */
-export async function evaluateHead(env: Environment, head: PolicyHead, protocol: Parameters<typeof candidateBuilder>[0], questions: StoredQuestion[], answerer: Answerer, evidence: EvidenceResolver, seed: number, prior?: PriorProvider): Promise<HeldOutResult> {
-  const policy = new HeadPolicy(head, candidateBuilder(protocol), { mode: 'greedy', ...(prior ? { prior } : {}) })
-  return evaluatePolicy(env, policy, questions, answerer, evidence, seed)
-}
-
-/** Any policy (greedy by its own settings) on the held-out split; `onTrajectory` sees each episode. */
-export async function evaluatePolicy(env: Environment, policy: Policy, questions: StoredQuestion[], answerer: Answerer, evidence: EvidenceResolver, seed: number, onTrajectory?: (t: Trajectory) => void): Promise<HeldOutResult> {
-  const perQuestion: Record<string, Record<string, number | null>> = {}
-  for (const q of questions) {
-    const t = await runEpisode(env, policy, q, (seed * 1_000_003 + q.rowId) >>> 0, {
-      snapshots: false,
-      finish: async (_e, outcome) => {
-        const answer = outcome.answer ?? (await answerer.answer(q.question, evidence.evidenceTexts(outcome)))
-        const m = scoreEpisode(q, outcome, answer, evidence)
-        m['evidence.count'] = (outcome.evidence.sentenceIds ?? outcome.evidence.chunkIds ?? []).length
-        return { answer, metrics: m }
-      },
-    })
-    perQuestion[String(q.rowId)] = t.metrics
-    onTrajectory?.(t)
-  }
-  return { aggregates: aggregate(Object.entries(perQuestion).map(([questionId, metrics]) => ({ questionId, variant: null, metrics })), { seed }), perQuestion }
-}
-
-/** Questions of step `step`: consecutive slices of a per-epoch shuffle of the train split, all derived from the seed. */
-export function stepQuestions(train: StoredQuestion[], config: TrainConfig, step: number): StoredQuestion[] {
-  const out: StoredQuestion[] = []
-  const orders = new Map<number, number[]>()
-  for (let j = 0; j < config.questionsPerStep; j++) {
-    const i = step * config.questionsPerStep + j
-    const epoch = Math.floor(i / train.length)
-    let order = orders.get(epoch)
-    if (!order) {
-      const random = seededRandom((config.seed * 7919 + epoch * 104_729) >>> 0)
-      order = train.map((_, k) => k)
-      for (let k = order.length - 1; k > 0; k--) {
-        const r = Math.floor(random() * (k + 1))
-        ;[order[k], order[r]] = [order[r]!, order[k]!]
-      }
-      orders.set(epoch, order)
-    }
-    out.push(train[order[i % train.length]!]!)
-  }
-  return out
-}
-
-export const rolloutSeed = (config: TrainConfig, step: number, j: number, g: number): number => (((config.seed * 1_000_003) ^ (step * 92_821 + j * 613 + g * 7)) >>> 0)
+const meanOf = (r: HeldOutResult) => Object.fromEntries(Object.entries(r.aggregates).map(([k, v]) => [k, v.mean]))
 
 /**
  * Runs (or resumes) a training run. `runId` null creates the run; otherwise it continues from the run's
- * last checkpoint. Cancelling stops between steps; the completed steps stay.
+ * last checkpoint. Cancelling stops between steps (a GGUF update is cut at once); the completed steps stay.
+ * A GGUF model the trainer cannot train is refused before the run's row or any file exists.
  */
-export async function runTraining(raw: SQLite.Database, input: TrainConfigInput, deps: GgufTrainingDeps, runId: number | null = null): Promise<{ runId: number; steps: number; before: HeldOutResult | null; after: HeldOutResult | null; config: TrainConfig; model?: TrainedGguf | null }> {
+export async function runTraining(raw: SQLite.Database, input: TrainConfigInput, deps: TrainingDeps, runId: number | null = null): Promise<TrainingOutcome> {
   const config = resolveTrainConfig(raw, input)
-  if (config.gguf) return runGgufTraining(raw, config, deps, runId)
+  const factory = environmentFactory(config.environment)
+  if (config.gguf && runId === null) await checkGgufTrainable(config.gguf)
   const runs = new RunStore(raw)
   const store = new TrainingStore(raw)
-  const factory = environmentFactory(config.environment)
   const id =
     runId ??
-    runs.createRun({ kind: 'train', name: config.name || `train · ${config.environment} · ${config.credit.scheme}`, config: { kind: 'training', ...config, envConfig: { ...factory.defaults, ...config.envConfig }, answerer: deps.answererSpec ?? { kind: 'lexical' }, answererName: deps.answerer.name }, seed: config.seed, appVersion: deps.appVersion, corpusSignature: corpusSignature(raw), jobId: deps.jobId })
+    runs.createRun({ kind: 'train', name: config.name || `train · ${config.gguf ? `gguf · ${config.environment}` : config.environment} · ${config.credit.scheme}`, config: { kind: 'training', ...config, envConfig: { ...factory.defaults, ...config.envConfig }, answerer: deps.answererSpec ?? { kind: 'lexical' }, answererName: deps.answerer.name }, seed: config.seed, appVersion: deps.appVersion, corpusSignature: corpusSignature(raw), jobId: deps.jobId })
   if (runId !== null) runs.resumeRun(id, deps.jobId)
+  const summary = (extra: Record<string, unknown>) => ({ ...extra, steps: store.diagnostics(id).length, bytesPerRollout: store.bytesPerRollout(id) })
   const checkpoint = store.lastCheckpoint(id)
-  const builder = candidateBuilder(factory.protocol)
-  const head = checkpoint ? restoreHead(checkpoint.head) : createHead(config.head.arch, { inputDim: headInputDim(factory.protocol), hidden: config.head.hidden, seed: config.seed, temperature: config.temperature })
-  const adam = checkpoint ? Adam.restore(checkpoint.adam) : new Adam(head.size, { lr: config.learningRate })
   const ctx = environmentContext(raw)
   const env = createEnvironment(config.environment, ctx, config.envConfig)
   const evalEnv = createEnvironment(config.environment, ctx, config.envConfig)
@@ -114,12 +71,23 @@ export async function runTraining(raw: SQLite.Database, input: TrainConfigInput,
   const train = loadQuestions(raw, config.train)
   const heldOut = loadQuestions(raw, config.heldOut)
   const rolloutCtx = { raw, evidence, answerer: deps.answerer, reward: config.reward, rewardScheme: factory.rewardScheme, credit: config.credit.scheme }
-  const summary = (extra: Record<string, unknown>) => ({ ...extra, steps: store.diagnostics(id).length, bytesPerRollout: store.bytesPerRollout(id) })
-  let before: HeldOutResult | null = null
-  let after: HeldOutResult | null = null
-  // The frozen LLM (on the GPU when there is one) scores every menu id; only beta and the head train.
-  const prior = config.prior ? await loadPrior(config.prior.modelPath) : null
+  let learner: (Learner & { model?(): TrainedGguf | null }) | null = null
   try {
+    learner = config.gguf
+      ? await createGgufLearner({ raw, config, runId: id, checkpoint, deps, heldOutPass: async (policy, onTrajectory) => void (await evaluatePolicy(evalEnv, policy, heldOut, deps.answerer, evidence, config.seed, onTrajectory)) })
+      : await createHeadLearner(config, factory.protocol, checkpoint)
+    const evaluate = async (l: Learner): Promise<HeldOutResult> => {
+      const phase = await l.evalPolicy()
+      try {
+        return await evaluatePolicy(evalEnv, phase.policy, heldOut, deps.answerer, evidence, config.seed, (t) => {
+          deps.throwIfCancelled()
+          l.observeHeldOut?.(t)
+        })
+      } finally {
+        await phase.dispose()
+      }
+    }
+    let before: HeldOutResult | null = null
     const first = checkpoint ? checkpoint.step + 1 : 0
     for (let step = first; step < config.steps; step++) {
       deps.throwIfCancelled()
@@ -127,71 +95,57 @@ export async function runTraining(raw: SQLite.Database, input: TrainConfigInput,
       const t0 = performance.now()
       let heldOutNow: HeldOutResult | null = null
       if (step % config.evalInterval === 0) {
-        heldOutNow = await evaluateHead(evalEnv, head, factory.protocol, heldOut, deps.answerer, evidence, config.seed, prior?.provider)
+        heldOutNow = await evaluate(learner)
         if (step === 0) before = heldOutNow
       }
-      const policy = new HeadPolicy(head, builder, { mode: 'sample', temperature: config.temperature, ...(prior ? { prior: prior.provider } : {}) })
-      const questions = stepQuestions(train, config, step)
-      const groups = []
-      for (const [j, q] of questions.entries()) {
-        const group = []
-        for (let g = 0; g < config.groupSize; g++) {
-          deps.throwIfCancelled()
-          group.push({ rollout: await playRollout(env, policy, q, rolloutSeed(config, step, j, g), rolloutCtx), questionId: q.rowId })
+      const tRollouts = performance.now()
+      const phase = await learner.rolloutPolicy()
+      const groups: StepGroupRollout[][] = []
+      try {
+        for (const [j, q] of stepQuestions(train, config, step).entries()) {
+          const group: StepGroupRollout[] = []
+          for (let g = 0; g < config.groupSize; g++) {
+            deps.throwIfCancelled()
+            group.push({ rollout: await playRollout(env, phase.policy, q, rolloutSeed(config, step, j, g), rolloutCtx), questionId: q.rowId })
+          }
+          groups.push(group)
         }
-        groups.push(group)
+      } finally {
+        await phase.dispose()
       }
-      const result = trainOnBatch(head, adam, groups.map((g) => g.map((x) => x.rollout)), updateConfigOf(config))
+      const rolloutSeconds = (performance.now() - tRollouts) / 1000
+      const update = await learner.update(step, groups)
+      const rollouts = groups.flat().length
       const diagnostics: Record<string, unknown> = {
-        ...result.diagnostics,
-        loss: result.update.loss,
-        gradNorm: result.update.gradNorm,
-        entropy: result.update.entropy,
-        clippedFraction: result.update.clippedFraction,
-        keptGroups: result.kept.length,
-        creditScale: result.creditScale,
+        ...update.diagnostics,
+        rolloutsPerSecond: rolloutSeconds > 0 ? rollouts / rolloutSeconds : 0,
         seconds: (performance.now() - t0) / 1000,
-        heldOut: heldOutNow ? Object.fromEntries(Object.entries(heldOutNow.aggregates).map(([k, v]) => [k, v.mean])) : null,
+        heldOut: heldOutNow ? meanOf(heldOutNow) : null,
       }
       store.saveStep(
         id,
         step,
-        groups.flatMap((g, gi) => g.map((x, ri) => ({ ...x, stepAdvantages: result.stepAdvantages[gi]![ri]! }))),
+        groups.flatMap((g, gi) => g.map((x, ri) => ({ ...x, stepAdvantages: update.stepAdvantages[gi]![ri]! }))),
         { ...diagnostics, heldOutPerQuestion: heldOutNow?.perQuestion ?? null },
-        { step, head: head.checkpoint(), adam: adam.state() },
+        update.checkpoint,
       )
+      learner.committed?.(step, update.checkpoint)
       deps.onStep?.(step, diagnostics)
     }
-    after = await evaluateHead(evalEnv, head, factory.protocol, heldOut, deps.answerer, evidence, config.seed, prior?.provider)
+    const after = await evaluate(learner)
     before ??= firstHeldOut(store, id, config.seed)
-    runs.finishRun(id, 'done', summary({ aggregates: after.aggregates, before: before?.aggregates ?? null, heldOutAfter: after.perQuestion, heldOutBefore: before?.perQuestion ?? null }))
+    const extra = (await learner.finish?.()) ?? {}
+    runs.finishRun(id, 'done', summary({ aggregates: after.aggregates, before: before?.aggregates ?? null, heldOutAfter: after.perQuestion, heldOutBefore: before?.perQuestion ?? null, ...extra }))
     deps.progress(1, 'done', `${config.steps} steps`)
-    return { runId: id, steps: config.steps, before, after, config }
+    return { runId: id, steps: config.steps, before, after, config, ...(learner.model ? { model: learner.model() } : {}) }
   } catch (err) {
     const cancelled = err instanceof Error && err.name === 'JobCancelledError'
     runs.finishRun(id, cancelled ? 'cancelled' : 'failed', summary({}), cancelled ? undefined : err instanceof Error ? err.message : String(err))
     throw err
   } finally {
-    await prior?.policy.dispose()
+    await learner?.dispose()
   }
 }
-
-async function loadPrior(modelPath: string): Promise<{ policy: MenuLlmPolicy; provider: PriorProvider }> {
-  const policy = (await createPolicy({ kind: 'llm-menu', modelPath }, await getSharedRuntime())) as MenuLlmPolicy
-  return { policy, provider: menuPrior(policy) }
-}
-
-/**
- * The held-out result stored with step 0 (a resumed run evaluated it before it stopped), aggregated
- * with the run seed as evaluateHead does: the bootstrap CIs then equal the uninterrupted run's.
- */
-export function firstHeldOut(store: TrainingStore, runId: number, seed: number): HeldOutResult | null {
-  const first = store.diagnostics(runId)[0]?.diagnostics as { heldOutPerQuestion?: Record<string, Record<string, number | null>> | null } | undefined
-  if (!first?.heldOutPerQuestion) return null
-  const perQuestion = first.heldOutPerQuestion
-  return { aggregates: aggregate(Object.entries(perQuestion).map(([questionId, metrics]) => ({ questionId, variant: null, metrics })), { seed }), perQuestion }
-}
-
 
 /** A stored run's config and answerer, for resuming it. */
 export function storedTrainConfig(raw: SQLite.Database, runId: number): { config: TrainConfigInput; answerer: { kind: 'lexical' } | { kind: 'gguf'; modelPath: string } } {

@@ -25,8 +25,8 @@ export interface TrainingCheckpoint {
   step: number
   head: unknown
   adam: unknown
-  /** GGUF runs: the weights after this step (the optimiser state lives in the trainer process only). */
-  gguf?: { modelPath: string; sha256: string }
+  /** GGUF runs: the weights after this step, the optimizer state beside them and the learning rate the KL guard left. */
+  gguf?: { modelPath: string; sha256: string; optimizerState?: string; lr?: number }
 }
 
 export const encodeSteps = (steps: CompactStep[]): Buffer => deflateSync(Buffer.from(JSON.stringify(steps)))

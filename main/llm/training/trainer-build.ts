@@ -8,7 +8,7 @@
  */
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -112,7 +112,7 @@ async function ensureHeaders(nativeDir: string, nlcDir: string, release: string)
 /** The trainer's sources and the library folder it links to (its rpath): either changing means a rebuild. */
 function sourceHash(srcDir: string, libDir: string): string {
   const h = createHash('sha256')
-  for (const f of ['trainer.cpp', 'json.hpp']) h.update(readFileSync(join(srcDir, f)))
+  for (const f of readdirSync(srcDir).filter((n) => /\.(cpp|hpp)$/.test(n)).sort()) h.update(readFileSync(join(srcDir, f)))
   h.update(libDir)
   return h.digest('hex').slice(0, 12)
 }

@@ -5,68 +5,21 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { createInterface } from 'node:readline'
+import type { z } from 'zod'
+import { EstimateReply, ErrorReply, EstimateRequest, KlReply, LoadReply, LoadRequest, LogprobsReply, ProbeItem, ReadyReply, SaveReply, TRAINER_PROTOCOL, TrainReply, TrainRequest, type KlResult, type TrainerEstimate, type TrainerModelInfo, type TrainResult } from './protocol'
 import { ensureTrainerBinary, type BuildOptions, type TrainerBinary } from './trainer-build'
-
-export interface TrainerLoadOptions {
-  model: string
-  /** Frozen base model for KL(policy || base) (usually the file training started from). */
-  baseModel?: string
-  optimizer?: 'adamw' | 'sgd'
-  lr?: number
-  weightDecay?: number
-  /** Train only output, output_norm and the last N blocks; all tensors when absent. */
-  lastBlocks?: number
-  /** Longest sequence (prompt + chosen tokens); rounded up to a multiple of 256 by llama.cpp. */
-  contextSize?: number
-  threads?: number
-  /** Layers offloaded to the GPU (-1: all, as upstream advises for training); 0 on CPU. */
-  gpuLayers?: number
-  /** Refuse to load when the estimate exceeds this. */
-  memoryLimitBytes?: number
-}
-
-export interface TrainerModelInfo {
-  arch: string
-  nParams: number
-  nTrainable: number
-  nLayer: number
-  nVocab: number
-  contextSize: number
-  estimatedBytes: number
-  peakRssBytes: number
-}
-
-export interface TrainerEstimate {
-  trainable: boolean
-  /** Why not, when trainable is false (e.g. a quantised tensor). */
-  reason: string
-  nParams: number
-  nTrainable: number
-  contextSize: number
-  estimatedBytes: number
-}
-
-/** One sequence to train on: weight[i] multiplies -log p(tokens[i] | tokens[<i]) (0 = not in the loss). */
-export interface TrainItem {
-  tokens: number[]
-  weights: number[]
-}
-
-export interface TrainResult {
-  /** Sum over items of weight * -log p before each item's step. */
-  objective: number
-  optimizerSteps: number
-  weightedTokens: number
-  tokensProcessed: number
-  seconds: number
-  peakRssBytes: number
-}
 
 export class GgufTrainerError extends Error {
   override readonly name = 'GgufTrainerError'
 }
 
-type Reply = { ok: true; event: string } & Record<string, unknown>
+function parseReply<S extends z.ZodType>(schema: S, reply: unknown): z.infer<S> {
+  const r = schema.safeParse(reply)
+  if (!r.success) throw new GgufTrainerError(`unexpected reply from the GGUF trainer (${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}): ${JSON.stringify(reply).slice(0, 200)}`)
+  return r.data
+}
+
+type Reply = unknown
 
 export class GgufTrainer {
   private readonly pending: Array<{ resolve: (r: Reply) => void; reject: (e: Error) => void }> = []
@@ -77,15 +30,16 @@ export class GgufTrainer {
     createInterface({ input: child.stdout }).on('line', (line) => {
       const waiter = this.pending.shift()
       if (!waiter) return
-      let reply: { ok: boolean; error?: string }
+      let reply: unknown
       try {
-        reply = JSON.parse(line) as { ok: boolean; error?: string }
+        reply = JSON.parse(line)
       } catch {
         waiter.reject(new GgufTrainerError(`unreadable reply from the GGUF trainer: ${line.slice(0, 200)}`))
         return
       }
-      if (reply.ok) waiter.resolve(reply as Reply)
-      else waiter.reject(new GgufTrainerError(reply.error ?? 'the GGUF trainer failed'))
+      const failed = ErrorReply.safeParse(reply)
+      if (failed.success) waiter.reject(new GgufTrainerError(failed.data.error))
+      else waiter.resolve(reply)
     })
     child.stderr.on('data', (d: Buffer) => {
       this.stderrTail = (this.stderrTail + d.toString('utf8')).slice(-4000)
@@ -102,7 +56,11 @@ export class GgufTrainer {
     const binary = await ensureTrainerBinary(build)
     const child = spawn(binary.path, [binary.libDir], { stdio: ['pipe', 'pipe', 'pipe'] })
     const trainer = new GgufTrainer(child, binary)
-    await trainer.reply()
+    const ready = parseReply(ReadyReply, await trainer.reply())
+    if (ready.protocol !== TRAINER_PROTOCOL) {
+      trainer.kill()
+      throw new GgufTrainerError(`the GGUF trainer at ${binary.path} speaks protocol ${ready.protocol}, the app ${TRAINER_PROTOCOL}: rebuild it (npm run build:gguf-trainer)`)
+    }
     return trainer
   }
 
@@ -111,40 +69,40 @@ export class GgufTrainer {
     return new Promise((resolve, reject) => this.pending.push({ resolve, reject }))
   }
 
-  private request(body: Record<string, unknown>): Promise<Reply> {
-    if (this.exited) return Promise.reject(this.exited)
+  private async request<S extends z.ZodType>(body: Record<string, unknown>, schema: S): Promise<z.infer<S>> {
+    if (this.exited) throw this.exited
     const p = this.reply()
     this.child.stdin.write(`${JSON.stringify(body)}\n`)
-    return p
+    return parseReply(schema, await p)
   }
 
   /** Checks an F32 model and estimates the memory a run needs, without loading it. */
-  async estimate(options: TrainerLoadOptions & { withBase?: boolean }): Promise<TrainerEstimate> {
-    return (await this.request({ cmd: 'estimate', ...options })) as unknown as TrainerEstimate
+  async estimate(options: EstimateRequest): Promise<TrainerEstimate> {
+    return this.request({ cmd: 'estimate', ...EstimateRequest.parse(options) }, EstimateReply)
   }
 
-  async load(options: TrainerLoadOptions): Promise<TrainerModelInfo> {
-    return (await this.request({ cmd: 'load', ...options })) as unknown as TrainerModelInfo
+  async load(options: LoadRequest): Promise<TrainerModelInfo> {
+    return this.request({ cmd: 'load', ...LoadRequest.parse(options) }, LoadReply)
   }
 
-  /** One optimizer step per item with a non-zero weight, in order; `lr` changes the learning rate from now on. */
-  async train(items: TrainItem[], options: { lr?: number; epochs?: number } = {}): Promise<TrainResult> {
-    return (await this.request({ cmd: 'train', items, ...options })) as unknown as TrainResult
+  /** One update: the gradient of the whole batch's loss, then one optimizer step (halved or undone by the KL guard). */
+  async train(request: TrainRequest): Promise<TrainResult> {
+    return this.request({ cmd: 'train', ...TrainRequest.parse(request) }, TrainReply)
   }
 
   /** log p(tokens[i] | tokens[<i]) per position (0 first), under the policy or the frozen base. */
   async logprobs(sequences: number[][], base = false): Promise<number[][]> {
-    const r = await this.request({ cmd: 'logprobs', items: sequences.map((tokens) => ({ tokens })), base })
-    return r['items'] as number[][]
+    return (await this.request({ cmd: 'logprobs', items: sequences.map((tokens) => ({ tokens })), base }, LogprobsReply)).items
   }
 
   /** Mean and max KL(policy || base) of the next-token distribution after the given positions. */
-  async kl(items: Array<{ tokens: number[]; positions: number[] }>): Promise<{ mean: number; max: number; positions: number }> {
-    return (await this.request({ cmd: 'kl', items })) as unknown as { mean: number; max: number; positions: number }
+  async kl(items: ProbeItem[]): Promise<KlResult> {
+    return this.request({ cmd: 'kl', items: items.map((i) => ProbeItem.parse(i)) }, KlReply)
   }
 
-  async save(path: string): Promise<void> {
-    await this.request({ cmd: 'save', path })
+  /** The weights as a GGUF, and the optimizer state beside them when `optimizerState` names a file. */
+  async save(path: string, optimizerState: string | null = null): Promise<void> {
+    await this.request({ cmd: 'save', path, optimizerState }, SaveReply)
   }
 
   /** Ends the process (its memory goes back to the system). */

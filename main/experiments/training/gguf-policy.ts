@@ -1,0 +1,57 @@
+/**
+ * The GGUF policy a run trains and evaluates, and the checks before a GGUF run starts: the LLM policy
+ * kind that plays the environment's protocol (every decision records its prompt and sampled tokens),
+ * the trainer's backend, and whether the native trainer can train the model at all.
+ */
+import { existsSync } from 'node:fs'
+import { environmentFactory, type Protocol } from '../../harness'
+import { getSharedRuntime } from '../../llm/llama-runtime'
+import { GgufTrainer, type LoadRequest, type ProbeItem, type TrainerBackend, type TrainItem, type TrainRequest } from '../../llm/training'
+import { createPolicy, LLM_KIND_FOR_PROTOCOL, type LlmPolicy, type LlmPolicyKind } from '../../policy/llm-policy'
+import { GGUF_ADAMW, type GgufTrainConfig } from '../../../preload/contract'
+
+/** The LLM policy kind that plays `environment` and whose decisions train: the one evaluation runs use for its protocol. */
+export function ggufPolicyKind(environment: string, protocol: Protocol): LlmPolicyKind {
+  const kind = (LLM_KIND_FOR_PROTOCOL as Partial<Record<string, LlmPolicyKind>>)[protocol]
+  if (!kind) throw new Error(`Training the GGUF weights needs an LLM policy for the environment's protocol; ${environment} speaks "${protocol}", which no LLM policy kind plays`)
+  return kind
+}
+
+/** The trainer's backend for a config: the runtime's GPU backend when layers are offloaded, else the CPU. */
+export async function trainerBackend(gguf: GgufTrainConfig): Promise<TrainerBackend> {
+  const runtime = await getSharedRuntime()
+  return gguf.gpuLayers !== 0 && (runtime.backend === 'cuda' || runtime.backend === 'vulkan') ? runtime.backend : 'cpu'
+}
+
+export const untrainable = (modelPath: string, reason: string): Error => new Error(`${modelPath} cannot be trained: ${reason}`)
+
+/**
+ * Refuses a GGUF training config before any run row or file exists, with the messages a run gives: the
+ * native trainer cannot be built or started here, or the model cannot be trained (a quantised or F16 tensor).
+ */
+export async function checkGgufTrainable(gguf: GgufTrainConfig): Promise<void> {
+  if (!existsSync(gguf.modelPath)) throw new Error(`No GGUF model file at ${gguf.modelPath}`)
+  const trainer = await GgufTrainer.start({ backend: await trainerBackend(gguf) })
+  try {
+    const estimate = await trainer.estimate({ model: gguf.modelPath, optimizer: gguf.optimizer, contextSize: gguf.contextSize, lastBlocks: gguf.lastBlocks ?? -1, withBase: true })
+    if (!estimate.trainable) throw untrainable(gguf.modelPath, estimate.reason)
+  } finally {
+    await trainer.close().catch(() => trainer.kill())
+  }
+}
+
+/** The policy a run's held-out evaluation plays: the weights at `path`, in the environment's protocol, with the run's context and token limits. */
+export async function ggufPolicyOn(gguf: GgufTrainConfig, environment: string, path: string, sampling: { temperature: number; seed: number }, recordTokens = false): Promise<LlmPolicy> {
+  const kind = ggufPolicyKind(environment, environmentFactory(environment).protocol)
+  return createPolicy({ kind, modelPath: path, contextSize: gguf.contextSize, sequences: 1, recordTokens, maxTokens: gguf.maxTokens, sampling }, await getSharedRuntime())
+}
+
+/** The trainer's load request for a config: every option from the config (the trainer has no defaults). */
+export function loadRequestFor(gguf: GgufTrainConfig, model: string, options: { baseModel: string | null; optimizerState: string | null; threads: number }): LoadRequest {
+  return { model, ...options, optimizer: gguf.optimizer, weightDecay: gguf.weightDecay, ...GGUF_ADAMW, lastBlocks: gguf.lastBlocks ?? -1, contextSize: gguf.contextSize, gpuLayers: gguf.gpuLayers, memoryLimitBytes: 0 }
+}
+
+/** One update's request: the config's clipping and KL guard at the run's current learning rate. */
+export function trainRequestFor(gguf: GgufTrainConfig, items: TrainItem[], lr: number, probe: ProbeItem[]): TrainRequest {
+  return { items, lr, maxGradNorm: gguf.maxGradNorm, klTarget: gguf.klTarget, maxBacktracks: gguf.maxBacktracks, probe }
+}

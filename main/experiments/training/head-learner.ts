@@ -1,0 +1,52 @@
+/**
+ * The policy head as a learner: a linear or MLP head over candidate features (optionally on a frozen
+ * GGUF menu prior), sampled for rollouts and argmax on the held-out split, updated by the configured loss
+ * with Adam. Its checkpoint is the head's weights and Adam's state.
+ */
+import { type Protocol } from '../../harness'
+import { getSharedRuntime } from '../../llm/llama-runtime'
+import { Adam, createHead, restoreHead } from '../../policy/head'
+import { candidateBuilder, HeadPolicy, headInputDim, type PriorProvider } from '../../policy/head-policy'
+import { createPolicy, menuPrior, type MenuLlmPolicy } from '../../policy/llm-policy'
+import { trainOnBatch, updateConfigOf, type TrainConfig } from '../../rl/trainer'
+import type { Learner } from './learner'
+import type { TrainingCheckpoint } from './store'
+
+async function loadPrior(modelPath: string): Promise<{ policy: MenuLlmPolicy; provider: PriorProvider }> {
+  const policy = (await createPolicy({ kind: 'llm-menu', modelPath }, await getSharedRuntime())) as MenuLlmPolicy
+  return { policy, provider: menuPrior(policy) }
+}
+
+const kept = async (): Promise<void> => {}
+
+export async function createHeadLearner(config: TrainConfig, protocol: Protocol, checkpoint: TrainingCheckpoint | null): Promise<Learner> {
+  const builder = candidateBuilder(protocol)
+  const head = checkpoint ? restoreHead(checkpoint.head) : createHead(config.head.arch, { inputDim: headInputDim(protocol), hidden: config.head.hidden, seed: config.seed, temperature: config.temperature })
+  const adam = checkpoint ? Adam.restore(checkpoint.adam) : new Adam(head.size, { lr: config.learningRate })
+  // The frozen LLM (on the GPU when there is one) scores every menu id; only beta and the head train.
+  const prior = config.prior ? await loadPrior(config.prior.modelPath) : null
+  const priorOption = prior ? { prior: prior.provider } : {}
+  return {
+    rolloutPolicy: async () => ({ policy: new HeadPolicy(head, builder, { mode: 'sample', temperature: config.temperature, ...priorOption }), dispose: kept }),
+    evalPolicy: async () => ({ policy: new HeadPolicy(head, builder, { mode: 'greedy', ...priorOption }), dispose: kept }),
+    update: async (step, groups) => {
+      const result = trainOnBatch(head, adam, groups.map((g) => g.map((x) => x.rollout)), updateConfigOf(config))
+      return {
+        diagnostics: {
+          ...result.diagnostics,
+          loss: result.update.loss,
+          gradNorm: result.update.gradNorm,
+          entropy: result.update.entropy,
+          clippedFraction: result.update.clippedFraction,
+          keptGroups: result.kept.length,
+          creditScale: result.creditScale,
+        },
+        stepAdvantages: result.stepAdvantages,
+        checkpoint: { step, head: head.checkpoint(), adam: adam.state() },
+      }
+    },
+    dispose: async () => {
+      await prior?.policy.dispose()
+    },
+  }
+}

@@ -175,6 +175,11 @@ describe.skipIf(!pythonVersion)(`trainer glue against a live server (${pythonVer
     console.log(`trainer-glue SNC: question ${questionId}, plan ${ids.join(' ')}, credit ${out.credit.map((c: number) => c.toFixed(3)).join(' ')}, advantages per turn ${out.turn_advantages.map((v: number[]) => v[0]!.toFixed(3)).join(' ')} (${out.backend})`)
   })
 
+  it('verl reward for sets from no benchmark (resources/trainers/verl/harness_lab_reward.py, test/python/test_harness_lab_reward.py)', async () => {
+    const r = await python(['-m', 'unittest', 'test_harness_lab_reward'])
+    expect(r.stderr).toMatch(/\nOK\s*$/)
+  })
+
   it.skipIf(!hasNumpy)('verl SNC arithmetic: the hand-computed example (test/python/test_snc_math.py)', async () => {
     const r = await python(['-m', 'unittest', 'test_snc_math'])
     expect(r.stderr).toMatch(/\nOK\s*$/)

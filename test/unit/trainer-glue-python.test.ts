@@ -120,9 +120,21 @@ describe.skipIf(!pythonVersion)(`trainer glue against a live server (${pythonVer
   it('TRL 1.9.0: one environment class per server environment with exactly its tools, the system prompt kept, get_reward a float', async () => {
     // Keyed by set + split + index, the columns a TRL dataset built from the export carries.
     const { set, split, index } = rows[0]!.extra_info
-    const r = await python(['contract_trl.py', JSON.stringify({ set, split, index })], env)
+    // Two servers (the same one under two loopback names): instances take them in turn.
+    const local = server.url.replace('127.0.0.1', 'localhost')
+    const r = await python(['contract_trl.py', JSON.stringify({ set, split, index })], { ...env, HARNESS_LAB_URL: `${server.url},${local}` })
     expect(r.stderr).toBe('')
     const out = JSON.parse(r.stdout) as Record<string, any>
+    expect(out.urls).toEqual([server.url, local, server.url, local])
+    // Schema constraints kept: enums as transformers' choices (a real enum where transformers is installed), limits in the descriptions.
+    expect(Object.keys(out.stateful.server_enums).length).toBeGreaterThan(0)
+    if (out.stateful.real_enums !== null) expect(out.stateful.real_enums).toEqual(out.stateful.server_enums)
+    expect(out.stateful.docs_with_limits.length).toBeGreaterThan(0)
+    // Graph-menu through TRL asks for the tool it offers, never for a bare reply.
+    for (const text of [out['graph-menu'].menu_text, out['graph-menu'].menu_obs]) {
+      expect(text).toContain('choose')
+      expect(text).not.toMatch(/reply with exactly one|and nothing else/)
+    }
     expect(out.stateful.tools).toEqual(out.stateful.server_tools)
     expect(out.stateful.tools).toEqual(expect.arrayContaining(['grep_corpus', 'review_docs', 'verify', 'curate', 'end_search']))
     expect(out.stateful).toMatchObject({ required_match: true, params_match: true, row_system: 'system', reset_is_str: true, reset_repeats_system: false, reset_without_system_row: true, obs_types: ['str', 'str'], reward_type: 'float' })

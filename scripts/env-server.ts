@@ -14,7 +14,7 @@ import { openDatabase, openSqlite } from '../main/db/open'
 import { workspaceMigrations } from '../main/db/migrations'
 import { createServices } from '../main/app/services'
 import { DATA_DIR_ENV, resolveDataDir } from '../main/config/paths'
-import { DEFAULT_IDLE_GC_EVERY, startEnvServer, type StoreMode } from '../main/env-server'
+import { DEFAULT_IDLE_GC_EVERY, OPEN_ROUTE_GROUPS, startEnvServer, type OpenRoutes, type StoreMode } from '../main/env-server'
 import { sourceWorkerEntry } from '../main/job-kinds/source-entry'
 import { createAnswerer } from '../main/policy/answerer'
 import { rewardPreset, REWARD_PRESETS } from '../main/rl/reward-schemes'
@@ -35,6 +35,7 @@ const program = new Command()
   .option('-p, --port <port>', 'port (0 = any free port)', int('port', 0, 65535), 8765)
   .option('--host <host>', 'listen address; anything but loopback needs --token', '127.0.0.1')
   .option('--token <token>', 'bearer token every request must send (made at random when absent, loopback only)')
+  .option('--open <groups>', `route groups served without the token, loopback only, comma-separated: retrieve (POST /retrieve: corpus search), openenv (/ws, /reset, /step, /state, /schema, /health, /metadata: episodes)`)
   .option('-d, --data-dir <dir>', `data folder (default: $${DATA_DIR_ENV} or the OS app-data folder)`)
   .option('--reward <preset>', `reward preset for every environment (${REWARD_PRESETS.map((p) => p.name).join(', ')}); default: by environment family`)
   .option('--credit <scheme>', 'credit scheme (outcome, snc, info-gain); default: snc for graph-menu, outcome otherwise')
@@ -46,8 +47,10 @@ const program = new Command()
   .option('--idle-gc-every <n>', 'collect garbage (HTTP thread and workers) when the last open episode closes, at most once per n closed episodes (0 = never)', int('idle gc', 0, 1_000_000), DEFAULT_IDLE_GC_EVERY)
   .parse()
 
-const o = program.opts<{ workspace?: string; db?: string; workers: number; inline: number; port: number; host: string; token?: string; dataDir?: string; reward?: string; credit?: string; answerer?: string; store: string; storeRate: number; idleTimeout: number; workerHeapMb: number; idleGcEvery: number }>()
+const o = program.opts<{ workspace?: string; db?: string; workers: number; inline: number; port: number; host: string; token?: string; dataDir?: string; reward?: string; credit?: string; answerer?: string; store: string; storeRate: number; idleTimeout: number; workerHeapMb: number; idleGcEvery: number; open?: string }>()
 if (!['off', 'sampled', 'all'].includes(o.store)) program.error(`--store must be off, sampled or all, not ${o.store}`)
+const open = (o.open ?? '').split(',').map((g) => g.trim()).filter(Boolean)
+for (const g of open) if (!(OPEN_ROUTE_GROUPS as readonly string[]).includes(g)) program.error(`--open takes ${OPEN_ROUTE_GROUPS.join(', ')} (comma-separated), not ${g}`)
 if (!o.workspace === !o.db) program.error('give --workspace <id-or-name> or --db <file>, one of them')
 
 // --db: the file alone, no app database; read-only unless episodes are stored (each server then to its own run).
@@ -74,6 +77,7 @@ try {
     port: o.port,
     host: o.host,
     token: o.token,
+    open: open as OpenRoutes[],
     answerer,
     reward: o.reward ? rewardPreset(o.reward).config : undefined,
     credit: o.credit,
@@ -88,6 +92,7 @@ try {
   console.log(`  URL      ${server.url}`)
   console.log(`  token    ${server.token}`)
   console.log(`  workers  ${server.sessions.workers ? `${server.sessions.workers}${server.sessions.inlineBelow ? ` (an episode starting while fewer than ${server.sessions.inlineBelow} are open runs in the HTTP thread)` : ''}` : 'none (episodes run in the HTTP thread)'}`)
+  if (open.length) console.log(`  no token ${open.join(', ')} (loopback only; refused from web pages)`)
   console.log(`  try      curl -H "Authorization: Bearer ${server.token}" ${server.url}/v1/environments`)
   const stop = async () => {
     await server.close()

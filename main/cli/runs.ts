@@ -1,7 +1,8 @@
 import { dirname, join, resolve } from 'node:path'
 import { mkdirSync } from 'node:fs'
 import { ExportFormat, QUESTION_EXPORT_FORMATS, RUN_EXPORT_FORMATS, type ExportParams } from '../../preload/contract'
-import { exportFileName, exportFormats, writeExport } from '../exports'
+import type { WorkspaceHandle } from '../corpus/repository'
+import { exportFileName, exportFormats, questionSplits, writeExport } from '../exports'
 import { checkOutputFile } from '../jobs/output-paths'
 import { formatBytes } from '../text/bytes'
 import type { Cli } from './context'
@@ -16,6 +17,15 @@ function formatsOf(text: string, source: 'run' | 'questions'): ExportFormat[] {
     if (!f.success || !known.includes(f.data)) throw new Error(`Unknown ${source} export format "${name}": one of ${known.join(', ')}, or all`)
     return f.data
   })
+}
+
+/** `train,test` or `all` -> split labels of the set; an unknown label lists the set's. */
+function splitsOf(raw: WorkspaceHandle, setId: number, text: string): string[] {
+  const { labels } = questionSplits(raw, setId)
+  if (labels.length === 0) throw new Error(`Question set ${setId} has no splits: leave --split out (or make splits on the Questions page, or with npm run cli -- questions split)`)
+  const wanted = text === 'all' ? labels : text.split(',').map((l) => l.trim()).filter(Boolean)
+  for (const l of wanted) if (!labels.includes(l)) throw new Error(`Question set ${setId} has no split "${l}"; its splits: ${labels.join(', ')}`)
+  return wanted
 }
 
 export function registerRunCommands(cli: Cli): void {
@@ -40,16 +50,21 @@ export function registerRunCommands(cli: Cli): void {
     }),
   )
 
-  const exportAction = (source: 'run' | 'questions') => (workspaceId: string, id: string, o: { format: string; out?: string }) =>
+  const exportAction = (source: 'run' | 'questions') => (workspaceId: string, id: string, o: { format: string; out?: string; split?: string }) =>
     withApi(async (_call, services) => {
       const formats = formatsOf(o.format, source)
-      if (o.out !== undefined && formats.length > 1) throw new Error('--out names one file: give one --format with it, or leave --out out to write every format into the exports folder')
+      if (o.out !== undefined && formats.length > 1) throw new Error('--out names one file (or, with --split, one folder): give one --format with it, or leave --out out to write every format into the exports folder')
       const { raw } = await services.workspaces.handle(workspaceId)
       const folder = join(dirname(await services.workspaces.databaseFile(workspaceId)), 'exports')
+      const splits = source === 'questions' && o.split !== undefined ? splitsOf(raw, Number(id), o.split) : [undefined]
+      // With --split, --out is a folder that gets <split>.<extension> per split (verl's and Search-R1's train/test files).
+      if (o.split !== undefined && o.out !== undefined) mkdirSync(resolve(o.out), { recursive: true })
       const written = []
-      for (const format of formats) {
-        const params = (source === 'run' ? { source, runId: Number(id), format } : { source, questionSetId: Number(id), format }) as ExportParams
-        const file = o.out !== undefined ? resolve(o.out) : join(folder, exportFileName(params))
+      for (const format of formats)
+      for (const split of splits) {
+        const params = (source === 'run' ? { source, runId: Number(id), format } : { source, questionSetId: Number(id), format, ...(split === undefined ? {} : { split }) }) as ExportParams
+        const def = exportFormats[format]
+        const file = o.out === undefined ? join(folder, exportFileName(params)) : split === undefined ? resolve(o.out) : join(resolve(o.out), def.folder ? split : `${split}.${def.extension}`)
         // The exports folder is made on first use; a folder named with --out must exist already.
         if (o.out === undefined) mkdirSync(folder, { recursive: true })
         // As the API does: never through a symlink at the file or at its `.partial`.
@@ -77,6 +92,7 @@ export function registerRunCommands(cli: Cli): void {
     .command('export-questions <workspaceId> <setId>')
     .description(`write a question set as a dataset: ${QUESTION_EXPORT_FORMATS.join(', ')}`)
     .option('--format <names>', 'comma-separated formats, or all', 'questions-flashrag-jsonl')
-    .option('--out <file>', "file to write (default: the workspace's exports folder)")
+    .option('--out <file>', "file to write (default: the workspace's exports folder); with --split a folder, one <split>.<ext> per split")
+    .option('--split <labels>', 'one file per split label: comma-separated labels, or all (every label of the set)')
     .action(exportAction('questions'))
 }

@@ -1,24 +1,23 @@
 /**
- * OpenEnv-style routes beside /v1, for clients written against OpenEnv's HTTP environment servers:
- *   POST /reset  {environment, question_id | split + index, seed, config, ...}  -> {observation, reward: null, done}
- *   POST /step   {episode_id, action: {menu_id | tool_call | text}, answer?}    -> {observation, reward, done}
- *   GET  /state?episode_id=...                                                -> {episode_id, step_count, environment}
- *   GET  /schema                                                              -> JSON Schemas of action, reset and observation
- * OpenEnv has no finish call, so the step that ends an episode also scores it: its reward is the outcome
- * reward and `observation.result` holds what /v1/episodes/:id/finish returns. One server holds many
- * episodes, so /step and /state name theirs (`episode_id`, from /reset's observation).
+ * OpenEnv's routes beside /v1 (the protocol, and where it differs, in openenv.ts):
+ *   GET  /ws (WebSocket)                                 OpenEnv's session protocol: reset, step, state, close
+ *   POST /reset  {seed?, episode_id?, + create fields}   -> {observation: <the create answer>, reward: null, done: false}
+ *   POST /step   {action, timeout_s?, request_id?, episode_id, answer?} -> {observation, reward, done}
+ *   GET  /state?episode_id=...                           -> {episode_id, step_count, environment}
+ *   GET  /schema                                         -> {action, observation, state} (JSON Schemas)
+ *   GET  /health                                         -> {status: "healthy"}
+ *   GET  /metadata                                       -> {name, description, version, documentation_url}
+ * An /reset `episode_id` is the client's name for the episode: /step and /state accept it as well as the
+ * server's id, until the episode ends (at most MAX_ALIASES names are kept, the oldest dropped first).
  */
+import type SQLite from 'better-sqlite3'
 import type { FastifyInstance, FastifyReply } from 'fastify'
-import { z } from 'zod'
+import type { z } from 'zod'
+import { environmentNames } from '../harness'
+import { createBodyOf, OpenEnvError, OpenEnvSession, OpenEnvStep, resetAnswer, schemas, stepAnswer, stepBodyOf } from './openenv'
+import { defaultQuestionOf } from './questions'
 import type { EpisodeRouter } from './router'
-import { CreateEpisodeBody, EpisodeId, JsonText, StepBody } from './wire'
-
-const CompatStep = z.strictObject({
-  episode_id: EpisodeId,
-  action: z.record(z.string(), z.unknown()),
-  /** The trainer's final answer, scored when this step ends the episode. */
-  answer: z.string().max(10_000).optional(),
-})
+import { EpisodeId } from './wire'
 
 interface Helpers {
   parse<S extends z.ZodType>(schema: S, body: unknown, reply: FastifyReply): z.output<S> | null
@@ -26,47 +25,74 @@ interface Helpers {
   refuse(reply: FastifyReply, status: number, message: string, extra: { field: string }): unknown
 }
 
-export function registerCompatRoutes(app: FastifyInstance, router: EpisodeRouter, { parse, answer, refuse }: Helpers): void {
-  app.post('/reset', async (req, reply) => {
-    const body = parse(CreateEpisodeBody, req.body, reply)
-    if (body) return answer(reply, async () => new JsonText(`{"observation":${(await router.create(body)).text},"reward":null,"done":false}`))
-  })
+const MAX_ALIASES = 8192
+/** Largest WebSocket message accepted (as the HTTP body limit). */
+export const WS_MAX_PAYLOAD = 1024 * 1024
+
+export function registerCompatRoutes(app: FastifyInstance, router: EpisodeRouter, raw: SQLite.Database, appVersion: string, { parse, answer, refuse }: Helpers): void {
+  const defaultQuestion = defaultQuestionOf(raw)
+  /** Client episode names -> server ids, insertion-ordered (oldest first). */
+  const aliases = new Map<string, string>()
+  const resolve = (name: string): string => {
+    const id = aliases.get(name) ?? name
+    if (!EpisodeId.safeParse(id).success) throw new OpenEnvError(404, `No open episode ${name.slice(0, 80)}: give the episode_id /reset returned (or the one you gave /reset)`, 'episode_id', 'EXECUTION_ERROR')
+    return id
+  }
+
+  app.post('/reset', async (req, reply) =>
+    answer(reply, async () => {
+      const { body, clientId } = createBodyOf(req.body, '', defaultQuestion)
+      if (clientId !== null && aliases.has(clientId)) throw new OpenEnvError(409, `episode_id "${clientId.slice(0, 80)}" names an open episode already: finish it or choose another`, 'episode_id', 'VALIDATION_ERROR')
+      const created = await router.create(body)
+      if (clientId !== null) {
+        if (aliases.size >= MAX_ALIASES) aliases.delete(aliases.keys().next().value!)
+        aliases.set(clientId, created.parse<{ episode_id: string }>().episode_id)
+      }
+      return resetAnswer(created)
+    }),
+  )
 
   app.post('/step', async (req, reply) => {
-    const outer = parse(CompatStep, req.body, reply)
+    const outer = parse(OpenEnvStep, req.body, reply)
     if (!outer) return
-    const action = StepBody.safeParse(outer.action)
-    if (!action.success) {
-      const issue = action.error.issues[0]
-      return refuse(reply, 400, `Invalid action: ${issue?.message ?? 'send one of menu_id, tool_call, text'}`, { field: ['action', ...(issue?.path ?? [])].join('.') })
-    }
-    const id = outer.episode_id
     return answer(reply, async () => {
-      router.hold(id)
-      try {
-        const step = (await router.step(id, action.data)).parse<{ observation: string; done: boolean; reward: number; info: unknown; menu?: unknown }>()
-        if (!step.done) return { observation: { episode_id: id, text: step.observation, menu: step.menu ?? null, info: step.info }, reward: step.reward, done: false }
-        const result = await router.finish(id, { answer: outer.answer })
-        return { observation: { episode_id: id, text: step.observation, menu: null, info: step.info, result }, reward: result.reward, done: true }
-      } finally {
-        router.release(id)
-      }
+      const { step, answer: inAction } = stepBodyOf(outer.action, 'action')
+      const id = resolve(outer.episode_id)
+      const out = await stepAnswer(router, id, step, outer.answer ?? inAction)
+      if (out.done) aliases.delete(outer.episode_id)
+      return out
     })
   })
 
   app.get<{ Querystring: { episode_id?: string } }>('/state', async (req, reply) => {
-    const id = req.query.episode_id
-    if (!id || !EpisodeId.safeParse(id).success) return refuse(reply, 400, 'GET /state needs ?episode_id=<the id /reset returned>', { field: 'episode_id' })
-    return answer(reply, () => router.state(id))
+    const name = req.query.episode_id
+    if (name === undefined || name === '') return refuse(reply, 400, 'GET /state needs ?episode_id=<the id /reset returned, or the one you gave it> (OpenEnv\'s HTTP routes are stateless; /ws keeps a session)', { field: 'episode_id' })
+    return answer(reply, () => ({ ...router.state(resolve(name)), ...(aliases.has(name) ? { episode_id: name, server_episode_id: aliases.get(name) } : {}) }))
   })
 
-  app.get('/schema', async () => ({
-    action: z.toJSONSchema(StepBody, { io: 'input', unrepresentable: 'any' }),
-    reset: z.toJSONSchema(CreateEpisodeBody, { io: 'input', unrepresentable: 'any' }),
-    observation: {
-      type: 'object',
-      description: 'reset: episode_id, messages (system + user), menu or tools, question; step: episode_id, text, menu, info, and result (reward, components, per-step credit, metrics) when done',
-    },
-    state: { type: 'object', properties: { episode_id: { type: 'string' }, step_count: { type: 'integer' }, environment: { type: 'string' } } },
+  app.get('/schema', async () => schemas())
+  app.get('/health', async () => ({ status: 'healthy' }))
+  app.get('/metadata', async () => ({
+    name: 'harness-lab',
+    description: `Harness Lab's search-agent environments over one workspace (${environmentNames().join(', ')}): reset opens an episode (environment, question key, seed), step takes {menu_id | tool_call | text}, the ending step carries the reward and per-step credit. GET /v1/environments lists them with their options.`,
+    version: appVersion,
+    documentation_url: null,
   }))
+
+  app.get('/ws', { websocket: true }, (socket) => {
+    const session = new OpenEnvSession(router, defaultQuestion)
+    socket.on('message', (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => {
+      if (isBinary) {
+        socket.send(JSON.stringify({ type: 'error', data: { message: 'Send text frames (JSON messages)', code: 'INVALID_JSON' } }))
+        return
+      }
+      const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8')
+      void session.handle(text).then((out) => {
+        if (out === null) socket.close(1000, 'closed by the client')
+        else if (socket.readyState === socket.OPEN) socket.send(out)
+      })
+    })
+    socket.on('close', () => void session.close())
+    socket.on('error', () => void session.close())
+  })
 }

@@ -4,18 +4,25 @@
  *   POST   /v1/episodes/:id/step     one action -> observation, reward, done, info
  *   POST   /v1/episodes/:id/finish   reward, components, per-step credit, metrics
  *   DELETE /v1/episodes/:id          drop without scoring
- *   GET    /v1/health, /v1/environments, /v1/stats
- * beside OpenEnv-style /reset, /step, /state, /schema (compat.ts) and Search-R1's POST /retrieve.
+ *   GET    /v1/health, /v1/environments, /v1/stats, /v1/schema
+ * beside OpenEnv's WebSocket /ws and /reset, /step, /state, /schema, /health, /metadata (compat.ts,
+ * openenv.ts) and Search-R1's POST /retrieve.
  * Episodes run on worker threads, or inline in this thread while few are open (router.ts); this thread parses, checks and routes.
  * Loopback by default; every request carries the token (`Authorization: Bearer T`), and a host that is not
- * loopback is refused unless a token was given explicitly. Errors are `{error: {status, message, field, issues}}`;
+ * loopback is refused unless a token was given explicitly. `open` (loopback only) lets clients that send
+ * no token reach named route groups: 'retrieve' (POST /retrieve: BM25 hits, chunk text and titles of the
+ * workspace's corpus) and 'openenv' (/ws and OpenEnv's HTTP routes: episodes, so questions, corpus text in
+ * observations, rewards and credit). Everything else (/v1, stored runs) keeps the token. A tokenless
+ * request that carries an Origin header (a browser page) is refused. Errors are `{error: {status, message, field, issues}}`;
  * every 4xx names a field (`(body)` for the body as a whole, `id` for the episode in the path).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { STATUS_CODES } from 'node:http'
+import websocket from '@fastify/websocket'
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify'
 import type { z } from 'zod'
-import { registerCompatRoutes } from './compat'
+import { registerCompatRoutes, WS_MAX_PAYLOAD } from './compat'
+import { resetSchema, schemas } from './openenv'
 import { RetrieveBody } from './retrieve'
 import { EpisodeRouter, type RouterOptions } from './router'
 import { EnvServerError } from './sessions'
@@ -27,6 +34,15 @@ export interface EnvServerOptions extends RouterOptions {
   host?: string
   /** Made at random when absent (loopback only). */
   token?: string
+  /** Route groups clients may call without the token, on loopback only (see the header). */
+  open?: readonly OpenRoutes[]
+}
+
+export const OPEN_ROUTE_GROUPS = ['retrieve', 'openenv'] as const
+export type OpenRoutes = (typeof OPEN_ROUTE_GROUPS)[number]
+const OPEN_PATHS: Record<OpenRoutes, (method: string, path: string) => boolean> = {
+  retrieve: (method, path) => method === 'POST' && path === '/retrieve',
+  openenv: (method, path) => (method === 'GET' && ['/ws', '/state', '/schema', '/health', '/metadata'].includes(path)) || (method === 'POST' && (path === '/reset' || path === '/step')),
 }
 
 export interface EnvServer {
@@ -65,6 +81,9 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
   const loopback = isLoopback(host)
   if (!loopback && !options.token) throw new Error(`A token is required when the server listens on ${host} (not loopback): pass --token with at least ${MIN_TOKEN_LENGTH} characters`)
   if (options.token !== undefined && options.token.length < MIN_TOKEN_LENGTH) throw new Error(`The token must have at least ${MIN_TOKEN_LENGTH} characters`)
+  const open = [...new Set(options.open ?? [])]
+  for (const group of open) if (!OPEN_ROUTE_GROUPS.includes(group)) throw new Error(`Unknown open route group "${group}"; known: ${OPEN_ROUTE_GROUPS.join(', ')}`)
+  if (open.length > 0 && !loopback) throw new Error(`Routes without a token (--open ${open.join(',')}) are served on loopback only, not on ${host}`)
   const token = options.token ?? randomBytes(24).toString('base64url')
   const sessions = await EpisodeRouter.start(options)
   const app = Fastify({
@@ -84,6 +103,7 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
       socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
     },
   })
+  await app.register(websocket, { options: { maxPayload: WS_MAX_PAYLOAD } })
   // JSON bodies: a key that could reach a prototype (__proto__, constructor.prototype) is refused by name.
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, text, done) => {
     const body = String(text)
@@ -110,7 +130,12 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
     // On loopback, a Host that is not loopback is a DNS-rebinding attempt from a web page.
     if (loopback && !isLoopback(hostName(req.headers.host))) return refuse(reply, 403, 'Requests must address the loopback host', { field: 'host' })
     const header = req.headers.authorization
-    if (!sameSecret(header?.startsWith('Bearer ') ? header.slice(7) : undefined, token)) return refuse(reply, 401, 'Missing or wrong token: send Authorization: Bearer <token> (printed when the server started)', { field: 'authorization' })
+    if (!sameSecret(header?.startsWith('Bearer ') ? header.slice(7) : undefined, token)) {
+      const path = req.url.split('?')[0] ?? ''
+      const openRoute = open.some((g) => OPEN_PATHS[g](req.method, path))
+      if (!openRoute) return refuse(reply, 401, 'Missing or wrong token: send Authorization: Bearer <token> (printed when the server started)', { field: 'authorization' })
+      if (req.headers.origin !== undefined) return refuse(reply, 403, 'Requests without the token are refused from web pages (an Origin header): send Authorization: Bearer <token>', { field: 'origin' })
+    }
     // The episode's idle clock stops as soon as its request is seen, however long it then waits.
     const id = EPISODE_PATH.exec(req.url)?.[1]
     if (id) {
@@ -161,6 +186,7 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
   app.get('/v1/health', async () => ({ ok: true, open_episodes: sessions.counters().open, answerer: sessions.answererName, workers: sessions.workers, inline_below: sessions.inlineBelow }))
   app.get('/v1/environments', async () => ({ environments: sessions.environments() }))
   app.get('/v1/stats', async () => sessions.counters())
+  app.get('/v1/schema', async () => ({ ...schemas(), reset: resetSchema() }))
 
   app.post('/v1/episodes', async (req, reply) => {
     const body = parse(CreateEpisodeBody, req.body, reply)
@@ -184,7 +210,7 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
     const body = parse(RetrieveBody, req.body, reply)
     if (body) return answer(reply, () => sessions.retrieve(body))
   })
-  registerCompatRoutes(app, sessions, { parse, answer, refuse })
+  registerCompatRoutes(app, sessions, options.raw, options.appVersion, { parse, answer, refuse })
   app.setNotFoundHandler((req, reply) => refuse(reply, 404, `No endpoint ${req.method} ${(req.url.split('?')[0] ?? '').slice(0, 200)}; see GET /v1/health, /v1/environments, POST /v1/episodes`, { field: 'path' }))
 
   const sweepEvery = Math.max(1000, Math.min(30_000, (options.idleTimeoutMs ?? 600_000) / 4))

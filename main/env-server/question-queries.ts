@@ -13,6 +13,7 @@ export class QuestionKeyQueries {
   readonly inSetSplit: SQLite.Statement<[number, string, number], { id: number }>
   readonly setSplitCount: SQLite.Statement<[number, string], { n: number }>
   readonly setSplits: SQLite.Statement<[number], { split: string }>
+  readonly firstSet: SQLite.Statement<[], { id: number; n: number }>
 
   constructor(raw: SQLite.Database) {
     this.setOf = raw.prepare('select set_id, (select count(*) from questions p where p.set_id = q.set_id and p.id < q.id) as pos from questions q where id = ?')
@@ -26,5 +27,6 @@ export class QuestionKeyQueries {
     this.inSetSplit = raw.prepare('select id from questions where set_id = ? and split = ? order by id limit 1 offset ?')
     this.setSplitCount = raw.prepare('select count(*) as n from questions where set_id = ? and split = ?')
     this.setSplits = raw.prepare('select distinct split from questions where set_id = ? and split is not null order by split')
+    this.firstSet = raw.prepare('select s.id, (select count(*) from questions q where q.set_id = s.id) as n from question_sets s where exists (select 1 from questions q where q.set_id = s.id) order by s.id limit 1')
   }
 }

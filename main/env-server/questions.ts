@@ -18,6 +18,19 @@ export class QuestionLookupError extends Error {
   }
 }
 
+/**
+ * The question of a request that names none (OpenEnv's bare `reset(seed=...)`): number `seed` of the
+ * workspace's first question set that holds questions, counted round; read when asked, so a new set counts.
+ */
+export function defaultQuestionOf(raw: SQLite.Database): (seed: number) => { set: number; index: number } {
+  const q = new QuestionKeyQueries(raw)
+  return (seed) => {
+    const first = q.firstSet.get()
+    if (!first) throw new QuestionLookupError('question_id', 'This workspace has no questions: import or generate a question set first')
+    return { set: first.id, index: seed % first.n }
+  }
+}
+
 export class QuestionLookup {
   private readonly q: QuestionKeyQueries
   /**

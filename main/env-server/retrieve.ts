@@ -3,14 +3,17 @@
  * rollouts call: `{queries: string[], topk?, return_scores?}` -> `{result: [[{document: {id, contents},
  * score}]]}` (without scores each item is the document itself). `contents` is `"<title>"\n<chunk text>`,
  * the first line the title as in Search-R1's wiki corpus. Runs over the workspace's retriever (BM25).
+ * `topk: null` is the default (3), as Search-R1's server reads it. With the server's `open: ['retrieve']`
+ * (loopback only) Search-R1's client and verl's search tool, which send no token, connect as they are.
  */
 import { z } from 'zod'
 import { envCorpus, type EnvContext } from '../harness'
 
 export const RetrieveBody = z.strictObject({
   queries: z.array(z.string().max(10_000)).min(1).max(512),
-  topk: z.number().int().min(1).max(100).default(3),
-  return_scores: z.boolean().default(false),
+  /** Search-R1's server takes null (or no topk) as its configured default: 3 here. */
+  topk: z.number().int().min(1).max(100).nullish().transform((k) => k ?? 3),
+  return_scores: z.boolean().nullish().transform((r) => r ?? false),
 })
 export type RetrieveBody = z.infer<typeof RetrieveBody>
 

@@ -13,6 +13,7 @@ import { exportFormats } from './registry'
 export { exportFormatCatalog, exportFormats } from './registry'
 export { csvField, csvRecord, type CsvValue } from './csv'
 export { sweepPartials } from './file-sink'
+export { questionSplits } from './question-rows'
 
 export interface ExportHooks {
   progress?(done: number, total: number): void
@@ -23,7 +24,8 @@ export interface ExportHooks {
 export function exportFileName(params: ExportParams, stamp = new Date().toISOString().replace(/[:.]/g, '-')): string {
   const def = exportFormats[params.format]
   const id = params.source === 'run' ? `run-${params.runId}` : `questions-${params.questionSetId}`
-  const base = `${id}-${params.format.replace(/-(csv|jsonl|parquet)$/, '')}-${stamp}`
+  const split = params.source === 'questions' && params.split !== undefined ? `-${params.split.replace(/[^A-Za-z0-9._-]+/g, '_')}` : ''
+  const base = `${id}-${params.format.replace(/-(csv|jsonl|parquet)$/, '')}${split}-${stamp}`
   return def.folder ? base : `${base}.${def.extension}`
 }
 

@@ -37,7 +37,19 @@ export function questionSetOrThrow(raw: WorkspaceHandle, setId: number): { id: n
   return set
 }
 
-export function* questionRows(raw: WorkspaceHandle, setId: number): Generator<QuestionRow> {
+/** The split labels of a set's questions, in first-seen (id) order; `none` says whether some question is in none. */
+export function questionSplits(raw: WorkspaceHandle, setId: number): { labels: string[]; none: boolean } {
+  const labels = new Set<string>()
+  let none = false
+  for (const q of questionRows(raw, setId)) {
+    if (q.split === null) none = true
+    else labels.add(q.split)
+  }
+  return { labels: [...labels], none }
+}
+
+/** The rows of a set, or of one split label of it (the server keys are the same either way: counted over the set). */
+export function* questionRows(raw: WorkspaceHandle, setId: number, only?: string): Generator<QuestionRow> {
   const { questions } = corpusRepositories(raw)
   const set = questionSetOrThrow(raw, setId)
   // Pages come in id order, so a running count per label is the position within the set's split.
@@ -50,6 +62,8 @@ export function* questionRows(raw: WorkspaceHandle, setId: number): Generator<Qu
       const split = (q as { split?: string | null }).split ?? null
       const index = split === null ? inSet : (inLabel.get(split) ?? 0)
       if (split !== null) inLabel.set(split, index + 1)
+      inSet++
+      if (only !== undefined && split !== only) continue
       yield {
         rowId: q.id,
         externalId: q.external_id,
@@ -61,7 +75,6 @@ export function* questionRows(raw: WorkspaceHandle, setId: number): Generator<Qu
         split,
         key: { set: set.name, split, index },
       }
-      inSet++
     }
     if (page.length < PAGE) return
   }

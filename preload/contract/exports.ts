@@ -21,11 +21,20 @@ const ExportPath = z
   .max(4096)
   .refine((p) => /^(\/|[A-Za-z]:[\\/])/.test(p), 'give an absolute path')
   .refine((p) => !/[\u0000-\u001f]/.test(p), 'the path must not contain control characters')
-  .refine((p) => /[^\\/]\.(csv|jsonl|parquet)$/.test(p) || !/\.[^\\/]*$/.test(p), 'the file name must end in .csv, .jsonl or .parquet (a folder format takes a folder name without an extension)')
+  .refine((p) => /[^\\/]\.(csv|jsonl|json|parquet)$/.test(p) || !/\.[^\\/]*$/.test(p), 'the file name must end in .csv, .jsonl, .json or .parquet (a folder format takes a folder name without an extension)')
 
 export const ExportParams = z.discriminatedUnion('source', [
   z.object({ source: z.literal('run'), runId: z.number().int().min(1), format: RunExportFormat, path: ExportPath.optional() }).strict(),
-  z.object({ source: z.literal('questions'), questionSetId: z.number().int().min(1), format: QuestionExportFormat, path: ExportPath.optional() }).strict(),
+  z
+    .object({
+      source: z.literal('questions'),
+      questionSetId: z.number().int().min(1),
+      format: QuestionExportFormat,
+      path: ExportPath.optional(),
+      /** Only the questions of this split label (a trainer's train or test file); every question when absent. */
+      split: z.string().trim().min(1).max(200).optional(),
+    })
+    .strict(),
 ])
 export type ExportParams = z.infer<typeof ExportParams>
 

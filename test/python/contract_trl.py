@@ -15,6 +15,7 @@ ROOT = os.path.join(HERE, "..", "..")
 sys.path[:0] = [os.path.join(ROOT, "resources", "trainers", "trl"), os.path.join(ROOT, "resources", "trainers")]
 
 from harness_lab_client import HarnessLabClient  # noqa: E402
+import harness_lab_trl  # noqa: E402
 from harness_lab_trl import environment_factories, prompt_rows  # noqa: E402
 
 JSON = {str: "string", int: "integer", float: "number", bool: "boolean", dict: "object"}
@@ -48,9 +49,22 @@ def tool_schema(fn):
     return {"name": fn.__name__, "description": summary.strip(), "parameters": {"type": "object", "properties": props, "required": required}}
 
 
+def real_schemas(tools):
+    """transformers' own get_json_schema (what TRL calls) where transformers is installed, else None."""
+    try:
+        from transformers.utils import get_json_schema
+    except ImportError:
+        return None
+    return {t.__name__: get_json_schema(t)["function"]["parameters"] for t in tools}
+
+
+def enums_of(parameters):
+    return {p: s.get("enum") or (s.get("items") or {}).get("enum") for p, s in parameters.get("properties", {}).items() if s.get("enum") or (s.get("items") or {}).get("enum")}
+
+
 def main():
     key = json.loads(sys.argv[1])
-    client = HarnessLabClient()
+    client = HarnessLabClient(harness_lab_trl.server_urls()[0])
     factories = environment_factories(["stateful", "graph-menu"], probe=key)
     out = {}
     for name, factory in factories.items():
@@ -77,6 +91,9 @@ def main():
             after_end = "refused: " + str(e)
         reward = instance.get_reward()
         credit_steps = len(instance.turn_credit)
+        real = real_schemas(tools)
+        server_enums = {n: enums_of(p) for n, p in server_tools.items() if enums_of(p)}
+        described = {t.__name__: t.__doc__ for t in tools}
         out[name] = {
             "tools": sorted(s["name"] for s in schemas),
             "server_tools": sorted(server_tools),
@@ -91,8 +108,15 @@ def main():
             "reward_type": type(reward).__name__,
             "reward": reward,
             "credit_steps": credit_steps,
+            "server_enums": server_enums,
+            "real_enums": None if real is None else {n: enums_of(real[n]) for n in server_enums},
+            "docs_with_limits": sorted(n for n, d in described.items() if "at most" in (d or "") or "matching" in (d or "")),
+            "menu_text": appended if name == "graph-menu" else None,
+            "menu_obs": obs[0] if name == "graph-menu" else None,
         }
         instance._episode.close()
+    # Several servers: instances take them in turn.
+    out["urls"] = [factories["stateful"]()._client.url for _ in range(4)]
     print(json.dumps(out))
 
 

@@ -14,6 +14,7 @@ sys.path[:0] = [os.path.join(HERE, "standins"), os.path.join(ROOT, "resources", 
 
 from chat_tokenizer import DEFAULT_SYSTEM, ChatTokenizer  # noqa: E402
 from scripted_policy import reply  # noqa: E402
+from trainer_shapes import Cfg, TokenOutput  # noqa: E402
 from verl.experimental.agent_loop import agent_loop as al  # noqa: E402
 
 import harness_lab_client  # noqa: E402
@@ -28,22 +29,6 @@ def _traced(self, *args, **kwargs):
 
 
 harness_lab_client.HarnessLabClient._call = _traced
-
-
-class Cfg(dict):
-    """OmegaConf-like: attribute access and .get."""
-
-    def __getattr__(self, name):
-        try:
-            v = self[name]
-        except KeyError:
-            raise AttributeError(name) from None
-        return Cfg(v) if isinstance(v, dict) else v
-
-
-class TokenOutput:
-    def __init__(self, token_ids, log_probs):
-        self.token_ids, self.log_probs = token_ids, log_probs
 
 
 class ServerManager:

@@ -1,7 +1,7 @@
 /**
  * Trainer compatibility of the environment server over a real demo workspace and real HTTP: the
  * tolerant menu-reply parse (the sentence substrate's, shared with the app's policies), OpenEnv-style
- * /reset /step /state /schema beside /v1, Search-R1's POST /retrieve, and question_id as a decimal string.
+ * /reset /step /state /schema beside /v1 (OpenEnv's protocol itself: env-server-openenv.test.ts), Search-R1's POST /retrieve, and question_id as a decimal string.
  */
 import { describe, expect, it } from 'vitest'
 import { parseMenuReply } from '../../main/harness'
@@ -77,7 +77,7 @@ describe('environment server compatibility routes', () => {
     expect((await call('GET', '/state')).json.error.field).toBe('episode_id')
     const schema = await ok('GET', '/schema')
     expect(Object.keys(schema.action.properties)).toEqual(expect.arrayContaining(['menu_id', 'tool_call', 'text']))
-    expect(Object.keys(schema.reset.properties)).toEqual(expect.arrayContaining(['environment', 'question_id', 'set', 'split', 'index']))
+    expect(Object.keys((await ok('GET', '/v1/schema')).reset.properties)).toEqual(expect.arrayContaining(['environment', 'question_id', 'set', 'split', 'index']))
   })
 
   it('answers Search-R1 retrieval requests over the workspace retriever', async () => {

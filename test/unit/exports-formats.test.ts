@@ -170,7 +170,7 @@ describe('exports', { timeout: 600_000 }, () => {
     // The server's key: the set by name; a labelled question counts within the set's questions of its label, the others by position in the set.
     const keyOf = (i: number) => (splitOf(i) === 'test' ? { set: set.name, split: 'test', index: 0 } : { set: set.name, split: null, index: i })
     const folder = (await exportJob({ source: 'questions', questionSetId: setId, format: 'questions-flashrag-jsonl' })).file
-    expect(readdirSync(folder).sort()).toEqual(hasSplits ? ['all.jsonl', 'test.jsonl'] : ['all.jsonl'])
+    expect(readdirSync(folder).sort()).toEqual(hasSplits ? ['all.jsonl', 'test.jsonl'] : ['test.jsonl'])
     const flash = readdirSync(folder).sort().reverse().flatMap((f) => jsonLines(join(folder, f))) as { id: string; question: string; golden_answers: string[]; metadata: Record<string, unknown> }[]
     expect(flash.length).toBe(total)
     expect(flash.map((r) => [r.id, r.question, r.golden_answers])).toEqual(questions.map((q) => [q.externalId, q.question, q.answers]))

@@ -105,4 +105,42 @@ describe.skipIf(!pythonVersion)('every exported dataset row is served by the env
     // One type per field: split is a label, or null for a question in none.
     expect(out.types).toEqual([['int', 'str', 'NoneType', 'int'], ['int', 'str', 'str', 'int']])
   })
+
+  it.each(QUESTION_EXPORT_FORMATS.map((f) => [f]))('%s of one split: its questions only, keyed as in the whole export, served by the server', async (format) => {
+    for (const split of ['train', 'dev']) {
+      const target = join(dir, `${format}-${split}${exportFormats[format].folder ? '' : `.${exportFormats[format].extension}`}`)
+      const result = await writeExport(demo.db.raw, { source: 'questions', questionSetId: 1, format, split }, target)
+      const expected = ids.filter((_, i) => i % 3 === (split === 'train' ? 0 : 1))
+      expect(result.rows).toBe(expected.length)
+      let lines: string
+      if (exportFormats[format].folder) {
+        expect(readdirSync(target)).toEqual([`${split}.jsonl`])
+        lines = readFileSync(join(target, `${split}.jsonl`), 'utf8')
+      } else if (exportFormats[format].extension === 'parquet') {
+        const bytes = readFileSync(target)
+        const rows = await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) })
+        lines = rows.map((r) => JSON.stringify(r, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)) + '\n').join('')
+      } else lines = readFileSync(target, 'utf8')
+      const fed = join(dir, `${format}-${split}.rows.jsonl`)
+      writeFileSync(fed, lines)
+      const r = await runPython(fed, { HARNESS_LAB_URL: server.url, HARNESS_LAB_TOKEN: server.token })
+      expect(r.stderr).toBe('')
+      const out = JSON.parse(r.stdout) as { rows: number; served: number; wrong: unknown[]; refused: unknown[] }
+      expect({ wrong: out.wrong, refused: out.refused, rows: out.rows, served: out.served }).toEqual({ wrong: [], refused: [], rows: expected.length, served: expected.length })
+    }
+  })
+
+  it('a set without splits: FlashRAG rows in test.jsonl, which its loader finds', async () => {
+    const raw = demo.db.raw
+    const saved = raw.prepare('select id, split from questions where set_id = 1').all() as { id: number; split: string | null }[]
+    raw.prepare('update questions set split = null where set_id = 1').run()
+    try {
+      const target = join(dir, 'unsplit-flashrag')
+      await writeExport(raw, { source: 'questions', questionSetId: 1, format: 'questions-flashrag-jsonl' }, target)
+      expect(readdirSync(target)).toEqual(['test.jsonl'])
+    } finally {
+      const put = raw.prepare('update questions set split = ? where id = ?')
+      for (const s of saved) put.run(s.split, s.id)
+    }
+  })
 })

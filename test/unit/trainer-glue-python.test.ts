@@ -17,19 +17,52 @@ import { writeExport } from '../../main/exports'
 import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
 
 const PY = fileURLToPath(new URL('../python', import.meta.url))
+/** The interpreter: $HARNESS_LAB_PYTHON (the venv .ci/run makes, with PyTorch) or python3. */
+const PYTHON = process.env.HARNESS_LAB_PYTHON || 'python3'
 
 function python(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) =>
-    execFile('python3', args, { cwd: PY, env: { ...process.env, ...env, PYTHONDONTWRITEBYTECODE: '1' }, timeout: 600_000, maxBuffer: 1 << 24 }, (err, stdout, stderr) =>
+    execFile(PYTHON, args, { cwd: PY, env: { ...process.env, ...env, PYTHONDONTWRITEBYTECODE: '1' }, timeout: 600_000, maxBuffer: 1 << 24 }, (err, stdout, stderr) =>
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     ),
   )
 }
 
-const pythonVersion = await new Promise<string | null>((resolve) => execFile('python3', ['--version'], (err, out) => resolve(err ? null : out.trim())))
+const pythonVersion = await new Promise<string | null>((resolve) => execFile(PYTHON, ['--version'], (err, out) => resolve(err ? null : out.trim())))
 if (!pythonVersion) console.warn('trainer-glue-python: no python3 on this machine: skipping the trainer glue contract tests')
 const hasNumpy = pythonVersion !== null && (await python(['-c', 'import numpy'])).code === 0
 if (pythonVersion && !hasNumpy) console.warn('trainer-glue-python: python3 has no numpy: skipping the verl SNC arithmetic test')
+
+/**
+ * A two-hop plan found by playing menu ids: LOOKUP an entity, SELECT the first sentence it surfaced, ANSWER;
+ * the first question and LOOKUP where the LOOKUP (the enabling step) gets non-zero SNC credit.
+ */
+async function twoHopPlan(server: EnvServer, questionIds: number[]): Promise<{ questionId: number; ids: string[]; credit: number[] } | null> {
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`)
+    return (await res.json()) as Record<string, any>
+  }
+  for (const questionId of questionIds) {
+    const first = await post('/v1/episodes', { environment: 'graph-menu', question_id: questionId, seed: 0 })
+    await post(`/v1/episodes/${first.episode_id}/finish`, {})
+    for (const lookup of first.menu.filter((m: { type: string }) => m.type === 'LOOKUP')) {
+      const ep = await post('/v1/episodes', { environment: 'graph-menu', question_id: questionId, seed: 0 })
+      const before = new Set(ep.menu.map((m: { id: string }) => m.id))
+      const hop = await post(`/v1/episodes/${ep.episode_id}/step`, { menu_id: lookup.id })
+      const fresh = (hop.menu ?? []).find((m: { id: string; type: string }) => m.type === 'SELECT' && !before.has(m.id))
+      const ids = fresh ? [lookup.id, fresh.id, 'A'] : []
+      if (fresh) {
+        const select = await post(`/v1/episodes/${ep.episode_id}/step`, { menu_id: fresh.id })
+        if (!select.done) await post(`/v1/episodes/${ep.episode_id}/step`, { menu_id: 'A' })
+      }
+      const finished = await post(`/v1/episodes/${ep.episode_id}/finish`, {})
+      const credit = (finished.per_step_credit as { total: number; enablement: number }[])
+      if (fresh && credit.length === 3 && credit[0]!.enablement > 0 && credit[0]!.total !== 0) return { questionId, ids, credit: credit.map((c) => c.total) }
+    }
+  }
+  return null
+}
 
 describe.skipIf(!pythonVersion)(`trainer glue against a live server (${pythonVersion ?? 'no python3'})`, { timeout: 600_000 }, () => {
   let demo: DemoWorkspace
@@ -87,9 +120,21 @@ describe.skipIf(!pythonVersion)(`trainer glue against a live server (${pythonVer
   it('TRL 1.9.0: one environment class per server environment with exactly its tools, the system prompt kept, get_reward a float', async () => {
     // Keyed by set + split + index, the columns a TRL dataset built from the export carries.
     const { set, split, index } = rows[0]!.extra_info
-    const r = await python(['contract_trl.py', JSON.stringify({ set, split, index })], env)
+    // Two servers (the same one under two loopback names): instances take them in turn.
+    const local = server.url.replace('127.0.0.1', 'localhost')
+    const r = await python(['contract_trl.py', JSON.stringify({ set, split, index })], { ...env, HARNESS_LAB_URL: `${server.url},${local}` })
     expect(r.stderr).toBe('')
     const out = JSON.parse(r.stdout) as Record<string, any>
+    expect(out.urls).toEqual([server.url, local, server.url, local])
+    // Schema constraints kept: enums as transformers' choices (a real enum where transformers is installed), limits in the descriptions.
+    expect(Object.keys(out.stateful.server_enums).length).toBeGreaterThan(0)
+    if (out.stateful.real_enums !== null) expect(out.stateful.real_enums).toEqual(out.stateful.server_enums)
+    expect(out.stateful.docs_with_limits.length).toBeGreaterThan(0)
+    // Graph-menu through TRL asks for the tool it offers, never for a bare reply.
+    for (const text of [out['graph-menu'].menu_text, out['graph-menu'].menu_obs]) {
+      expect(text).toContain('choose')
+      expect(text).not.toMatch(/reply with exactly one|and nothing else/)
+    }
     expect(out.stateful.tools).toEqual(out.stateful.server_tools)
     expect(out.stateful.tools).toEqual(expect.arrayContaining(['grep_corpus', 'review_docs', 'verify', 'curate', 'end_search']))
     expect(out.stateful).toMatchObject({ required_match: true, params_match: true, row_system: 'system', reset_is_str: true, reset_repeats_system: false, reset_without_system_row: true, obs_types: ['str', 'str'], reward_type: 'float' })
@@ -111,6 +156,40 @@ describe.skipIf(!pythonVersion)(`trainer glue against a live server (${pythonVer
     expect(out.menu_dict_label.reward).toBe(out.menu.reward)
     expect(out.truncated.tokens).toBeLessThanOrEqual(3000)
     expect(out.truncated.extra_logs).toEqual(expect.arrayContaining(['turns']))
+  })
+
+  it.skipIf(!hasNumpy)('SNC through the trainers: a two-hop plan replied as text gets the menu id\'s credit, non-zero on the enabling LOOKUP; verl advantages differ between turns; OpenRLHF rewards carry it', async () => {
+    const plan = await twoHopPlan(server, rows.slice(0, 8).map((r) => r.extra_info.question_id))
+    expect(plan, 'a demo question where LOOKUP then the sentence it surfaced earns credit').not.toBeNull()
+    const { questionId, ids, credit } = plan!
+    const info = rows.find((r) => r.extra_info.question_id === questionId)!.extra_info
+    const r = await python(['contract_snc.py', JSON.stringify(info), JSON.stringify(ids)], env)
+    expect(r.stderr).toBe('')
+    const out = JSON.parse(r.stdout) as Record<string, any>
+    // The model's text, not bare ids: "I choose L2.", "S9", "<think>...</think>A".
+    expect(out.replies[0]).toBe(`I choose ${ids[0]}.`)
+    expect(out.replies[2]).toMatch(/^<think>/)
+    // Exactly the credit the same choices get as menu ids; the enabling LOOKUP's is not zero.
+    expect(out.credit).toHaveLength(credit.length)
+    out.credit.forEach((c: number, i: number) => expect(c).toBeCloseTo(credit[i]!, 9))
+    expect(out.credit[0]).not.toBe(0)
+    // Token-level advantages from verl's reward manager and the registered estimator: one value per turn, not all equal.
+    expect(out.turn_advantages).toHaveLength(ids.length)
+    for (const values of out.turn_advantages) expect(values).toHaveLength(1)
+    expect(new Set(out.turn_advantages.map((v: number[]) => v[0])).size).toBeGreaterThan(1)
+    expect(out.masked_zero).toBe(true)
+    // OpenRLHF: one scalar per sample; the credit reaches its logs, and its reward when a lambda is set.
+    const sum = (credit as number[]).reduce((a, b) => a + b, 0)
+    expect(out.openrlhf.logs['credit/nonzero_steps']).toBeGreaterThan(0)
+    expect(out.openrlhf.logs['credit/sum']).toBeCloseTo(sum, 5)
+    expect(out.openrlhf.reward).toBeCloseTo(out.openrlhf.logs['reward/outcome'], 6)
+    expect(out.openrlhf_shaped.reward).toBeCloseTo(out.openrlhf.logs['reward/outcome'] + 0.5 * sum, 5)
+    console.log(`trainer-glue SNC: question ${questionId}, plan ${ids.join(' ')}, credit ${out.credit.map((c: number) => c.toFixed(3)).join(' ')}, advantages per turn ${out.turn_advantages.map((v: number[]) => v[0]!.toFixed(3)).join(' ')} (${out.backend})`)
+  })
+
+  it('verl reward for sets from no benchmark (resources/trainers/verl/harness_lab_reward.py, test/python/test_harness_lab_reward.py)', async () => {
+    const r = await python(['-m', 'unittest', 'test_harness_lab_reward'])
+    expect(r.stderr).toMatch(/\nOK\s*$/)
   })
 
   it.skipIf(!hasNumpy)('verl SNC arithmetic: the hand-computed example (test/python/test_snc_math.py)', async () => {

@@ -1,11 +1,23 @@
 /**
  * Reads what credit needs from a sentence-substrate trajectory: per step, the chosen item, the menu with
  * every item's preview, what was seen and committed before, and the provenance producers (the step that
- * surfaced the sentence a SELECT commits or the entity a LOOKUP looks up).
+ * surfaced the sentence a SELECT commits or the entity a LOOKUP looks up). A step taken as the model's
+ * text (trainers send their decoded reply) chose the item that text names, read as the environment read
+ * it (parseMenuReply), so it gets that item's credit exactly as a menu id would.
  */
-import type { Trajectory } from '../../harness'
+import { parseMenuReply, type Action, type Trajectory } from '../../harness'
 import type { SentenceEnvData } from '../../harness'
 import type { CreditStep } from '../../rl/credit'
+
+/** The menu id an action chose: the id of a menu action, the one id a text reply names, else ''. */
+export function chosenMenuId(action: Action, ids: readonly string[]): string {
+  if (action.kind === 'menu') return typeof action.id === 'string' ? action.id : ''
+  if (action.kind === 'text') {
+    const reply = parseMenuReply(action.text, ids)
+    return 'id' in reply ? reply.id : ''
+  }
+  return ''
+}
 
 /** Sentence / entity `step` is the 1-based turn that surfaced it (0 = reset), i.e. trajectory step index + 1. */
 const producerOf = (surfacedAt: number | undefined): number[] => (surfacedAt !== undefined && surfacedAt > 0 ? [surfacedAt - 1] : [])
@@ -15,7 +27,7 @@ export function creditSteps(trajectory: Trajectory): CreditStep[] {
     const data = step.observation?.data as SentenceEnvData | undefined
     if (!data || step.actions.kind !== 'menu') throw new Error('Credit needs the menu trajectory with observations and previews (graph-menu)')
     const items = step.actions.items
-    const chosenId = step.action.kind === 'menu' ? step.action.id : ''
+    const chosenId = chosenMenuId(step.action, items.map((i) => i.id))
     const chosen = items.find((i) => i.id === chosenId)
     const previewOf: Record<string, number[]> = {}
     for (const [id, p] of Object.entries(step.previews ?? {})) if (p?.sentenceIds) previewOf[id] = p.sentenceIds

@@ -35,11 +35,11 @@ export const verlParquet = <F extends 'questions-verl-parquet' | 'questions-sear
   extension: 'parquet',
   contentType: 'application/vnd.apache.parquet',
   write({ raw, out, progress, checkpoint }, params) {
-    const { questionSetId } = params as { questionSetId: number }
+    const { questionSetId, split } = params as { questionSetId: number; split?: string }
     const set = questionSetOrThrow(raw, questionSetId)
     const source = dataSourceOf(set, flavour)
     const rows: VerlRow[] = []
-    for (const q of questionRows(raw, questionSetId)) rows.push(verlRow(q, source, variant))
+    for (const q of questionRows(raw, questionSetId, split)) rows.push(verlRow(q, source, variant))
     checkpoint()
     const column = <K extends keyof VerlRow>(key: K, map: (r: VerlRow) => unknown = (r) => r[key]) => ({ name: key, data: rows.map(map) })
     const buffer = parquetWriteBuffer({

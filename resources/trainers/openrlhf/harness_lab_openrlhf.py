@@ -14,6 +14,13 @@ verl JSONL export. The prompt OpenRLHF rendered is replaced by the server's chat
 the question, the tools) rendered with the model's chat template; observations are rendered as
 template turns too. The episode's configured reward arrives on the last step; an episode that would
 run past ``max_length`` is finished there and scored as it stands.
+
+Per-step credit (SNC on graph-menu; the model's text names the item it chose, and the server credits that
+item as it would a menu id): OpenRLHF 0.11's executor keeps one scalar reward per sample (it sums the
+steps' rewards), so credit cannot vary by turn there (verl's glue does that). The last step's
+``extra_logs`` carry ``credit/sum``, ``credit/max`` and ``credit/nonzero_steps``; with
+``HARNESS_LAB_CREDIT_LAMBDA=x`` (default 0) the reward is ``outcome + x * sum(credit)``, an episode-level
+shaping, and ``reward/outcome`` keeps the outcome.
 """
 
 from __future__ import annotations
@@ -30,6 +37,17 @@ import torch  # noqa: E402
 from openrlhf.utils.agent import AgentInstanceBase, MultiTurnAgentExecutor  # noqa: E402
 
 ENVIRONMENT = os.environ.get("HARNESS_LAB_ENV", "graph-menu")
+
+
+def credit_lambda() -> float:
+    raw = os.environ.get("HARNESS_LAB_CREDIT_LAMBDA", "0")
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"HARNESS_LAB_CREDIT_LAMBDA must be a number, got {raw!r}") from None
+    if not value >= 0 or value == float("inf"):
+        raise ValueError(f"HARNESS_LAB_CREDIT_LAMBDA must be finite and non-negative, got {raw!r}")
+    return value
 _SERVERS: Optional[AsyncHarnessLab] = None
 _PLACEHOLDER = "\u2063harness-lab\u2063"
 
@@ -83,8 +101,17 @@ class AgentInstance(AgentInstanceBase):
         if not out["done"]:
             return {"rewards": torch.tensor(0.0), "scores": torch.tensor(0.0), "environment_feedback": feedback, "done": False, "sampling_params": params, "extra_logs": {}}
         finished = await self.episode.finish()
-        reward = torch.tensor(float(finished["reward"]))
-        logs = {"turns": torch.tensor(float(finished["outcome"]["turns"])), **{f"reward/{k}": torch.tensor(float(v)) for k, v in finished["components"].items() if v is not None}}
+        credit = [float(c["total"]) for c in finished["per_step_credit"]]
+        outcome = float(finished["reward"])
+        reward = torch.tensor(outcome + credit_lambda() * sum(credit))
+        logs = {
+            "turns": torch.tensor(float(finished["outcome"]["turns"])),
+            "reward/outcome": torch.tensor(outcome),
+            "credit/sum": torch.tensor(sum(credit)),
+            "credit/max": torch.tensor(max(credit, default=0.0)),
+            "credit/nonzero_steps": torch.tensor(float(sum(1 for c in credit if c != 0))),
+            **{f"reward/{k}": torch.tensor(float(v)) for k, v in finished["components"].items() if v is not None},
+        }
         return {"rewards": reward, "scores": reward, "environment_feedback": "", "done": True, "sampling_params": params, "extra_logs": logs}
 
 

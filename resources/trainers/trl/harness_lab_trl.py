@@ -14,6 +14,14 @@ descriptions from the server's JSON schemas), or the single ``choose(menu_id)`` 
 environment (graph-menu). Per-token advantages: TRL 1.9.0's GRPOTrainer computes one advantage per
 completion (its loss accepts per-token advantages only from subclasses), so the per-step credit is not
 trained on here; it is kept on each instance (``turn_credit``) for logging or such a subclass.
+
+Several servers: ``HARNESS_LAB_URL`` may list URLs, comma-separated; each instance (one rollout) plays its
+episode on the next server in turn, every call of that episode on its own server. Schema constraints: an
+``enum`` becomes transformers' ``(choices: [...])`` in the docstring, which TRL turns back into the tool
+schema's enum; length limits, ranges and patterns are written into the argument's description (the server
+validates them either way). Graph-menu: the model acts through ``choose(menu_id)``, so the server's
+"reply with exactly one id" instructions (system prompt and every observation) are rewritten to ask for
+that tool call.
 """
 
 from __future__ import annotations
@@ -37,6 +45,51 @@ def _python_type(schema: dict) -> Any:
     return _JSON_TYPES.get(schema.get("type"), str)
 
 
+MENU_REPLY = "Menu: reply with exactly one id."
+MENU_TOOL = "Menu: call choose(menu_id) with exactly one id."
+SYSTEM_REPLY = "Reply with exactly one action id from the menu and nothing else."
+SYSTEM_TOOL = "Act by calling the tool choose with exactly one action id from the menu as menu_id; one call per turn."
+
+
+def menu_tool_text(text: str) -> str:
+    """The server's menu text with its reply instructions turned into the ``choose`` tool call TRL's glue offers."""
+    return text.replace(SYSTEM_REPLY, SYSTEM_TOOL).replace(MENU_REPLY, MENU_TOOL)
+
+
+def server_urls() -> List[str]:
+    """$HARNESS_LAB_URL as a list (comma-separated), default the local server."""
+    urls = [u.strip().rstrip("/") for u in (os.environ.get("HARNESS_LAB_URL") or "http://127.0.0.1:8765").split(",") if u.strip()]
+    if not urls:
+        raise ValueError("HARNESS_LAB_URL lists no server")
+    return urls
+
+
+_NEXT_SERVER = [0]
+
+
+def next_client() -> HarnessLabClient:
+    """A client for the next server in turn (one per rollout)."""
+    urls = server_urls()
+    url = urls[_NEXT_SERVER[0] % len(urls)]
+    _NEXT_SERVER[0] += 1
+    return HarnessLabClient(url)
+
+
+def _constraints(schema: dict) -> str:
+    """A JSON schema's constraints in words (what transformers' docstring parsing cannot carry), plus the choices of an enum."""
+    words = []
+    for key, say in (("minLength", "at least {} characters"), ("maxLength", "at most {} characters"), ("minimum", "at least {}"), ("maximum", "at most {}"), ("minItems", "at least {} items"), ("maxItems", "at most {} items"), ("pattern", "matching {}")):
+        if key in schema:
+            words.append(say.format(schema[key]))
+    items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
+    if items.get("enum"):
+        words.append("each one of " + ", ".join(json.dumps(v) for v in items["enum"]))
+    text = f" ({'; '.join(words)})" if words else ""
+    if schema.get("enum"):
+        text += f" (choices: {json.dumps(schema['enum'])})"
+    return text
+
+
 def _tool_method(name: str, description: str, parameters: dict) -> Callable:
     """A method named ``name`` whose signature and docstring carry the server's JSON schema (what TRL turns back into a tool schema)."""
     props: Dict[str, dict] = parameters.get("properties", {})
@@ -54,7 +107,7 @@ def _tool_method(name: str, description: str, parameters: dict) -> Callable:
             hint = Optional[hint]
         annotations[p] = hint
         params.append(inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=inspect.Parameter.empty if p in required else None, annotation=hint))
-    args = "\n".join(f"    {p}: {' '.join(str(props[p].get('description') or p).split())}" for p in ordered)
+    args = "\n".join(f"    {p}: {' '.join(str(props[p].get('description') or p).split())}{_constraints(props[p])}" for p in ordered)
     tool.__name__ = tool.__qualname__ = name
     tool.__doc__ = f"{' '.join(description.split()) or name}\n\nArgs:\n{args}\n" if ordered else (description or name)
     tool.__annotations__ = annotations
@@ -69,7 +122,7 @@ class HarnessLabEnvBase:
     config: dict = {}
 
     def __init__(self) -> None:
-        self._client = HarnessLabClient()
+        self._client = next_client()
         self._episode = None
         self._system: Optional[str] = None
         self.reward = 0.0
@@ -85,6 +138,8 @@ class HarnessLabEnvBase:
         self.reward, self.turn_credit, self.result = 0.0, [], None
         system = next((m["content"] for m in created["messages"] if m["role"] == "system"), None)
         user = created["messages"][-1]["content"]
+        if created.get("menu") is not None:
+            system, user = menu_tool_text(system or ""), menu_tool_text(user)
         prompt = row.get("prompt") or []
         has_system = bool(prompt) and isinstance(prompt[0], dict) and prompt[0].get("role") == "system" and prompt[0].get("content") == system
         # TRL appends this text to the row's last user message: the server's system prompt travels with it unless the row already has it.
@@ -121,7 +176,7 @@ def choose(self, menu_id: str) -> str:
     out = self._episode.step(menu_id=str(menu_id))
     if out["done"]:
         self._finish()
-    return out["observation"] if out["info"]["valid"] else f"Error: {out['info']['format_error']}"
+    return menu_tool_text(out["observation"]) if out["info"]["valid"] else f"Error: {out['info']['format_error']}"
 
 
 def environment_class(environment: str, probe: Dict[str, Any], config: Optional[dict] = None, client: Optional[HarnessLabClient] = None) -> type:
@@ -130,7 +185,7 @@ def environment_class(environment: str, probe: Dict[str, Any], config: Optional[
     ``probe`` is one question key (e.g. the first dataset row's ``{"question_id": 12}``): one episode is
     created to read the tools (or the menu), then dropped unscored.
     """
-    client = client or HarnessLabClient()
+    client = client or HarnessLabClient(server_urls()[0])
     created = client.create(environment, config=config or None, **question_key(probe))
     client.delete(created["episode_id"])
     members: Dict[str, Any] = {"environment": environment, "config": dict(config or {})}
@@ -150,10 +205,12 @@ def environment_factories(environments: List[str], probe: Dict[str, Any], config
 
 def prompt_rows(environment: str, keys: List[Dict[str, Any]], probe_client: Optional[HarnessLabClient] = None) -> List[dict]:
     """Dataset rows for ``environment``: the server's system prompt as the system message and an empty user turn (``reset`` fills in the question)."""
-    client = probe_client or HarnessLabClient()
+    client = probe_client or HarnessLabClient(server_urls()[0])
     created = client.create(environment, **question_key(keys[0]))
     client.delete(created["episode_id"])
     system = next((m["content"] for m in created["messages"] if m["role"] == "system"), None)
+    if system and created.get("menu") is not None:
+        system = menu_tool_text(system)
     head = [{"role": "system", "content": system}] if system else []
     return [{"prompt": head + [{"role": "user", "content": ""}], **key} for key in keys]
 

@@ -19,6 +19,7 @@
 // HostOptimizer (optimizer.hpp) applies AdamW or SGD once, with clipping and a KL guard.
 #include "json.hpp"
 #include "optimizer.hpp"
+#include "packing.hpp"
 
 #include "ggml-backend.h"
 #include "ggml-opt.h"
@@ -35,28 +36,88 @@
 #include <functional>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
 // ---- interposer ---------------------------------------------------------------------------
 
-// What the interposer does at the next training evaluation. labels: [nCtx rows][nVocab] soft labels
-// for this datapoint. zero_pending: the first datapoint of an update zeroes ggml-opt's gradient
-// accumulators (llama.cpp's graphs are rebuilt per call, so ggml-opt accumulates and only zeroes them
-// when opt_period > 1; ggml_opt_reset works only between ggml_opt_alloc and ggml_opt_eval, i.e. here).
+// What the interposer does at the next evaluation of a training graph (llama_opt_epoch). layout: the
+// datapoint's prefix tree, written into the graph's attention mask and positions (packing.hpp).
+// capture: where the logits go after a forward evaluation. labels: [nCtx rows][nVocab] soft labels.
+// zero_pending: the first datapoint of an update zeroes ggml-opt's gradient accumulators (llama.cpp's
+// graphs are rebuilt per call, so ggml-opt accumulates and only zeroes them when opt_period > 1;
+// ggml_opt_reset works only between ggml_opt_alloc and ggml_opt_eval, i.e. here).
 struct Interposer {
+  const Datapoint * layout = nullptr;
+  int n_rows = 0;
+  std::vector<float> * capture = nullptr;
   const std::vector<float> * labels = nullptr;
   bool zero_pending = false;
-  long calls = 0;
+  long calls = 0, layouts = 0, captures = 0;
+  std::string error;                    // a layout the graph did not have room for, reported after the epoch
   HostOptimizer * optimizer = nullptr;  // its params get their gradient accumulators on first use
+  std::map<ggml_opt_context_t, ggml_cgraph *> graphs;  // each context's forward graph, from ggml_opt_prepare_alloc
 };
 static Interposer g_ip;
+
+extern "C" void ggml_opt_prepare_alloc(ggml_opt_context_t opt_ctx, ggml_context * ctx_compute, ggml_cgraph * gf, ggml_tensor * inputs, ggml_tensor * outputs) {
+  using fn = void (*)(ggml_opt_context_t, ggml_context *, ggml_cgraph *, ggml_tensor *, ggml_tensor *);
+  static fn real = reinterpret_cast<fn>(dlsym(RTLD_NEXT, "ggml_opt_prepare_alloc"));
+  if (!real) { fprintf(stderr, "gguf-trainer: cannot find ggml_opt_prepare_alloc in libggml-base\n"); abort(); }
+  g_ip.graphs[opt_ctx] = gf;
+  real(opt_ctx, ctx_compute, gf, inputs, outputs);
+}
+
+// The prefix tree into the graph's inputs: each node attends to its ancestors and itself at the position
+// of its depth; padding rows attend to themselves only (no row may see nothing: softmax of -inf is NaN).
+static void apply_layout(ggml_cgraph * gf, const Datapoint & dp, int n) {
+  ggml_tensor * pos = nullptr;
+  ggml_tensor * mask = ggml_graph_get_tensor(gf, "attn_inp_kq_mask");
+  for (int i = 0; i < ggml_graph_n_nodes(gf) && !pos; i++) {
+    ggml_tensor * node = ggml_graph_node(gf, i);
+    if (node->op == GGML_OP_ROPE) pos = node->src[1];
+  }
+  if (!pos || pos->type != GGML_TYPE_I32 || ggml_nelements(pos) != n) { g_ip.error = "the graph has no rotary positions of the expected shape"; return; }
+  if (!mask || mask->type != GGML_TYPE_F32 || mask->ne[1] != n || mask->ne[0] < n || mask->ne[2] != 1 || mask->ne[3] != 1) {
+    g_ip.error = "the graph has no attention mask of the expected shape";
+    return;
+  }
+  const int64_t n_kv = mask->ne[0];
+  std::vector<float> m((size_t) n_kv * n);
+  ggml_backend_tensor_get(mask, m.data(), 0, ggml_nbytes(mask));
+  // llama.cpp's own mask for one sequence from an empty cache must be causal over cells 0..n-1: the
+  // layout rewrites exactly that, so anything else (another cache layout) is refused, not guessed at.
+  for (int i : {0, n / 2, n - 1}) {
+    for (int j = 0; j < n; j++) {
+      const bool open = m[(size_t) i * n_kv + j] == 0.0f;
+      if (open != (j <= i)) { g_ip.error = "llama.cpp's attention mask is not the causal layout the trainer rewrites"; return; }
+    }
+  }
+  std::fill(m.begin(), m.end(), -INFINITY);
+  std::vector<int32_t> p(n, 0);
+  const int nodes = (int) dp.nodes.size();
+  for (int i = 0; i < n; i++) {
+    float * row = &m[(size_t) i * n_kv];
+    if (i >= nodes) { row[i] = 0; continue; }
+    p[i] = dp.nodes[i].depth;
+    for (int j = i; j >= 0; j = dp.nodes[j].parent) row[j] = 0;
+  }
+  ggml_backend_tensor_set(mask, m.data(), 0, ggml_nbytes(mask));
+  ggml_backend_tensor_set(pos, p.data(), 0, ggml_nbytes(pos));
+  g_ip.layouts++;
+}
 
 extern "C" void ggml_opt_eval(ggml_opt_context_t opt_ctx, ggml_opt_result_t result) {
   using eval_fn = void (*)(ggml_opt_context_t, ggml_opt_result_t);
   static eval_fn real = reinterpret_cast<eval_fn>(dlsym(RTLD_NEXT, "ggml_opt_eval"));
   if (!real) { fprintf(stderr, "gguf-trainer: cannot find ggml_opt_eval in libggml-base\n"); abort(); }
+  if (g_ip.layout) {
+    auto it = g_ip.graphs.find(opt_ctx);
+    if (it == g_ip.graphs.end()) g_ip.error = "ggml_opt_prepare_alloc was not seen (bound elsewhere)";
+    else apply_layout(it->second, *g_ip.layout, g_ip.n_rows);
+  }
   if (g_ip.labels) {
     ggml_tensor * labels = ggml_opt_labels(opt_ctx);
     if (ggml_nbytes(labels) != g_ip.labels->size() * sizeof(float)) {
@@ -76,6 +137,12 @@ extern "C" void ggml_opt_eval(ggml_opt_context_t opt_ctx, ggml_opt_result_t resu
     g_ip.calls++;
   }
   real(opt_ctx, result);
+  if (g_ip.capture) {
+    ggml_tensor * out = ggml_opt_outputs(opt_ctx);
+    g_ip.capture->resize(ggml_nelements(out));
+    ggml_backend_tensor_get(out, g_ip.capture->data(), 0, ggml_nbytes(out));
+    g_ip.captures++;
+  }
 }
 
 // ---- state --------------------------------------------------------------------------------
@@ -86,6 +153,7 @@ struct Trainer {
   llama_context * ctx_eval = nullptr;  // same weights, forward passes for soft labels and log-probs
   llama_model * base = nullptr;         // frozen base for KL, optional
   llama_context * ctx_base = nullptr;
+  llama_context * ctx_base_train = nullptr;  // the base's forward under a datapoint's layout (never trained)
   int n_ctx = 0;
   int n_vocab = 0;
   int n_layer = 0;
@@ -130,6 +198,10 @@ static bool param_filter(const ggml_tensor * tensor, void *) {
   T.opt.params.push_back(std::move(ps));
   return true;
 }
+
+// The base model's training context only ever runs forward passes (the KL term's base distribution under
+// a datapoint's layout); llama_opt_init needs one parameter to build its graphs: the smallest tensor.
+static bool base_param_filter(const ggml_tensor * tensor, void *) { return strcmp(tensor->name, "output_norm.weight") == 0; }
 
 static long peak_rss_bytes() {
   std::ifstream f("/proc/self/status");
@@ -380,6 +452,8 @@ static std::string cmd_load(const Json & req) {
     T.base = load_model(base_path, gpu_layers);
     if (!T.base) throw std::runtime_error("llama.cpp could not load base model " + base_path);
     T.ctx_base = new_context(T.base, threads);
+    T.ctx_base_train = new_context(T.base, threads);
+    if (!T.ctx_base || !T.ctx_base_train) throw std::runtime_error("could not create a context of " + std::to_string(T.n_ctx) + " tokens for the base model");
     if (llama_vocab_n_tokens(llama_model_get_vocab(T.base)) != T.n_vocab) throw std::runtime_error("base model has a different vocabulary");
   }
 
@@ -402,6 +476,14 @@ static std::string cmd_load(const Json & req) {
   op.optimizer_type = GGML_OPT_OPTIMIZER_TYPE_SGD;  // the in-graph no-op step (opt_pars); HostOptimizer steps
   llama_opt_init(T.ctx_train, T.model, op);
   if (T.opt.params.empty()) throw std::runtime_error("no tensor of this model can train (lastBlocks too small?)");
+  if (T.ctx_base_train) {
+    std::vector<int> one = {0, 0};
+    forward_log_softmax(T.ctx_base_train, one, 1);  // threads, as for ctx_train above
+    llama_memory_clear(llama_get_memory(T.ctx_base_train), true);
+    llama_opt_params bp = op;
+    bp.param_filter = base_param_filter;
+    llama_opt_init(T.ctx_base_train, T.base, bp);
+  }
   if (!state_path.empty()) T.opt.load(state_path);
   g_ip.optimizer = &T.opt;
 
@@ -481,6 +563,7 @@ static std::string cmd_train(const Json & req) {
   const double kl_target = req.need_num("klTarget");
   const int max_backtracks = (int) req.need_num("maxBacktracks");
   const auto probe = read_probe(req.at("probe"));
+  const bool pack = req.need_bool("pack");
   // validate everything before the first step, so bad input changes no weight
   std::vector<Sequence> seqs;
   bool needs_base = false;
@@ -503,71 +586,121 @@ static std::string cmd_train(const Json & req) {
 
   const auto t0 = std::chrono::steady_clock::now();
   const size_t V = T.n_vocab, N = T.n_ctx;
-  std::vector<float> labels(V * N);
-  double pg_objective = 0, kl_objective = 0, entropy_sum = 0;
+  std::vector<SequenceWeights> views;
   long weighted_tokens = 0, sequence_tokens = 0;
+  for (const Sequence & s : seqs) {
+    views.push_back({&s.tokens, &s.weights, &s.kl_weights});
+    sequence_tokens += (long) s.tokens.size();
+    for (size_t i = 1; i < s.weights.size(); i++) weighted_tokens += s.weights[i] != 0;
+  }
+  const std::vector<Datapoint> datapoints = pack_sequences(views, N, pack);
+  std::vector<float> labels(V * N), logits, base_logits;
+  std::vector<float> lsm(V * N), lsb;
+  double pg_objective = 0, kl_objective = 0, entropy_sum = 0;
+  long entropy_rows = 0, packed_tokens = 0;
   if (!seqs.empty()) {
     T.opt.snapshot_weights();
     g_ip.zero_pending = true;
   }
-  for (const Sequence & s : seqs) {
-    const std::vector<int> & tk = s.tokens;
-    sequence_tokens += (long) tk.size();
-    std::vector<int> padded(N, tk.back());
-    std::copy(tk.begin(), tk.end(), padded.begin());
-    std::vector<float> lsm = forward_log_softmax(T.ctx_eval, padded, (int) N);
-    bool any_kl = false;
-    for (float b : s.kl_weights) any_kl = any_kl || b != 0;
-    std::vector<float> lsb;
-    if (any_kl) lsb = forward_log_softmax(T.ctx_base, tk, (int) tk.size());
-    // ggml's cross-entropy backward per row is (softmax - label) / N, linear in the label: a label of
-    // softmax - N * g puts any gradient g on the row's logits.
-    for (size_t p = 0; p < N; p++) {
-      float * row = &labels[p * V];
-      const float * ls = &lsm[p * V];
-      const size_t next = p + 1;
-      const float w = next < tk.size() ? s.weights[next] : 0.0f;
-      const float b = next < tk.size() ? s.kl_weights[next] : 0.0f;
-      for (size_t v = 0; v < V; v++) row[v] = std::exp(ls[v]);
-      if (w != 0) {
-        // g = w * (softmax - onehot)
-        const int y = padded[next];
-        for (size_t v = 0; v < V; v++) row[v] -= (float) N * w * row[v];
-        row[y] += (float) N * w;
-        pg_objective += -w * ls[y];
-        weighted_tokens++;
-        double h = 0;
-        for (size_t v = 0; v < V; v++) h -= std::exp(ls[v]) * ls[v];
-        entropy_sum += h;
-      }
-      if (b != 0) {
-        // g = b * softmax * (log softmax - log base - KL): the gradient of b * KL(policy || base)
-        const float * lb = &lsb[p * V];
-        double kl = 0;
-        for (size_t v = 0; v < V; v++) kl += std::exp(ls[v]) * (ls[v] - lb[v]);
-        for (size_t v = 0; v < V; v++) row[v] -= (float) ((double) N * b * std::exp(ls[v]) * (ls[v] - lb[v] - kl));
-        kl_objective += b * kl;
-      }
-    }
+  // One llama_opt_epoch over one datapoint: a forward pass (capturing the logits) or a training step.
+  auto epoch = [&](llama_context * ctx, const Datapoint & dp, bool train, std::vector<float> * capture) {
     ggml_opt_dataset_t ds = ggml_opt_dataset_init(GGML_TYPE_I32, GGML_TYPE_I32, N, N, 1, 1);
     int32_t * data = (int32_t *) ggml_opt_dataset_data(ds)->data;
     int32_t * lab = (int32_t *) ggml_opt_dataset_labels(ds)->data;
-    for (size_t p = 0; p < N; p++) {
-      data[p] = padded[p];
-      lab[p] = p + 1 < N ? padded[p + 1] : padded[p];
-    }
+    for (size_t p = 0; p < N; p++) data[p] = p < dp.nodes.size() ? dp.nodes[p].token : dp.nodes.back().token;
+    for (size_t p = 0; p < N; p++) lab[p] = data[p];  // llama.cpp's one-hot labels: replaced (train) or unused (forward)
     ggml_opt_result_t res = ggml_opt_result_init();
     ggml_opt_result_t res_eval = ggml_opt_result_init();
-    const long before = g_ip.calls;
-    g_ip.labels = &labels;
-    llama_opt_epoch(T.ctx_train, ds, res, res_eval, 1, nullptr, nullptr);
+    const long calls = g_ip.calls, layouts = g_ip.layouts, captures = g_ip.captures;
+    g_ip.layout = &dp;
+    g_ip.n_rows = (int) N;
+    g_ip.capture = capture;
+    g_ip.labels = train ? &labels : nullptr;
+    llama_opt_epoch(ctx, ds, res, res_eval, train ? 1 : 0, nullptr, nullptr);
+    g_ip.layout = nullptr;
+    g_ip.capture = nullptr;
     g_ip.labels = nullptr;
     ggml_opt_result_free(res);
     ggml_opt_result_free(res_eval);
     ggml_opt_dataset_free(ds);
-    if (g_ip.calls != before + 1) {
-      throw std::runtime_error("the label interposer did not run (ggml_opt_eval was bound elsewhere): refusing to train with plain cross-entropy");
+    if (!g_ip.error.empty()) {
+      const std::string e = g_ip.error;
+      g_ip.error.clear();
+      throw std::runtime_error("cannot lay out the packed sequences: " + e);
     }
+    if (g_ip.layouts != layouts + 1 || (capture && g_ip.captures != captures + 1) || (train && g_ip.calls != calls + 1)) {
+      throw std::runtime_error("the training interposer did not run (ggml_opt_eval was bound elsewhere): refusing to train with plain cross-entropy");
+    }
+  };
+  auto log_softmax_rows = [&](const std::vector<float> & lg, std::vector<float> & out) {
+    out.resize(V * N);
+    for (size_t p = 0; p < N; p++) {
+      const float * r = &lg[p * V];
+      float mx = -INFINITY;
+      for (size_t v = 0; v < V; v++) mx = std::max(mx, r[v]);
+      double sum = 0;
+      for (size_t v = 0; v < V; v++) sum += std::exp((double) r[v] - mx);
+      const float lse = mx + (float) std::log(sum);
+      for (size_t v = 0; v < V; v++) out[p * V + v] = r[v] - lse;
+    }
+  };
+  try {
+    for (const Datapoint & dp : datapoints) {
+      packed_tokens += (long) dp.nodes.size();
+      epoch(T.ctx_train, dp, false, &logits);
+      if (logits.size() != V * N) throw std::runtime_error("unexpected logits size from the training graph");
+      log_softmax_rows(logits, lsm);
+      bool any_kl = false;
+      for (const PackedNode & n : dp.nodes) any_kl = any_kl || n.b != 0;
+      if (any_kl) {
+        epoch(T.ctx_base_train, dp, false, &base_logits);
+        log_softmax_rows(base_logits, lsb);
+      }
+      // ggml's cross-entropy backward per row is (softmax - label) / N, linear in the label: a label of
+      // softmax - N * g puts any gradient g on the row's logits. Every row starts at its softmax (no gradient).
+      for (size_t p = 0; p < N; p++)
+        for (size_t v = 0; v < V; v++) labels[p * V + v] = std::exp(lsm[p * V + v]);
+      std::vector<double> row_b(N, 0.0);
+      std::vector<char> row_pg(N, 0);
+      for (const PackedNode & c : dp.nodes) {
+        if (c.parent < 0) continue;
+        const size_t p = (size_t) c.parent;
+        const float * ls = &lsm[p * V];
+        float * row = &labels[p * V];
+        if (c.w != 0) {
+          // g = w * (softmax - onehot(token))
+          for (size_t v = 0; v < V; v++) row[v] -= (float) ((double) N * c.w * std::exp(ls[v]));
+          row[c.token] += (float) ((double) N * c.w);
+          pg_objective += -c.w * ls[c.token];
+          row_pg[p] = 1;
+        }
+        row_b[p] += c.b;
+      }
+      for (size_t p = 0; p < N; p++) {
+        const float * ls = &lsm[p * V];
+        if (row_pg[p]) {
+          double h = 0;
+          for (size_t v = 0; v < V; v++) h -= std::exp(ls[v]) * ls[v];
+          entropy_sum += h;
+          entropy_rows++;
+        }
+        if (row_b[p] == 0) continue;
+        // g = b * softmax * (log softmax - log base - KL): the gradient of b * KL(policy || base)
+        const float * lb = &lsb[p * V];
+        float * row = &labels[p * V];
+        double kl = 0;
+        for (size_t v = 0; v < V; v++) kl += std::exp(ls[v]) * (ls[v] - lb[v]);
+        for (size_t v = 0; v < V; v++) row[v] -= (float) ((double) N * row_b[p] * std::exp(ls[v]) * (ls[v] - lb[v] - kl));
+        kl_objective += row_b[p] * kl;
+      }
+      epoch(T.ctx_train, dp, true, nullptr);
+    }
+  } catch (...) {
+    if (!seqs.empty()) {
+      T.opt.apply(0, 1);  // the weights the update started from (ggml's per-datapoint steps are below float resolution)
+      T.opt.release_scratch();
+    }
+    throw;
   }
   const double forward_backward_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
@@ -608,13 +741,14 @@ static std::string cmd_train(const Json & req) {
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::ostringstream o;
   o << "{\"ok\":true,\"event\":\"trained\",\"objective\":" << pg_objective + kl_objective << ",\"pgObjective\":" << pg_objective
-    << ",\"klObjective\":" << kl_objective << ",\"entropy\":" << (weighted_tokens ? entropy_sum / weighted_tokens : 0)
+    << ",\"klObjective\":" << kl_objective << ",\"entropy\":" << (entropy_rows ? entropy_sum / entropy_rows : 0)
     << ",\"gradNorm\":" << grad_norm << ",\"clipped\":" << (clip < 1 ? "true" : "false") << ",\"stepNorm\":" << step_norm
     << ",\"stepScale\":" << scale << ",\"backtracks\":" << backtracks << ",\"probeKl\":";
   if (kl_after >= 0) o << kl_after; else o << "null";
   o << ",\"probeKlMax\":" << kl_max << ",\"optimizerSteps\":" << (scale > 0 ? 1 : 0) << ",\"totalOptimizerSteps\":" << T.opt.t
-    << ",\"sequences\":" << seqs.size() << ",\"weightedTokens\":" << weighted_tokens << ",\"sequenceTokens\":" << sequence_tokens
-    << ",\"tokensProcessed\":" << (long) seqs.size() * (long) N << ",\"forwardBackwardSeconds\":" << forward_backward_s
+    << ",\"sequences\":" << seqs.size() << ",\"datapoints\":" << datapoints.size() << ",\"weightedTokens\":" << weighted_tokens
+    << ",\"sequenceTokens\":" << sequence_tokens << ",\"packedTokens\":" << packed_tokens
+    << ",\"tokensProcessed\":" << (long) datapoints.size() * (long) N << ",\"forwardBackwardSeconds\":" << forward_backward_s
     << ",\"seconds\":" << secs << ",\"peakRssBytes\":" << peak_rss_bytes() << "}";
   return o.str();
 }
@@ -693,6 +827,7 @@ int main(int argc, char ** argv) {
     }
     std::cout << reply << std::endl;
   }
+  if (T.ctx_base_train) llama_free(T.ctx_base_train);
   if (T.ctx_base) llama_free(T.ctx_base);
   if (T.base) llama_model_free(T.base);
   if (T.ctx_eval) llama_free(T.ctx_eval);

@@ -31,7 +31,7 @@ describe.skipIf(!storiesAvailable)(storiesTitle('RL on the GGUF weights through 
       const sequence = context.getSequence()
       const sums: number[] = []
       for (const item of batch.items) {
-        const cut = item.weights.findIndex((w) => w !== 0)
+        const cut = item.weights.findIndex((w, i) => w !== 0 || item.klWeights[i] !== 0)
         await sequence.clearHistory()
         sums.push((await evaluateTarget(sequence, item.tokens.slice(0, cut) as Token[], item.tokens.slice(cut) as Token[])).sum)
       }
@@ -75,9 +75,11 @@ describe.skipIf(!storiesAvailable)(storiesTitle('RL on the GGUF weights through 
       const b = batch as TokenBatch | null
       expect(b).not.toBeNull()
       expect(b!.decisions).toBeGreaterThan(0)
-      const advantages = b!.items.map((item) => item.weights.find((w) => w !== 0)!)
-      const before = await chosenLogprobs(STORIES_260K, b!)
-      const after = await chosenLogprobs(result.model!.path, b!)
+      // The decisions with an advantage (the KL term also sends the others, whose gradient is 0 at the base).
+      const trained = { ...b!, items: b!.items.filter((item) => item.weights.some((w) => w !== 0)) }
+      const advantages = trained.items.map((item) => item.weights.find((w) => w !== 0)!)
+      const before = await chosenLogprobs(STORIES_260K, trained)
+      const after = await chosenLogprobs(result.model!.path, trained)
       const moved = after.map((x, i) => x - before[i]!)
       // The first-order effect of the update: sum of advantage x change of log p is positive.
       expect(moved.reduce((s, d, i) => s + d * advantages[i]!, 0)).toBeGreaterThan(0)

@@ -160,6 +160,46 @@ describe.skipIf(!storiesAvailable)(storiesTitle('GGUF trainer on stories260K'), 
     }, 600_000)
   }
 
+  it('packs sequences into shared-prefix trees: one datapoint, the same update as one padded datapoint per sequence', async (ctx) => {
+    if (!binary) return ctx.skip(`GGUF trainer unavailable: ${unavailable}`)
+    const { prompt, good, bad } = await tokens()
+    const other = [...prompt.slice(0, 4), ...good]
+    const probe = [{ tokens: prompt.map(Number), positions: [prompt.length - 1] }]
+    const gguf = config({ optimizer: 'sgd', maxGradNorm: 0, klTarget: 0 })
+    const batches = [
+      [weighted(prompt, good, 0.5), weighted(prompt, bad, -0.5), weighted(other, bad, 0.25)],
+      // the second update also carries the KL term (non-zero once the policy has moved)
+      [weighted(prompt, good, 0.5, 2), weighted(prompt, bad, -0.5, 2), weighted(other, bad, 0, 2)],
+    ]
+    const results: Array<{ logprobs: number[][]; kl: number; replies: Awaited<ReturnType<GgufTrainer['train']>>[] }> = []
+    for (const pack of [true, false]) {
+      const t = await GgufTrainer.start()
+      try {
+        await load(t, gguf, STORIES_260K, { baseModel: STORIES_260K })
+        const replies = []
+        for (const items of batches) replies.push(await t.train(trainRequestFor(gguf, items, 0.01, [], pack)))
+        results.push({ logprobs: await t.logprobs([[...prompt, ...good].map(Number), [...other, ...bad].map(Number)]), kl: (await t.kl(probe)).mean, replies })
+      } finally {
+        await t.close()
+      }
+    }
+    const [packed, padded] = results
+    expect(packed!.replies.map((r) => r.datapoints)).toEqual([1, 1])
+    expect(padded!.replies.map((r) => r.datapoints)).toEqual([3, 3])
+    // the shared prompt is computed once: fewer graph tokens than the sequences hold
+    expect(packed!.replies[0]!.packedTokens).toBeLessThan(packed!.replies[0]!.sequenceTokens)
+    expect(padded!.replies[0]!.packedTokens).toBe(padded!.replies[0]!.sequenceTokens)
+    for (const [k, r] of packed!.replies.entries()) {
+      const ref = padded!.replies[k]!
+      expect(r.gradNorm).toBeGreaterThan(0)
+      expect(Math.abs(r.gradNorm - ref.gradNorm) / ref.gradNorm).toBeLessThan(1e-3)
+      expect(Math.abs(r.objective - ref.objective)).toBeLessThan(1e-4 * Math.max(1, Math.abs(ref.objective)))
+    }
+    expect(packed!.replies[1]!.klObjective).toBeGreaterThan(0)
+    for (const [i, row] of packed!.logprobs.entries()) for (const [j, x] of row.entries()) expect(x).toBeCloseTo(padded!.logprobs[i]![j]!, 4)
+    expect(packed!.kl).toBeCloseTo(padded!.kl, 5)
+  }, 600_000)
+
   it('the KL guard halves a step that overshoots its target, and undoes one it cannot bring under it', async (ctx) => {
     if (!binary) return ctx.skip(`GGUF trainer unavailable: ${unavailable}`)
     const { prompt, good } = await tokens()

@@ -52,6 +52,6 @@ export function loadRequestFor(gguf: GgufTrainConfig, model: string, options: { 
 }
 
 /** One update's request: the config's clipping and KL guard at the run's current learning rate. */
-export function trainRequestFor(gguf: GgufTrainConfig, items: TrainItem[], lr: number, probe: ProbeItem[]): TrainRequest {
-  return { items, lr, maxGradNorm: gguf.maxGradNorm, klTarget: gguf.klTarget, maxBacktracks: gguf.maxBacktracks, probe }
+export function trainRequestFor(gguf: GgufTrainConfig, items: TrainItem[], lr: number, probe: ProbeItem[], pack = true): TrainRequest {
+  return { items, lr, maxGradNorm: gguf.maxGradNorm, klTarget: gguf.klTarget, maxBacktracks: gguf.maxBacktracks, probe, pack }
 }

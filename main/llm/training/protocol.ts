@@ -51,6 +51,8 @@ export const TrainRequest = z.strictObject({
   klTarget: z.number().min(0),
   maxBacktracks: z.number().int().min(0),
   probe: z.array(ProbeItem),
+  /** Pack the sequences into shared-prefix trees (false: one padded datapoint per sequence, the reference layout). */
+  pack: z.boolean(),
 })
 export type TrainRequest = z.infer<typeof TrainRequest>
 
@@ -106,9 +108,12 @@ export const TrainReply = Ok.extend({
   optimizerSteps: z.number(),
   totalOptimizerSteps: z.number(),
   sequences: z.number(),
+  /** Training datapoints (graph evaluations of contextSize positions) the sequences were packed into. */
+  datapoints: z.number(),
   weightedTokens: z.number(),
-  /** Tokens of the sequences as they are; tokensProcessed counts the graph's (padded) positions. */
+  /** Tokens of the sequences as they are; packedTokens after prefix sharing; tokensProcessed counts the graph's positions. */
   sequenceTokens: z.number(),
+  packedTokens: z.number(),
   tokensProcessed: z.number(),
   forwardBackwardSeconds: z.number(),
   seconds: z.number(),

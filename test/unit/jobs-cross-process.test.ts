@@ -80,6 +80,8 @@ describe('jobs across processes on one data folder', () => {
   const dataDir = join(tmp.dir, 'data')
   let workspaceId = ''
   let workspaceDb = ''
+  /** A second workspace, holding the demo world and its questions (for an evaluation). */
+  let demo = { id: '', db: '' }
   let jobsDb: Database.Database
   const folders: Record<string, string> = {}
   /** Every job row, oldest first (a read-only look from this test). */
@@ -89,8 +91,8 @@ describe('jobs across processes on one data folder', () => {
   const cli = (...args: string[]): Proc => start('cli.ts', ['--data-dir', dataDir, ...args])
   const ingest = (folder: string, json = false): Proc => cli(...(json ? ['--json'] : []), 'corpus', 'ingest', workspaceId, '--folder', folders[folder]!)
   /** Holds the workspace's write lock, so an ingest that has started stays running until release(). */
-  const holdCorpus = (): { release: () => void } => {
-    const lock = new Database(workspaceDb)
+  const holdCorpus = (file = workspaceDb): { release: () => void } => {
+    const lock = new Database(file)
     lock.exec('BEGIN IMMEDIATE')
     const release = () => {
       if (!lock.open) return
@@ -117,6 +119,10 @@ describe('jobs across processes on one data folder', () => {
     const backend = await startBackend(dataDir)
     workspaceId = (await backend.call('workspace.create', { name: 'shared folder' })).id
     workspaceDb = await backend.services.workspaces.databaseFile(workspaceId)
+    const demoId = (await backend.call('workspace.create', { name: 'demo' })).id
+    const demoIngest = await backend.call('job.start', { kind: 'corpus.ingest', workspaceId: demoId, params: { source: { kind: 'demo', seed: 2, size: 0.3 } } })
+    expect((await backend.services.jobs.waitFor(demoIngest.id)).status).toBe('done')
+    demo = { id: demoId, db: await backend.services.workspaces.databaseFile(demoId) }
     await backend.close()
     for (const name of ['a', 'b', 'c', 'd', 'e', 'f', 'g']) {
       const dir = join(tmp.dir, name)
@@ -156,6 +162,22 @@ describe('jobs across processes on one data folder', () => {
     expect(jb.owner_pid).toBe(second.child.pid)
     expect(jb.started_at! >= ja.finished_at!).toBe(true)
     expect(documents()).toBe(4)
+  }, 600_000)
+
+  it('CLI + CLI: `eval --json` queued behind another command’s ingest of its workspace waits, runs and prints its run', async () => {
+    const lock = holdCorpus(demo.db)
+    const first = cli('corpus', 'ingest', demo.id, '--folder', folders.a!)
+    await until('the ingest to run', () => jobs().find((j) => j.kind === 'corpus.ingest' && j.owner_pid === first.child.pid && j.status === 'running'))
+    const evaluation = cli('--json', 'eval', demo.id, '--env', 'graph-menu', '--policy', 'greedy', '--limit', '5')
+    await until('the evaluation to say it waits', () => evaluation.err().includes('Waiting:'))
+    expect(evaluation.err()).toMatch(/for corpus\.ingest running in this workspace \(process \d+\): a run reads one corpus from start to end/)
+    lock.release()
+    expect((await first.exited).code, first.err()).toBe(0)
+    expect((await evaluation.exited).code, evaluation.err()).toBe(0)
+    const run = JSON.parse(evaluation.out()) as { id: number; episodes: number }
+    expect(run.episodes).toBe(5)
+    const job = jobs().find((j) => j.kind === 'eval.run')!
+    expect([job.status, job.owner_pid]).toEqual(['done', evaluation.child.pid])
   }, 600_000)
 
   it('CLI + CLI: a queued job whose command was killed is failed with the reason, never run by another command', async () => {

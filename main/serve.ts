@@ -5,6 +5,7 @@ import { startBrowserServer } from './adapters/http-server'
 import { createHandlers } from './api/handlers'
 import { createServices } from './app/services'
 import { DATA_DIR_ENV, resolveDataDir } from './config/paths'
+import { sourceWorkerEntry } from './job-kinds/source-entry'
 
 const program = new Command()
   .name('harness-lab serve')
@@ -20,7 +21,9 @@ async function main(): Promise<void> {
   const port = Number(opts.port)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be an integer 0-65535, got ${opts.port}`)
   const dataDir = resolveDataDir(opts.dataDir)
-  const services = await createServices({ dataDir, worker: { url: new URL('./job-worker.js', import.meta.url) } })
+  // Built (out/main/serve.js), jobs run the built worker; run from source under tsx (`tsx main/serve.ts`: the API without a renderer build), the source worker.
+  const fromSource = import.meta.url.endsWith('.ts')
+  const services = await createServices({ dataDir, worker: fromSource ? sourceWorkerEntry() : { url: new URL('./job-worker.js', import.meta.url) } })
   const handlers = createHandlers(services, { mode: 'browser' })
   const server = await startBrowserServer({
     handlers,

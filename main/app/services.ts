@@ -34,6 +34,8 @@ export interface ServiceOptions {
   /** Jobs run at once; default HARNESS_LAB_JOBS, else the cores less one (at least one). */
   jobConcurrency?: number
   cancelGraceMs?: number
+  /** Whether a queued job whose process died is adopted here (default) or failed with the reason (the CLI: see JobManagerOptions). */
+  adoptOrphans?: boolean
 }
 
 /** Composition root shared by Electron, browser mode and the CLI. */
@@ -48,6 +50,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     preflight: jobPreflight((id) => workspaces!.handle(id), (workspaceId, kind) => jobs.active(workspaceId, kind)),
     concurrency: options.jobConcurrency ?? jobLimitFromEnv(process.env.HARNESS_LAB_JOBS),
     cancelGraceMs: options.cancelGraceMs,
+    adoptOrphans: options.adoptOrphans,
   })
   workspaces = new WorkspaceService(app.db, options.dataDir, (id) => jobs.hasActive(id))
   // The registry reports where each model is loaded, jobs' worker threads included.

@@ -30,6 +30,8 @@ export function cliContext(program: Command): Cli {
       dataDir: resolveDataDir(program.opts<{ dataDir?: string }>().dataDir),
       // The CLI runs from source under tsx, so its job threads do too.
       worker: sourceWorkerEntry(),
+      // A command runs its own job; a job another process queued and left is failed with the reason, not run here first.
+      adoptOrphans: false,
     })
     const handlers = createHandlers(services, { mode: 'cli' })
     // A command that works in a workspace opens it, as the app does: "Last opened" then tells the truth after CLI use.
@@ -53,8 +55,24 @@ export function cliContext(program: Command): Cli {
   const runJob: Cli['runJob'] = async (call, services, input, options = {}) => {
     let last = ''
     let jobId: string | undefined
+    let waited = ''
     const say = options.stderr ? (line: string) => console.error(line) : (line: string) => console.log(line)
+    // While the job waits in the queue (behind a job of this data folder, in this process or another), say why, on stderr, also under --json.
+    const place = (job: Job): void => {
+      if (job.status === 'queued' && job.queue) {
+        const line = `Waiting: job ${job.id} (${job.kind}) is number ${job.queue.position} in the queue, for ${job.queue.waitingFor}; it starts when that ends, whichever process runs it`
+        if (line !== waited) console.error((waited = line))
+      } else if (job.status === 'running' && waited !== '') {
+        console.error(`Started: job ${job.id} (${job.kind}) after waiting in the queue`)
+        waited = ''
+      }
+    }
     const off = services.events.subscribe((name, payload) => {
+      if (name === 'job.status') {
+        const job = payload as Job
+        if (job.id === jobId) place(job)
+        return
+      }
       if (name !== 'job.progress' || (json() && !options.stderr)) return
       const p = payload as { jobId: string; progress: number; stage: string; message: string }
       if (jobId !== undefined && p.jobId !== jobId) return
@@ -67,12 +85,21 @@ export function cliContext(program: Command): Cli {
       process.off('SIGINT', cancel)
       void call('job.cancel', { id: jobId }).catch(() => undefined)
     }
+    // Never exit 0 without the job's result: should the event loop run dry while the job is unfinished, that is an error that says so.
+    const unfinished = () => {
+      console.error(`Error: job ${jobId ?? '(not yet queued)'} had not finished when the command ran out of work to wait on; it did not run here`)
+      process.exitCode = 70
+    }
     process.on('SIGINT', cancel)
+    process.once('beforeExit', unfinished)
     try {
       const started = await call('job.start', input)
       jobId = started.id
-      return await services.jobs.waitFor(started.id)
+      place(started)
+      const ended = await services.jobs.waitFor(started.id)
+      return ended
     } finally {
+      process.off('beforeExit', unfinished)
       process.off('SIGINT', cancel)
       off()
     }

@@ -1,4 +1,5 @@
 import { GgufTrainSchema } from '../../preload/contract'
+import { checkGgufFile } from '../llm/gguf-check'
 import { GgufTrainer } from '../llm/training'
 import type { Cli } from './context'
 
@@ -39,6 +40,8 @@ export function registerModelCommands(cli: Cli): void {
     .action(async (path: string, o: { context: string; lastBlocks?: string; optimizer: string }) => {
       let trainer: GgufTrainer | null = null
       try {
+        // The file first (header, every tensor's bytes and type, all F32), with the reason the trainer's start gives, before any trainer is built or started.
+        await checkGgufFile(path, { forTraining: true })
         trainer = await GgufTrainer.start()
         const e = await trainer.estimate({ model: path, contextSize: Number(o.context), optimizer: o.optimizer === 'sgd' ? 'sgd' : 'adamw', withBase: true, lastBlocks: o.lastBlocks ? Number(o.lastBlocks) : -1 })
         print(e, e.trainable
@@ -46,7 +49,9 @@ export function registerModelCommands(cli: Cli): void {
           : `Not trainable: ${e.reason}`)
         if (!e.trainable) process.exitCode = 1
       } catch (err) {
-        console.error(err instanceof Error ? err.message : String(err))
+        const reason = err instanceof Error ? err.message : String(err)
+        if (cli.json()) print({ trainable: false, reason }, '')
+        console.error(`Not trainable: ${reason}`)
         process.exitCode = 1
       } finally {
         await trainer?.close()

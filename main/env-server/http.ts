@@ -105,8 +105,11 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
   })
   await app.register(websocket, { options: { maxPayload: WS_MAX_PAYLOAD } })
   // JSON bodies: a key that could reach a prototype (__proto__, constructor.prototype) is refused by name.
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, text, done) => {
+  // A request whose method carries no body (DELETE /v1/episodes/{id}) may still name the JSON content
+  // type with an empty body, as many HTTP clients do by default: that is no body, not a bad one.
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (req, text, done) => {
     const body = String(text)
+    if (body.trim() === '' && BODILESS.has(req.method)) return done(null, undefined)
     if (body.trim() === '') return done(Object.assign(new Error('empty JSON body'), { statusCode: 400, code: 'FST_ERR_CTP_EMPTY_JSON_BODY' }), undefined)
     let value: unknown
     try {
@@ -249,6 +252,8 @@ const EPISODE_PATH = /^\/v1\/episodes\/([^/?]+)/
 const held = new WeakMap<FastifyRequest, string>()
 
 const BODY_LIMIT = 1024 * 1024
+/** Methods whose requests carry nothing in their body here: an empty one with a JSON content type is accepted. */
+const BODILESS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS'])
 
 /** Fastify's own request errors in the server's words. */
 function requestErrorMessage(err: Error & { code?: string }, status: number): string {

@@ -48,6 +48,14 @@ export interface JobManagerOptions {
   cancelGraceMs?: number
   /** Minimum interval between persisted progress updates. */
   progressWriteMs?: number
+  /**
+   * What to do with a queued job whose process died before it started it: adopt it and run it here,
+   * saying so (the app and browser mode, default), or fail it with the reason (a command-line
+   * command, which exists for its own job and must not run another's before it).
+   */
+  adoptOrphans?: boolean
+  /** How often the database is looked at for other processes' changes to the queue (see watch()). */
+  watchMs?: number
 }
 
 interface Running {
@@ -68,14 +76,18 @@ const PROGRESS_EVENT_MS = 50
 const now = (): string => new Date().toISOString()
 const TERMINAL = new Set(['done', 'failed', 'cancelled'])
 
+/** How often the queue is looked at for other processes' changes: a PRAGMA read, a few microseconds. */
+const WATCH_MS = 250
+
 /** The job managers of this process by data folder: several may share one (tests, a CLI inside the app), and each must see the others' running jobs as alive. */
 const managersByDataDir = new Map<string, Set<JobManager>>()
 
 /**
  * Queues jobs, runs each in its own worker thread, persists every status change in app.db and
- * emits contract events. Everything it does is a reaction (a call, a worker message, a worker exit),
- * never a poll. Status survives restarts: jobs left "running" by a crash become failed with an
- * explanation, queued ones run again.
+ * emits contract events. What happens in this process is a reaction (a call, a worker message, a
+ * worker exit); what other processes on the same data folder do is seen by watch(). Status survives
+ * restarts: jobs left "running" by a crash become failed with an explanation, queued ones are adopted
+ * (or failed, by a process that does not adopt) with the reason.
  */
 export class JobManager {
   private readonly running = new Map<string, Running>()
@@ -92,6 +104,17 @@ export class JobManager {
   private ownerLock: OwnerLock | undefined
   private readonly siblings: Set<JobManager>
   private readonly store: JobStore
+  private readonly adoptOrphans: boolean
+  /** The watch on other processes' changes (watch()); referenced only while someone waits for a job. */
+  private watchTimer: NodeJS.Timeout | undefined
+  private waiters = 0
+  private seenVersion = -1
+  /** The queue as the watch last saw it: status and owner by job id. */
+  private seen = new Map<string, { status: string; owner: number | null }>()
+  /** The last status this manager announced for each job, so a change is announced once, whoever saw it first. */
+  private readonly announcedStatus = new Map<string, string>()
+  /** This manager changed the queue since the watch last read it. */
+  private changedHere = false
   /** Folders the user picked with a native dialog in this process: jobs may write there. */
   readonly outputFolders = new OutputFolders()
 
@@ -104,6 +127,7 @@ export class JobManager {
     this.cancelGraceMs = options.cancelGraceMs ?? 3000
     this.progressWriteMs = options.progressWriteMs ?? 200
     this.store = new JobStore(app)
+    this.adoptOrphans = options.adoptOrphans ?? true
     const key = dataDirKey(options.dataDir)
     let siblings = managersByDataDir.get(key)
     if (!siblings) managersByDataDir.set(key, (siblings = new Set()))
@@ -119,7 +143,82 @@ export class JobManager {
     this.ownerLock ??= OwnerLock.acquire(this.options.dataDir)
     this.siblings.add(this)
     await this.recoverOrphans()
+    this.watch()
     this.pump()
+  }
+
+  /**
+   * Sees what other processes on this data folder do to the queue: a job of theirs that ends (which
+   * may free a slot or a workspace for a job queued here), a job they queue, cancel or start, and a
+   * process that dies without a word (its running jobs fail, its queued jobs are adopted or failed).
+   *
+   * Why `PRAGMA data_version` on an interval rather than fs.watch on app.db and its WAL: the pragma
+   * answers from SQLite's own shared memory whether another connection committed since it was last
+   * asked (a few microseconds, no I/O, never true for this connection's own writes), it works on every
+   * platform and filesystem SQLite supports, whereas fs.watch misses changes on network filesystems,
+   * coalesces or drops events (macOS) and fires on every progress write and checkpoint; and a process
+   * killed with -9 changes nothing in the database at all, so its death has to be asked about anyway
+   * (ownerStatus, while a job here waits). Only when the version moved is the queue read (one indexed
+   * query), and only when that changed does the queue get planned again, so progress writes elsewhere
+   * cost one query. The timer is unreferenced, so it keeps no process alive, except while someone
+   * waits for a job (waitFor): then a command-line command that waits behind another process's job
+   * stays up until its own job has run.
+   */
+  private watch(): void {
+    if (this.watchTimer) return
+    this.seenVersion = this.store.dataVersion()
+    this.seen = new Map(this.store.activeQueue().map((r) => [r.id, { status: r.status, owner: r.owner_pid }]))
+    this.watchTimer = setInterval(() => {
+      try {
+        this.look()
+      } catch (err) {
+        console.error('job queue watch:', err)
+      }
+    }, this.options.watchMs ?? WATCH_MS)
+    if (this.waiters === 0) this.watchTimer.unref()
+  }
+
+  /** One look at the database (see watch()). */
+  private look(): void {
+    if (this.closed) return
+    const version = this.store.dataVersion()
+    const moved = version !== this.seenVersion
+    this.seenVersion = version
+    const waiting = [...this.seen.values()].some((j) => j.status === 'queued')
+    if (!moved && !waiting && !this.changedHere) return
+    this.changedHere = false
+    const rows = this.store.activeQueue()
+    const now = new Map(rows.map((r) => [r.id, { status: r.status, owner: r.owner_pid }]))
+    const changed = [...this.seen.keys()].filter((id) => now.get(id)?.status !== this.seen.get(id)!.status || now.get(id)?.owner !== this.seen.get(id)!.owner)
+    const added = rows.filter((r) => !this.seen.has(r.id)).map((r) => r.id)
+    this.seen = now
+    // Ended jobs already announced and gone from the queue are forgotten.
+    const touched = new Set([...changed, ...added])
+    for (const [id, status] of this.announcedStatus) if (TERMINAL.has(status) && !now.has(id) && !touched.has(id)) this.announcedStatus.delete(id)
+    let wake = touched.size > 0
+    if (wake) void this.announceChanges([...touched]).catch((err: unknown) => console.error('job queue watch:', err))
+    // Nothing changed in the database: a job waits here on another process that may have died without a word.
+    if (!wake && rows.some((r) => r.status === 'queued')) {
+      const others = new Set<number | null>(rows.filter((r) => r.owner_pid !== process.pid).map((r) => r.owner_pid))
+      wake = [...others].some((pid) => pid === null || !ownerStatus(this.options.dataDir, pid).alive)
+    }
+    if (wake) this.pump()
+  }
+
+  /** Status events for jobs whose status changed elsewhere (another process, or this one before it said so: emitStatus says it once). */
+  private async announceChanges(ids: string[]): Promise<void> {
+    for (const id of ids) {
+      const job = await this.get(id).catch(() => undefined)
+      if (job) this.emitStatus(job)
+    }
+  }
+
+  /** A job.status event, once per status of a job (`again`: a queued job's new place or message). */
+  private emitStatus(job: Job, again = false): void {
+    this.changedHere = true
+    if (!again && this.announcedStatus.get(job.id) === job.status) return
+    this.announcedStatus.set(job.id, job.status)
+    this.events.emit('job.status', job)
   }
 
   /**
@@ -147,6 +246,24 @@ export class JobManager {
       const who = job.owner_pid === null ? 'the process running this job' : `the process running this job (pid ${job.owner_pid})`
       await this.finish(job.id, { status: 'failed', error: `Interrupted: ${who} stopped before it finished: ${owner.reason}` }, ['running'])
     }
+    for (const job of await this.store.queuedElsewhere(process.pid, filter)) {
+      const owner = this.ownerOf(job)
+      if (owner.alive) continue
+      const who = job.owner_pid === null ? 'the process that queued it' : `the process that queued it (pid ${job.owner_pid})`
+      if (this.adoptOrphans) {
+        // Guarded by the old owner: of two processes adopting at once, one does.
+        const message = `Adopted by process ${process.pid}: ${who} stopped before starting it (${owner.reason})`
+        if ((await this.store.patchQueuedOf(job.id, job.owner_pid, { owner_pid: process.pid, message })) === 0) continue
+        // Said on this process's console, and in the job's message while it waits (announcePlaces sends it).
+        console.warn(`Job ${job.id} (${job.kind}): ${message}`)
+        this.changedHere = true
+      } else {
+        const error = `Not run: ${who} stopped before starting it (${owner.reason}); process ${process.pid} does not take over another process's jobs: start it again`
+        const patch = { status: 'failed' as const, finished_at: now(), stage: 'failed', message: 'Failed', error }
+        if ((await this.store.patchQueuedOf(job.id, job.owner_pid, patch)) === 0) continue
+        this.emitStatus(await this.get(job.id))
+      }
+    }
   }
 
   /**
@@ -162,6 +279,8 @@ export class JobManager {
    * process's events are heard, so a job that another live process runs is refused (wait there).
    */
   async waitFor(id: string): Promise<Job> {
+    // While someone waits, the watch keeps the process up: a job queued behind another process's job has no other handle that would.
+    if (this.waiters++ === 0) this.watchTimer?.ref()
     let off = (): void => undefined
     // Subscribed before reading, so an end between the read and the subscription is not missed.
     const ended = new Promise<Job>((resolve) => {
@@ -182,6 +301,7 @@ export class JobManager {
       return await ended
     } finally {
       off()
+      if (--this.waiters === 0) this.watchTimer?.unref()
     }
   }
 
@@ -255,7 +375,7 @@ export class JobManager {
       owner_pid: process.pid,
     })
     const job = await this.get(id)
-    this.events.emit('job.status', job)
+    this.emitStatus(job, true)
     this.pump()
     return job
   }
@@ -305,6 +425,8 @@ export class JobManager {
   async shutdown(): Promise<void> {
     if (this.closed && !this.siblings.has(this)) return
     this.closed = true
+    clearInterval(this.watchTimer)
+    this.watchTimer = undefined
     await this.pumping
     const ids = [...this.running.keys()]
     for (const id of ids) {
@@ -362,10 +484,11 @@ export class JobManager {
     const running: PlannedJob[] = []
     const queued: PlannedJob[] = []
     for (const r of rows) {
-      const job = { id: r.id, kind: r.kind as JobKind, workspaceId: r.workspace_id, ours: true }
+      const ours = r.owner_pid === process.pid
+      const job: PlannedJob = { id: r.id, kind: r.kind as JobKind, workspaceId: r.workspace_id, ours, elsewhere: ours ? null : r.owner_pid }
       if (r.status === 'running') running.push(job)
-      // Our own jobs, and jobs whose creating process is gone (a crash or a finished CLI command).
-      else queued.push({ ...job, ours: r.owner_pid === process.pid || !this.ownerOf({ ...r, status: 'queued' }).alive })
+      // Our own jobs (adopted ones included: recoverOrphans made them ours); another live process starts its own.
+      else queued.push(job)
     }
     return planQueue(running, queued, this.concurrency)
   }
@@ -379,7 +502,7 @@ export class JobManager {
       if (this.announced.get(id) === key) continue
       this.announced.set(id, key)
       const job = await this.get(id).catch(() => undefined)
-      if (job?.status === 'queued') this.events.emit('job.status', job)
+      if (job?.status === 'queued') this.emitStatus(job, true)
     }
   }
 
@@ -388,7 +511,8 @@ export class JobManager {
     const job = toJobDto(row)
     if (job.status !== 'queued') return job
     const place = (places ?? this.planNow().places).get(job.id)
-    return place ? { ...job, queue: place, message: `Waiting for ${place.waitingFor}` } : job
+    if (!place) return job
+    return { ...job, queue: place, message: `Waiting for ${place.waitingFor}${row.message.startsWith('Adopted by process') ? ` (${row.message})` : ''}` }
   }
 
   private async ownerRow(id: string): Promise<OwnerRow | undefined> {
@@ -429,7 +553,7 @@ export class JobManager {
     const run: Running = { kind, worker, cancelFlag: new Int32Array(cancelBuffer), settled: false, events: this.progressEvents(row.id), writes: this.progressWrites(row.id) }
     this.running.set(row.id, run)
     this.claiming.delete(row.id)
-    this.events.emit('job.status', await this.get(row.id))
+    this.emitStatus(await this.get(row.id))
 
     const settle = async (outcome: Parameters<JobManager['finish']>[1]): Promise<void> => {
       if (run.settled) return
@@ -517,6 +641,6 @@ export class JobManager {
   /** Writes a patch while the job is in one of `from`; emits the status when asked and something changed. */
   private async update(id: string, patch: Partial<JobTable>, emitStatus = false, from?: JobTable['status'][]): Promise<void> {
     const changed = await this.store.update(id, patch, from)
-    if (emitStatus && changed > 0) this.events.emit('job.status', await this.get(id))
+    if (emitStatus && changed > 0) this.emitStatus(await this.get(id))
   }
 }

@@ -4,8 +4,10 @@ export interface PlannedJob {
   id: string
   kind: JobKind
   workspaceId: string | null
-  /** Whether this process may start it (its own job, or one whose process is gone). */
+  /** Whether this process may start it (its own job, or one it adopted). */
   ours: boolean
+  /** The pid of the other process that runs or queued it, when not this one (named in reasons). */
+  elsewhere?: number | null
 }
 
 export interface QueuePlace {
@@ -26,14 +28,28 @@ export function conflicts(a: Pick<PlannedJob, 'kind' | 'workspaceId'>, b: Pick<P
   const ea = jobKinds[a.kind]?.exclusive
   const eb = jobKinds[b.kind]?.exclusive
   if (ea === 'workspace' || eb === 'workspace') return true
-  return ea !== undefined && eb !== undefined && ea.lock === eb.lock
+  if (ea === undefined || eb === undefined || ea.lock !== eb.lock) return false
+  // Readers of one lock share it; a writer excludes everyone holding it.
+  return !(ea.shared === true && eb.shared === true)
 }
+
+/** Why `job` may not run beside `other` (they conflict), in words for the queue reason. */
+function conflictReason(job: PlannedJob, other: PlannedJob): string {
+  const own = jobKinds[job.kind]?.exclusive
+  const theirs = jobKinds[other.kind]?.exclusive
+  const lock = typeof own === 'object' ? own : typeof theirs === 'object' ? theirs : undefined
+  return lock && own !== 'workspace' && theirs !== 'workspace' ? `: ${lock.why}` : ''
+}
+
+const where = (job: PlannedJob): string => (job.elsewhere ? ` (process ${job.elsewhere})` : '')
 
 /**
  * Which queued jobs start now. First come, first served: a job starts when a slot is free and it
  * conflicts neither with a running job nor with an earlier job still waiting (so a VACUUM queued
  * behind running evaluations is not overtaken by later ones). Brief kinds neither wait for nor take a slot. `running` counts every process's
- * running jobs, so the limit and the exclusivity hold for the whole data folder.
+ * running jobs, so the limit and the exclusivity hold for the whole data folder. Another process's
+ * queued job that could start keeps its slot and its place for that process (which starts it at its
+ * next look at the database), so a later job of this process does not overtake it.
  */
 export function planQueue(running: PlannedJob[], queued: PlannedJob[], limit: number): QueuePlan {
   const active = [...running]
@@ -44,20 +60,23 @@ export function planQueue(running: PlannedJob[], queued: PlannedJob[], limit: nu
     const busy = active.find((r) => conflicts(job, r))
     const ahead = waiting.find((w) => conflicts(job, w))
     const slots = active.filter((r) => jobKinds[r.kind]?.brief !== true).length
-    if (!busy && !ahead && job.ours && (jobKinds[job.kind]?.brief === true || slots < limit)) {
+    const startable = !busy && !ahead && (jobKinds[job.kind]?.brief === true || slots < limit)
+    if (startable && job.ours) {
       active.push(job)
       start.push(job)
       continue
     }
-    waiting.push(job)
+    // Held for its own process: it takes its slot now, as it will in a moment.
+    if (startable) active.push(job)
+    else waiting.push(job)
     const waitingFor = busy
-      ? `${busy.kind} running in this workspace`
+      ? `${busy.kind} running in this workspace${where(busy)}${conflictReason(job, busy)}`
       : ahead
-        ? `${ahead.kind} queued before it in this workspace`
+        ? `${ahead.kind} queued before it in this workspace${where(ahead)}${conflictReason(job, ahead)}`
         : !job.ours
           ? 'the process that queued it'
           : `a free slot (${slots} of ${limit} running)`
-    places.set(job.id, { position: waiting.length, waitingFor })
+    places.set(job.id, { position: places.size + 1, waitingFor })
   }
   return { start, places }
 }

@@ -30,7 +30,11 @@ const activeQueue = appQuery((db) =>
   db.selectFrom('jobs').select(['id', 'kind', 'workspace_id', 'status', 'owner_pid']).where('status', 'in', ['queued', 'running']).orderBy('created_at').orderBy('id'),
 )
 
+const dataVersion = (raw: OpenedDatabase<AppDatabase>['raw']) => raw.prepare<[], number>('PRAGMA data_version').pluck()
+
 export class JobStore {
+  private version: ReturnType<typeof dataVersion> | undefined
+
   constructor(private readonly app: OpenedDatabase<AppDatabase>) {}
 
   private get db() {
@@ -96,6 +100,40 @@ export class JobStore {
   claim(id: string, at: string, pid: number): JobRow | undefined {
     if (claim(this.app.raw).run({ id, at, pid }).changes !== 1) return undefined
     return byId(this.app.raw).get({ id })
+  }
+
+  /**
+   * Synchronous: SQLite's data version of this connection's database, which changes whenever another
+   * connection (another process, a worker thread, another job manager here) commits a change to it,
+   * and never for this connection's own writes.
+   */
+  dataVersion(): number {
+    this.version ??= dataVersion(this.app.raw)
+    return this.version.get()!
+  }
+
+  /** Queued jobs queued by another process or by none (candidates for orphan recovery), optionally of one id or workspace. */
+  queuedElsewhere(pid: number, filter: { id?: string; workspaceId?: string }): Promise<(OwnerRow & { kind: string })[]> {
+    let q = this.db
+      .selectFrom('jobs')
+      .select(['id', 'kind', 'status', 'owner_pid'])
+      .where('status', '=', 'queued')
+      .where((eb) => eb.or([eb('owner_pid', 'is', null), eb('owner_pid', '!=', pid)]))
+    if (filter.id !== undefined) q = q.where('id', '=', filter.id)
+    if (filter.workspaceId !== undefined) q = q.where('workspace_id', '=', filter.workspaceId)
+    return q.execute()
+  }
+
+  /** Writes a patch to a queued job while its recorded owner is still `ownerPid` (null: none); the rows changed (0 when another process got there first). */
+  async patchQueuedOf(id: string, ownerPid: number | null, patch: Partial<JobTable>): Promise<number> {
+    const r = await this.db
+      .updateTable('jobs')
+      .set(patch)
+      .where('id', '=', id)
+      .where('status', '=', 'queued')
+      .where((eb) => (ownerPid === null ? eb('owner_pid', 'is', null) : eb('owner_pid', '=', ownerPid)))
+      .executeTakeFirst()
+    return Number(r.numUpdatedRows)
   }
 
   /** Synchronous: queued and running jobs, oldest first (the queue plan's input). */

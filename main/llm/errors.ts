@@ -13,6 +13,8 @@ export type PolicyErrorCode =
   | 'unsupported-gguf-version'
   | 'unsupported-architecture'
   | 'not-a-model'
+  /** A model that is not F32 throughout, given for training (gguf-check.ts). */
+  | 'not-f32'
   | 'load-failed'
   | 'context-failed'
   | 'runtime-unavailable'

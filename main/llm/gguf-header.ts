@@ -6,6 +6,9 @@ import { ModelFileError } from './errors'
  * file is checked against the bytes that remain before anything is allocated, so random or truncated
  * input fails fast with a typed error. node-llama-cpp's own reader zero-fills past the end of a
  * truncated file and trusts string lengths, which is fine for good files but not for a file picker.
+ * Every tensor's type must be one ggml knows and its bytes must lie within the file; each refusal
+ * names its cause ("truncated at byte N: tensor X needs bytes A..B", "unknown tensor type 999 in
+ * tensor X"). gguf-check.ts adds the check training needs (every weight F32).
  */
 
 export type GgufScalar = number | bigint | boolean | string
@@ -46,7 +49,7 @@ const VALUE_WIDTH: readonly number[] = [1, 1, 2, 2, 4, 4, 4, 1, 0, 0, 8, 8, 8]
 const STRING = 8
 const ARRAY = 9
 
-/** Bytes per block and elements per block of ggml tensor types, for the data-extent check. */
+/** Elements per block and bytes per block of every ggml tensor type (ggml.h's ggml_type; the ids it removed are absent). */
 const GGML_BLOCK: Record<number, readonly [blockElements: number, blockBytes: number]> = {
   0: [1, 4], 1: [1, 2], 2: [32, 18], 3: [32, 20], 6: [32, 22], 7: [32, 24], 8: [32, 34], 9: [32, 36],
   10: [256, 84], 11: [256, 110], 12: [256, 144], 13: [256, 176], 14: [256, 210], 15: [256, 292],
@@ -62,6 +65,22 @@ export function tensorByteSize(ggmlType: number, elements: number): number | nul
   return Math.ceil(elements / block[0]) * block[1]
 }
 
+/** Whether ggml knows a tensor type id. */
+export const isKnownTensorType = (ggmlType: number): boolean => GGML_BLOCK[ggmlType] !== undefined
+
+/** Bytes a tensor of a known type occupies, exactly, however large its dimensions claim to be. */
+function tensorBytes(ggmlType: number, dims: number[]): bigint {
+  const [blockElements, blockBytes] = GGML_BLOCK[ggmlType]!
+  const elements = dims.reduce((a, b) => a * BigInt(b), 1n)
+  return ((elements + BigInt(blockElements) - 1n) / BigInt(blockElements)) * BigInt(blockBytes)
+}
+
+/** "truncated at byte N: <what> needs bytes A..B": the file ends at N, and bytes A to B (inclusive) were needed. */
+export function truncatedMessage(size: number, what: string, start: number | bigint, length: number | bigint): string {
+  const end = BigInt(start) + BigInt(length) - 1n
+  return `truncated at byte ${size}: ${what} needs bytes ${start}..${end} (the file ends early: the download or copy is probably incomplete)`
+}
+
 class BoundedReader {
   private chunk = Buffer.alloc(0)
   private chunkStart = 0
@@ -73,8 +92,9 @@ class BoundedReader {
     return this.size - this.pos
   }
 
-  truncated(what: string): ModelFileError {
-    return new ModelFileError('truncated', `GGUF file ends early (${this.size} bytes) while reading ${what}: the download or copy is probably incomplete`, { path: this.path })
+  /** The `length` bytes of `what`, from here, go past the end. */
+  truncated(what: string, length: number | bigint): ModelFileError {
+    return new ModelFileError('truncated', truncatedMessage(this.size, what, this.pos, length), { path: this.path })
   }
 
   corrupt(what: string): ModelFileError {
@@ -82,13 +102,13 @@ class BoundedReader {
   }
 
   private async bytes(n: number, what: string): Promise<Buffer> {
-    if (n > this.remaining) throw this.truncated(what)
+    if (n > this.remaining) throw this.truncated(what, n)
     const offsetInChunk = this.pos - this.chunkStart
     if (offsetInChunk < 0 || offsetInChunk + n > this.chunk.length) {
       const want = Math.min(Math.max(n, 1 << 20), this.remaining)
       const buf = Buffer.alloc(want)
       const { bytesRead } = await this.fh.read(buf, 0, want, this.pos)
-      if (bytesRead < n) throw this.truncated(what)
+      if (bytesRead < n) throw this.truncated(what, n)
       this.chunk = buf.subarray(0, bytesRead)
       this.chunkStart = this.pos
     }
@@ -102,14 +122,14 @@ class BoundedReader {
   /** u64 as a number; values beyond 2^53 are never valid sizes or counts here. */
   async count(what: string): Promise<number> {
     const v = (await this.bytes(8, what)).readBigUInt64LE(0)
-    if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw this.corrupt(`${what} is ${v}`)
+    if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw this.corrupt(`${what} is ${v}, impossible in a file of ${this.size} bytes`)
     return Number(v)
   }
 
   async string(what: string, maxBytes = Number.MAX_SAFE_INTEGER): Promise<string> {
     const length = await this.count(`${what} length`)
-    if (length > maxBytes) throw this.corrupt(`${what} claims ${length} bytes`)
-    if (length > this.remaining) throw this.truncated(what)
+    if (length > maxBytes) throw this.corrupt(`${what} claims ${length} bytes (at most ${maxBytes})`)
+    if (length > this.remaining) throw this.truncated(what, length)
     return (await this.bytes(length, what)).toString('utf8')
   }
 
@@ -145,7 +165,7 @@ async function readValue(r: BoundedReader, type: number, key: string): Promise<G
   const length = await r.count(`length of ${key}`)
   // A string takes at least its 8-byte length; a fixed-width item its width.
   const minItemBytes = itemType === STRING ? 8 : VALUE_WIDTH[itemType]!
-  if (length * minItemBytes > r.remaining) throw r.truncated(`array ${key} (${length} items)`)
+  if (length * minItemBytes > r.remaining) throw r.truncated(`array ${key} (${length} items)`, length * minItemBytes)
   const keep = length <= KEEP_ARRAY_MAX
   const values: GgufScalar[] = []
   for (let i = 0; i < length; i++) {
@@ -176,7 +196,8 @@ export async function readGgufHeader(path: string): Promise<GgufHeader> {
     await fh.read(magicBytes, 0, magicBytes.length, 0)
     if (magicBytes.toString('latin1') !== 'GGUF') {
       const looksText = /^[\x09\x0a\x0d\x20-\x7e]*$/.test(magicBytes.toString('latin1'))
-      throw new ModelFileError('not-gguf', `not a GGUF file (${looksText ? 'it looks like text' : 'unknown binary format'}): ${path}`, { path })
+      const hex = [...magicBytes].map((b) => b.toString(16).padStart(2, '0')).join(' ')
+      throw new ModelFileError('not-gguf', `not a GGUF file (${looksText ? 'it looks like text' : `it starts with ${hex}, not "GGUF"`}): ${path}`, { path })
     }
     r.pos = 4
     const version = await r.u32('version')
@@ -186,8 +207,8 @@ export async function readGgufHeader(path: string): Promise<GgufHeader> {
     const tensorCount = await r.count('tensor count')
     const kvCount = await r.count('metadata count')
     // Each key-value pair takes at least 13 bytes and each tensor entry at least 24.
-    if (kvCount * 13 > r.remaining) throw r.truncated(`${kvCount} metadata entries`)
-    if (tensorCount * 24 > r.remaining) throw r.truncated(`${tensorCount} tensor entries`)
+    if (kvCount * 13 > r.remaining) throw r.truncated(`${kvCount} metadata entries (at least 13 bytes each)`, kvCount * 13)
+    if (tensorCount * 24 > r.remaining) throw r.truncated(`${tensorCount} tensor entries (at least 24 bytes each)`, tensorCount * 24)
 
     const metadata = new Map<string, GgufMetaValue>()
     for (let i = 0; i < kvCount; i++) {
@@ -213,12 +234,14 @@ export async function readGgufHeader(path: string): Promise<GgufHeader> {
     const dataOffset = Math.ceil(r.pos / alignment) * alignment
 
     for (const t of tensors) {
+      if (!isKnownTensorType(t.ggmlType)) throw new ModelFileError('corrupt', `unknown tensor type ${t.ggmlType} in tensor ${t.name}: not a ggml type this build reads (the file is corrupt, or from a newer llama.cpp)`, { path })
       if (t.offset % alignment !== 0) throw r.corrupt(`tensor ${t.name} offset ${t.offset} is not aligned to ${alignment}`)
-      const elements = t.dims.reduce((a, b) => a * b, 1)
-      const bytes = tensorByteSize(t.ggmlType, elements)
-      if (bytes !== null && dataOffset + t.offset + bytes > size) {
-        throw new ModelFileError('truncated', `GGUF file ends early (${size} bytes): tensor ${t.name} needs bytes up to ${dataOffset + t.offset + bytes}; the download or copy is probably incomplete`, { path })
+      const bytes = tensorBytes(t.ggmlType, t.dims)
+      if (bytes > BigInt(size)) {
+        throw new ModelFileError('corrupt', `tensor ${t.name} claims dimensions ${t.dims.join(' x ')} (${bytes} bytes), more than the whole file (${size} bytes): the header is corrupt`, { path })
       }
+      const start = BigInt(dataOffset) + BigInt(t.offset)
+      if (start + bytes > BigInt(size)) throw new ModelFileError('truncated', truncatedMessage(size, `tensor ${t.name}`, start, bytes), { path })
     }
     return { version, fileSize: size, metadata, tensors, alignment, dataOffset }
   } finally {

@@ -9,7 +9,8 @@ import { ModelStore } from './store'
 import { PolicyError } from '../llm/errors'
 import { getSharedRuntime, type LoadedModel } from '../llm/llama-runtime'
 import { createGgufEmbedder, type GgufEmbedder } from '../llm/embedder'
-import { inspectModelFile, type ModelFileInfo } from '../llm/model-file'
+import { checkGgufFile } from '../llm/gguf-check'
+import { describeGgufHeader, sha256File, type ModelFileInfo } from '../llm/model-file'
 import { readProvenance } from './provenance'
 
 export interface ModelRegistryOptions {
@@ -89,12 +90,16 @@ export class ModelRegistry {
     return (await this.store.models()).map((r) => this.toDto(r, lora))
   }
 
-  /** Inspects the file's header and hash without loading weights; a bad file is a validation error. */
+  /**
+   * Checks the file (checkGgufFile: header, every tensor's type and bytes) and hashes it without
+   * loading weights; a bad file is a validation error with its named reason, and nothing is registered.
+   */
   async add(path: string, role?: ModelTable['role']): Promise<ModelInfo> {
     const abs = resolve(path)
     let info: ModelFileInfo
     try {
-      info = await inspectModelFile(abs, { hash: true })
+      const header = await checkGgufFile(abs, { forTraining: false })
+      info = describeGgufHeader(abs, header, await sha256File(abs))
     } catch (err) {
       if (err instanceof PolicyError) throw new ApiError('VALIDATION', err.message)
       throw err

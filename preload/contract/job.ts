@@ -98,9 +98,16 @@ export const ModelDownloadResult = z.object({ path: z.string(), modelId: z.strin
 /**
  * Which jobs of the same workspace a job may run beside. Absent: any (jobs run in parallel up to the
  * job limit). 'workspace': none (it runs alone there: VACUUM rewrites the whole file). `{ lock }`:
- * none holding the same named lock (two corpus writers would interleave their files and links).
+ * none holding the same named lock (two corpus writers would interleave their files and links);
+ * `{ lock, shared: true }` holds it for reading: beside other readers, never beside a holder without
+ * `shared` (a run reading the corpus never sees an ingest half done). `why` is shown to the user while
+ * the job waits on that lock.
  */
-export type JobExclusivity = 'workspace' | { lock: string }
+export type JobExclusivity = 'workspace' | { lock: string; shared?: true; why: string }
+
+/** The corpus lock: writers (ingest, embed) alone; runs that read the corpus from start to end share it, so the corpus signature they store is the corpus they read. */
+const CORPUS_WRITER = { lock: 'corpus', why: 'one corpus writer at a time, never while a run reads the corpus' } as const satisfies JobExclusivity
+const CORPUS_READER = { lock: 'corpus', shared: true, why: 'a run reads one corpus from start to end, so it waits while the corpus is being written' } as const satisfies JobExclusivity
 
 interface JobKindDef<P extends z.ZodType, R extends z.ZodType, W extends boolean> {
   summary: string
@@ -126,12 +133,12 @@ const kind = <P extends z.ZodType, R extends z.ZodType, W extends boolean>(def: 
  */
 export const jobKinds = {
   'db.maintenance': kind({ summary: 'Integrity check and VACUUM of a workspace database', workspace: true, exclusive: 'workspace', params: MaintenanceParams.default({ vacuum: true }), result: MaintenanceResult }),
-  'corpus.ingest': kind({ summary: 'Ingest sources into a workspace corpus', workspace: true, exclusive: { lock: 'corpus' }, params: IngestParams, result: IngestResult }),
-  'corpus.embed': kind({ summary: 'Embed every chunk with a GGUF model', workspace: true, exclusive: { lock: 'corpus' }, params: EmbedParams, result: EmbedResult }),
-  'eval.run': kind({ summary: 'Evaluate a policy over a question split', workspace: true, params: EvalParams, result: EvalResult }),
-  'train.run': kind({ summary: 'A short RL run of the policy head (new, or resumed from its last completed step)', workspace: true, params: TrainParams, result: TrainResult }),
-  'ablation.run': kind({ summary: 'Run an ablation matrix: every row and seed on the same questions, then its paired results', workspace: true, params: AblationRunParams, result: AblationRunResult }),
-  'findings.run': kind({ summary: "Run the papers' matched experiments on the workspace (one ablation each, resumed by cell) and give each claim a verdict", workspace: true, params: FindingsRunParams, result: FindingsRunResult }),
+  'corpus.ingest': kind({ summary: 'Ingest sources into a workspace corpus', workspace: true, exclusive: CORPUS_WRITER, params: IngestParams, result: IngestResult }),
+  'corpus.embed': kind({ summary: 'Embed every chunk with a GGUF model', workspace: true, exclusive: CORPUS_WRITER, params: EmbedParams, result: EmbedResult }),
+  'eval.run': kind({ summary: 'Evaluate a policy over a question split', workspace: true, exclusive: CORPUS_READER, params: EvalParams, result: EvalResult }),
+  'train.run': kind({ summary: 'A short RL run of the policy head (new, or resumed from its last completed step)', workspace: true, exclusive: CORPUS_READER, params: TrainParams, result: TrainResult }),
+  'ablation.run': kind({ summary: 'Run an ablation matrix: every row and seed on the same questions, then its paired results', workspace: true, exclusive: CORPUS_READER, params: AblationRunParams, result: AblationRunResult }),
+  'findings.run': kind({ summary: "Run the papers' matched experiments on the workspace (one ablation each, resumed by cell) and give each claim a verdict", workspace: true, exclusive: CORPUS_READER, params: FindingsRunParams, result: FindingsRunResult }),
   'graph.export': kind({ summary: 'Export the graph as GraphML', workspace: true, writesPath: true, params: GraphExportParams.default({}), result: GraphExportResult }),
   'questions.generate': kind({ summary: 'Generate bridge and comparison questions from the corpus graph, optionally rewritten (and checked) through a GGUF model', workspace: true, params: QuestionGenerateParams, result: QuestionGenerateResult }),
   'questions.import': kind({ summary: 'Import a question set from a staged JSONL, JSON or CSV file (read off the main thread, written whole or not at all)', workspace: true, brief: true, params: QuestionImportParams, result: QuestionImportResult }),

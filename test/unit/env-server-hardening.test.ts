@@ -1,7 +1,8 @@
 /**
  * Environment-server hardening (issue 23 items 3, 8, 9) over a real demo workspace and real HTTP on
  * loopback: every 4xx names `error.field` (bad JSON, prototype keys, 413, 414, 431, unknown episode,
- * DELETE with a JSON content type and no body); idle means no request from the client, so an episode
+ * POST with a JSON content type and no body); DELETE with a JSON content type and an empty body closes
+ * the episode; idle means no request from the client, so an episode
  * whose request has arrived is never dropped while it waits; `[::1]` and `localhost.` bind what passes
  * the loopback check.
  */
@@ -64,7 +65,9 @@ describe('environment server hardening', () => {
       ['not a uuid', call('POST', '/v1/episodes/nope/finish', '{}', json), 404, 'id'],
       ['414', call('POST', `/v1/episodes/${'a'.repeat(5000)}/step`, '{"menu_id": "A"}', json), 414, 'path'],
       ['431', call('GET', `/v1/health?${'q'.repeat(20_000)}`), 431, '(headers)'],
-      ['DELETE, JSON content type, no body', call('DELETE', `/v1/episodes/${id}`, undefined, json), 400, '(body)'],
+      // No body with a JSON content type: a DELETE is taken as it is meant (here, an episode that is not open); a POST is told its body is empty.
+      ['DELETE, JSON content type, no body', call('DELETE', `/v1/episodes/${id}`, undefined, json), 404, 'id'],
+      ['POST, JSON content type, no body', call('POST', '/v1/episodes', undefined, json), 400, '(body)'],
       ['DELETE unknown episode', call('DELETE', `/v1/episodes/${id}`), 404, 'id'],
       ['415', call('POST', '/v1/episodes', '<x/>', { 'content-type': 'text/xml' }), 415, 'content-type'],
       ['no endpoint', call('GET', '/v2/nothing'), 404, 'path'],
@@ -76,6 +79,20 @@ describe('environment server hardening', () => {
       expect([r.status, r.json.error?.field], name).toEqual([status, field])
       expect(r.json.error.message.length, name).toBeGreaterThan(5)
     }
+  })
+
+  it('closes an episode on DELETE with a JSON content type and an empty body', async () => {
+    const created = await call('POST', '/v1/episodes', JSON.stringify({ environment: 'graph-menu', set: 1, index: 2, seed: 0 }), json)
+    expect(created.status).toBe(200)
+    const id = created.json.episode_id as string
+    const open = (await call('GET', '/v1/stats')).json.open as number
+    for (const body of [undefined, '']) {
+      const closed = await call('DELETE', `/v1/episodes/${id}`, body, json)
+      if (body === undefined) expect([closed.status, closed.json]).toEqual([200, { deleted: true }])
+      else expect([closed.status, closed.json.error?.field]).toEqual([404, 'id'])
+    }
+    expect((await call('GET', '/v1/stats')).json.open).toBe(open - 1)
+    expect((await call('POST', `/v1/episodes/${id}/step`, JSON.stringify({ menu_id: 'A' }), json)).status).toBe(404)
   })
 
   it('does not count a request that has arrived as idleness, however long it waits; silence past the timeout drops the episode', async () => {

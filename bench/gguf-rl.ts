@@ -1,44 +1,57 @@
 /**
  * RL on the GGUF policy's own weights: stories260K choosing graph-menu ids on the demo world, trained
- * through the native trainer (advantage-weighted -log p of the chosen id tokens), held-out reward and
- * supporting-fact F1 of the trained model against its base (greedy, paired per held-out question,
- * bootstrap CIs), and against the head trained with the same rollout budget in the same run.
+ * through the native trainer with the contract's defaults (GgufTrainSchema: optimizer, learning rate, KL
+ * term and guard, clipping), as a sweep over group size G and questions per step Q and seeds. Each cell's
+ * held-out reward of the trained model is paired per question against its base (greedy, bootstrap CI).
+ * Then one recorded update is replayed through a fresh trainer packed (shared-prefix trees) and padded
+ * (one datapoint per decision, the layout before packing): seconds per update and tokens per second of
+ * both, in the same run.
  *
  * stories260K is a 260K-parameter story model, not an instruction model: it reads the menu prompt as
  * text, and what it can learn here is which ids to prefer from the prompt's surface. Report what comes.
  *
- * Env (small defaults that finish in a few minutes on 2 cores): GGUF_RL_STEPS (12), GGUF_RL_GROUP (8),
- * GGUF_RL_QUESTIONS (4 per step), GGUF_RL_SEEDS (1), GGUF_RL_DEMO_SIZE (2), GGUF_RL_HELDOUT (24),
- * GGUF_RL_LR (0.0002), GGUF_RL_OPTIMIZER (sgd), GGUF_RL_CONTEXT (512), GGUF_RL_MODEL (stories260K),
- * GGUF_RL_HEAD (1: also train the head for comparison; 0 skips it).
- * Prints, per metric: learn: gguf graph-menu <metric> before <x> after <y> diff <d> CI [<lo>, <hi>]
- * and update: <s> s/update <t> tokens/s (tokens through the training graph, sequences padded to the
- * context), rollouts: <r> rollouts/s, memory: ... (medians over the steps that trained).
+ * Env: GGUF_RL_GROUPS (4,8), GGUF_RL_QUESTIONS (4,16), GGUF_RL_SEEDS (2), GGUF_RL_STEPS (6),
+ * GGUF_RL_DEMO_SIZE (2), GGUF_RL_HELDOUT (24), GGUF_RL_MODEL (stories260K); the options over the
+ * contract's defaults: GGUF_RL_LR, GGUF_RL_OPTIMIZER, GGUF_RL_KL_COEF, GGUF_RL_KL_TARGET, GGUF_RL_CONTEXT;
+ * GGUF_RL_HEAD (0; 1 also trains the head per cell for comparison).
+ * Prints one line per cell:
+ *   learn: gguf graph-menu G=<g> Q=<q> seed=<s> reward before <x> after <y> diff <d> CI [<lo>, <hi>] kl <k>
+ * and update: <s> s/update <t> tokens/s (<u> trained tokens/s), padding <p>, packed vs padded, rollouts, memory.
  */
 import { existsSync } from 'node:fs'
 
 import { comparePaired } from '../main/eval'
-import { runTraining, type HeldOutResult } from '../main/experiments/training'
+import { GgufTrainSchema } from '../preload/contract'
+import { loadRequestFor, runTraining, trainRequestFor, type HeldOutResult } from '../main/experiments/training'
+import { defaultThreadCount } from '../main/llm/llama-runtime'
+import { GgufTrainer } from '../main/llm/training'
 import { LexicalAnswerer } from '../main/policy/answerer/lexical-answerer'
 import { computeReward } from '../main/rl/reward-schemes'
-import { trainConfigSchema, type TrainConfigInput } from '../main/rl/trainer'
+import { trainConfigSchema, type TokenBatch, type TrainConfigInput } from '../main/rl/trainer'
 import { openDemoWorkspace } from './support/corpus'
 import { STORIES_260K } from './support/gguf'
 import { tempDir } from './support/services'
 
 const env = (k: string, d: number) => Number(process.env[k] ?? d)
-const STEPS = env('GGUF_RL_STEPS', 12)
-const GROUP = env('GGUF_RL_GROUP', 8)
-const QUESTIONS = env('GGUF_RL_QUESTIONS', 4)
-const SEEDS = env('GGUF_RL_SEEDS', 1)
+const list = (k: string, d: string) => (process.env[k] ?? d).split(',').map(Number)
+const GROUPS = list('GGUF_RL_GROUPS', '4,8')
+const QUESTIONS = list('GGUF_RL_QUESTIONS', '4,16')
+const SEEDS = env('GGUF_RL_SEEDS', 2)
+const STEPS = env('GGUF_RL_STEPS', 6)
 const SIZE = env('GGUF_RL_DEMO_SIZE', 2)
 const HELDOUT = env('GGUF_RL_HELDOUT', 24)
-const LR = env('GGUF_RL_LR', 0.0002)
-const CONTEXT = env('GGUF_RL_CONTEXT', 512)
-const OPTIMIZER = (process.env.GGUF_RL_OPTIMIZER ?? 'sgd') as 'sgd' | 'adamw'
 const MODEL = process.env.GGUF_RL_MODEL ?? STORIES_260K
-const WITH_HEAD = env('GGUF_RL_HEAD', 1) !== 0
-const METRICS = ['reward', 'sp.f1', 'sp.allGold', 'sp.recall', 'evidence.count']
+const WITH_HEAD = env('GGUF_RL_HEAD', 0) !== 0
+const overrides = Object.fromEntries(
+  [
+    ['learningRate', process.env.GGUF_RL_LR],
+    ['optimizer', process.env.GGUF_RL_OPTIMIZER],
+    ['klCoef', process.env.GGUF_RL_KL_COEF],
+    ['klTarget', process.env.GGUF_RL_KL_TARGET],
+    ['contextSize', process.env.GGUF_RL_CONTEXT],
+  ].flatMap(([k, v]) => (v === undefined ? [] : [[k, k === 'optimizer' ? v : Number(v)]])),
+)
+const GGUF = GgufTrainSchema.parse({ modelPath: MODEL, ...overrides })
 
 if (!existsSync(MODEL)) {
   console.log(`Skipping bench:gguf-rl: no model at ${MODEL} (set GGUF_RL_MODEL to an F32 GGUF)`)
@@ -60,77 +73,86 @@ const heldOutSize = Math.min(HELDOUT, Math.floor(total / 2))
 const train = { questionSetId: 1, offset: 0, limit: total - heldOutSize }
 const heldOut = { questionSetId: 1, offset: total - heldOutSize, limit: heldOutSize }
 const out = tempDir('harness-gguf-rl-')
-console.log(`bench:gguf-rl: ${MODEL}; demo world size ${SIZE}: ${train.limit} train / ${heldOut.limit} held-out questions (the last by id); ${STEPS} steps x ${QUESTIONS} questions x ${GROUP} rollouts, ${SEEDS} seed(s); ${OPTIMIZER} lr ${LR}, context ${CONTEXT}`)
+console.log(`bench:gguf-rl: ${MODEL}; demo world size ${SIZE}: ${train.limit} train / ${heldOut.limit} held-out questions (the last by id); ${STEPS} steps per cell, G in {${GROUPS}}, Q in {${QUESTIONS}}, ${SEEDS} seed(s); ${GGUF.optimizer} lr ${GGUF.learningRate}, KL coef ${GGUF.klCoef}, KL target ${GGUF.klTarget}, max grad norm ${GGUF.maxGradNorm}, context ${GGUF.contextSize}`)
 
-const base: TrainConfigInput = { environment: 'graph-menu', steps: STEPS, groupSize: GROUP, questionsPerStep: QUESTIONS, evalInterval: STEPS, train, heldOut, credit: { scheme: 'outcome', lambda: 0 } }
-const reward = trainConfigSchema.parse(base).reward
+const cellConfig = (g: number, q: number, seed: number): TrainConfigInput => ({ environment: 'graph-menu', steps: STEPS, groupSize: g, questionsPerStep: q, evalInterval: STEPS, train, heldOut, seed, credit: { scheme: 'outcome', lambda: 0 } })
+const reward = trainConfigSchema.parse(cellConfig(4, 4, 1)).reward
 const rows = (r: HeldOutResult): Rows =>
   Object.entries(r.perQuestion).map(([questionId, m]) => ({ questionId, variant: null, metrics: { ...m, reward: computeReward(m, reward).total } }))
-const seedMean = (perSeed: Rows[]): Rows =>
-  perSeed[0]!.map((row) => ({
-    questionId: row.questionId,
-    variant: null,
-    metrics: Object.fromEntries(METRICS.map((k) => [k, perSeed.reduce((a, s) => a + (s.find((r) => r.questionId === row.questionId)?.metrics[k] ?? 0), 0) / perSeed.length])),
-  }))
 
-const ggufBefore: Rows[] = []
-const ggufAfter: Rows[] = []
-const headAfter: Rows[] = []
+const lines: string[] = []
 const updates: number[] = []
 const tokensPerSecond: number[] = []
 const trainedTokensPerSecond: number[] = []
+const padding: number[] = []
 const rolloutsPerSecond: number[] = []
-const kls: number[] = []
+let recorded: TokenBatch | null = null
 let trainerPeak = 0
-let trainerEstimate = 0
-for (let seed = 1; seed <= SEEDS; seed++) {
-  const t0 = performance.now()
-  const r = await runTraining(raw, { ...base, seed, gguf: { modelPath: MODEL, optimizer: OPTIMIZER, learningRate: LR, contextSize: CONTEXT } }, {
-    answerer, appVersion: 'bench', jobId: null, progress: () => {}, throwIfCancelled: () => {}, ggufDir: out.dir,
-    onStep: (step, d) => {
-      // Steps whose groups all agreed train nothing: they are no update to time.
-      if ((d.optimizerSteps as number) > 0) {
-        updates.push(d.secondsPerUpdate as number)
-        tokensPerSecond.push(d.tokensPerSecond as number)
-        trainedTokensPerSecond.push((d.tokensTrained as number) / (d.secondsPerUpdate as number))
+let failedCells = 0
+for (const g of GROUPS) {
+  for (const q of QUESTIONS) {
+    for (let seed = 1; seed <= SEEDS; seed++) {
+      const t0 = performance.now()
+      let lastKl: number | null = null
+      const r = await runTraining(raw, { ...cellConfig(g, q, seed), gguf: GGUF }, {
+        answerer, appVersion: 'bench', jobId: null, progress: () => {}, throwIfCancelled: () => {}, ggufDir: out.dir,
+        onBatch: (_step, b) => {
+          if (!recorded && b.items.length > 4) recorded = b
+        },
+        onStep: (step, d) => {
+          // Steps whose groups all agreed train nothing: they are no update to time.
+          if ((d.optimizerSteps as number) > 0) {
+            updates.push(d.secondsPerUpdate as number)
+            tokensPerSecond.push(d.tokensPerSecond as number)
+            trainedTokensPerSecond.push(d.trainedTokensPerSecond as number)
+            padding.push(d.paddingShare as number)
+          }
+          rolloutsPerSecond.push(d.rolloutsPerSecond as number)
+          if (typeof d.klToBase === 'number') lastKl = d.klToBase
+          trainerPeak = Math.max(trainerPeak, d.trainerPeakRssBytes as number)
+          console.log(`G=${g} Q=${q} seed ${seed} step ${step}: train reward ${fmt(d.reward as number)}, loss ${fmt(d.loss as number)}, grad norm ${fmt(d.gradNorm as number)}, entropy ${fmt(d.entropy as number)}, ${d.decisionsTrained} decisions in ${d.datapoints} datapoints, ${fmt(d.secondsPerUpdate as number, 2)} s/update, KL to base ${fmt(d.klToBase as number, 4)}${d.klWarning ? ` (${d.klWarning})` : ''}, step ${fmt(d.seconds as number, 1)} s`)
+        },
+      })
+      const c = comparePaired(rows(r.before!), rows(r.after!), 'reward', { seed: 1 })
+      const ok = (c.ci?.lower ?? -1) > 0 && (lastKl ?? Infinity) <= GGUF.klTarget
+      if (!ok) failedCells++
+      lines.push(`learn: gguf graph-menu G=${g} Q=${q} seed=${seed} reward before ${fmt(c.baselineMean)} after ${fmt(c.candidateMean)} diff ${fmt(c.meanDifference)} CI [${fmt(c.ci?.lower)}, ${fmt(c.ci?.upper)}] kl ${fmt(lastKl, 4)}${ok ? '' : '  <- below the goal (CI low > 0, KL under the target)'}`)
+      const f1 = comparePaired(rows(r.before!), rows(r.after!), 'sp.f1', { seed: 1 })
+      console.log(`${lines.at(-1)}; sp.f1 diff ${fmt(f1.meanDifference)} CI [${fmt(f1.ci?.lower)}, ${fmt(f1.ci?.upper)}]; run #${r.runId} ${((performance.now() - t0) / 1000).toFixed(0)} s`)
+      if (WITH_HEAD) {
+        const h = await runTraining(raw, cellConfig(g, q, seed), { answerer, appVersion: 'bench', jobId: null, progress: () => {}, throwIfCancelled: () => {} })
+        const vs = comparePaired(rows(h.after!), rows(r.after!), 'reward', { seed: 1 })
+        lines.push(`learn: gguf graph-menu G=${g} Q=${q} seed=${seed} reward-vs-head head ${fmt(vs.baselineMean)} gguf ${fmt(vs.candidateMean)} diff ${fmt(vs.meanDifference)} CI [${fmt(vs.ci?.lower)}, ${fmt(vs.ci?.upper)}]`)
       }
-      rolloutsPerSecond.push(d.rolloutsPerSecond as number)
-      if (typeof d.klToBase === 'number') kls.push(d.klToBase)
-      trainerPeak = Math.max(trainerPeak, d.trainerPeakRssBytes as number)
-      trainerEstimate = d.trainerEstimatedBytes as number
-      console.log(`seed ${seed} step ${step}: train reward ${fmt(d.reward as number)}, loss ${fmt(d.loss as number)}, ${d.decisionsTrained} decisions / ${d.tokensTrained} tokens trained in ${fmt(d.secondsPerUpdate as number, 2)} s, KL to base ${fmt(d.klToBase as number, 4)}${d.klWarning ? ` (${d.klWarning})` : ''}, step ${fmt(d.seconds as number, 1)} s`)
-    },
-  })
-  ggufBefore.push(rows(r.before!))
-  ggufAfter.push(rows(r.after!))
-  console.log(`seed ${seed}: GGUF run #${r.runId} ${((performance.now() - t0) / 1000).toFixed(0)} s; saved ${r.model?.path} (sha256 ${r.model?.sha256.slice(0, 12)}, base ${r.model?.baseSha256.slice(0, 12)})`)
-  if (WITH_HEAD) {
-    const h = await runTraining(raw, { ...base, seed }, { answerer, appVersion: 'bench', jobId: null, progress: () => {}, throwIfCancelled: () => {} })
-    headAfter.push(rows(h.after!))
-  }
-
-}
-
-const lines: string[] = []
-const before = SEEDS > 1 ? seedMean(ggufBefore) : ggufBefore[0]!
-const after = SEEDS > 1 ? seedMean(ggufAfter) : ggufAfter[0]!
-for (const metric of METRICS) {
-  const c = comparePaired(before, after, metric, { seed: 1 })
-  lines.push(`learn: gguf graph-menu ${metric} before ${fmt(c.baselineMean)} after ${fmt(c.candidateMean)} diff ${fmt(c.meanDifference)} CI [${fmt(c.ci?.lower)}, ${fmt(c.ci?.upper)}]`)
-}
-if (WITH_HEAD) {
-  const head = SEEDS > 1 ? seedMean(headAfter) : headAfter[0]!
-  for (const metric of ['reward', 'sp.f1']) {
-    const c = comparePaired(head, after, metric, { seed: 1 })
-    lines.push(`learn: gguf graph-menu ${metric}-vs-head before ${fmt(c.baselineMean)} after ${fmt(c.candidateMean)} diff ${fmt(c.meanDifference)} CI [${fmt(c.ci?.lower)}, ${fmt(c.ci?.upper)}]`)
+    }
   }
 }
-lines.push(`update: ${fmt(median(updates), 2)} s/update ${fmt(median(tokensPerSecond), 0)} tokens/s (${fmt(median(trainedTokensPerSecond), 1)} trained tokens/s)`)
-lines.push(`rollouts: ${fmt(median(rolloutsPerSecond), 2)} rollouts/s`)
-lines.push(`kl: last step KL(policy || base) ${fmt(kls[kls.length - 1], 4)} nats, max ${fmt(Math.max(...kls), 4)}`)
-lines.push(`memory: trainer peak ${(trainerPeak / 2 ** 20).toFixed(0)} MiB (estimate ${(trainerEstimate / 2 ** 20).toFixed(0)} MiB), bench process peak ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`)
+
+// One recorded update replayed packed and padded through fresh trainers from the base: the same batch, the same run.
+const replay: string[] = []
+if (recorded) {
+  const batch = recorded as TokenBatch
+  const seconds: Record<string, number> = {}
+  for (const pack of [false, true]) {
+    const trainer = await GgufTrainer.start()
+    try {
+      await trainer.load(loadRequestFor(GGUF, MODEL, { baseModel: MODEL, optimizerState: null, threads: defaultThreadCount() }))
+      const r = await trainer.train(trainRequestFor(GGUF, batch.items, GGUF.learningRate, [], pack))
+      seconds[String(pack)] = r.seconds
+      replay.push(`update: ${pack ? 'packed' : 'padded'} ${fmt(r.seconds, 2)} s/update ${fmt(r.tokensProcessed / r.seconds, 0)} graph tokens/s (${fmt(r.weightedTokens / r.seconds, 1)} trained tokens/s, ${fmt(r.sequenceTokens / r.seconds, 0)} sequence tokens/s), ${r.sequences} sequences in ${r.datapoints} datapoints, padding ${fmt(1 - r.packedTokens / r.tokensProcessed, 3)}, shared prefixes ${fmt(1 - r.packedTokens / r.sequenceTokens, 3)}`)
+    } finally {
+      await trainer.close()
+    }
+  }
+  replay.push(`update: packed / padded speed-up ${fmt(seconds['false']! / seconds['true']!, 2)}x on the same batch`)
+}
+
 console.log('')
 for (const l of lines) console.log(l)
+console.log(`sweep: ${lines.filter((l) => l.startsWith('learn:') && !l.includes('reward-vs-head')).length - failedCells} of ${GROUPS.length * QUESTIONS.length * SEEDS} cells above the base with CI low > 0 and KL under ${GGUF.klTarget}`)
+console.log(`update: ${fmt(median(updates), 2)} s/update ${fmt(median(tokensPerSecond), 0)} tokens/s (${fmt(median(trainedTokensPerSecond), 1)} trained tokens/s), padding ${fmt(median(padding), 3)} (medians over the sweep's updates)`)
+for (const l of replay) console.log(l)
+console.log(`rollouts: ${fmt(median(rolloutsPerSecond), 2)} rollouts/s`)
+console.log(`memory: trainer peak ${(trainerPeak / 2 ** 20).toFixed(0)} MiB, bench process peak ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`)
 await demo.close()
 out.cleanup()
-

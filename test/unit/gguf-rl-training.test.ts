@@ -6,12 +6,13 @@
  * before and after are stored; the final model carries its provenance (base SHA-256, run, step).
  */
 import { createHash } from 'node:crypto'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runTraining, TrainingStore } from '../../main/experiments/training'
 import { LexicalAnswerer } from '../../main/policy/answerer/lexical-answerer'
 import { useGgufTrainingFixture } from '../helpers/gguf-training'
-import { STORIES_260K, storiesAvailable, storiesTitle } from '../helpers/gguf'
+import { STORIES_260K, storiesAvailable, storiesTitle, writeTinyLlama } from '../helpers/gguf'
 
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex')
 
@@ -81,4 +82,26 @@ describe.skipIf(!storiesAvailable)(storiesTitle('RL on the GGUF policy weights (
     expect(whole.after!.perQuestion).toEqual(result.after!.perQuestion)
     expect(whole.model!.sha256).toBe(model.sha256)
   }, 900_000)
+
+  it('refuses a bad model file before a run row, a folder or a trainer process exists, with the named reason', async (ctx) => {
+    if (f.unavailable) return ctx.skip(`GGUF trainer unavailable: ${f.unavailable}`)
+    const f16 = writeTinyLlama(join(f.dir, 'bad-f16.gguf'), { weightType: 'F16', seed: 3 }).file
+    const whole = readFileSync(STORIES_260K)
+    const cut = join(f.dir, 'bad-cut.gguf')
+    writeFileSync(cut, whole.subarray(0, whole.length - 1))
+    const runs = () => Number(f.demo.db.raw.prepare("select count(*) from runs where kind = 'train'").pluck().get())
+    const dir = join(f.dir, 'refused')
+    for (const [file, reason] of [[f16, /bad-f16\.gguf cannot be trained: tensor .* is F16: training needs F32/], [cut, /bad-cut\.gguf cannot be trained: .*truncated/]] as const) {
+      const before = runs()
+      await expect(
+        runTraining(
+          f.demo.db.raw,
+          { environment: 'graph-menu', steps: 1, train: { questionSetId: 1, offset: 0, limit: 4 }, heldOut: { questionSetId: 1, offset: f.total - 2, limit: 2 }, gguf: { modelPath: file } },
+          { answerer: new LexicalAnswerer(), appVersion: 'test', jobId: null, progress: () => {}, throwIfCancelled: () => {}, ggufDir: dir },
+        ),
+      ).rejects.toThrow(reason)
+      expect(runs()).toBe(before)
+      expect(existsSync(dir)).toBe(false)
+    }
+  }, 300_000)
 })

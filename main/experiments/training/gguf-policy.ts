@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs'
 import { environmentFactory, type Protocol } from '../../harness'
+import { checkGgufFile } from '../../llm/gguf-check'
 import { getSharedRuntime } from '../../llm/llama-runtime'
 import { GgufTrainer, type LoadRequest, type ProbeItem, type TrainerBackend, type TrainItem, type TrainRequest } from '../../llm/training'
 import { createPolicy, LLM_KIND_FOR_PROTOCOL, type LlmPolicy, type LlmPolicyKind } from '../../policy/llm-policy'
@@ -31,6 +32,12 @@ export const untrainable = (modelPath: string, reason: string): Error => new Err
  */
 export async function checkGgufTrainable(gguf: GgufTrainConfig): Promise<void> {
   if (!existsSync(gguf.modelPath)) throw new Error(`No GGUF model file at ${gguf.modelPath}`)
+  // The file itself (header, every tensor's bytes and type, F32), with the reason model add and model trainable give.
+  try {
+    await checkGgufFile(gguf.modelPath, { forTraining: true })
+  } catch (err) {
+    throw untrainable(gguf.modelPath, err instanceof Error ? err.message : String(err))
+  }
   const trainer = await GgufTrainer.start({ backend: await trainerBackend(gguf) })
   try {
     const estimate = await trainer.estimate({ model: gguf.modelPath, optimizer: gguf.optimizer, contextSize: gguf.contextSize, lastBlocks: gguf.lastBlocks ?? -1, withBase: true })

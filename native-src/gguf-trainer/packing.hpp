@@ -33,7 +33,10 @@ struct SequenceWeights {
 // Packs sequences (none longer than capacity) into datapoints of at most `capacity` nodes. `share`
 // false puts each sequence in a datapoint of its own (the reference layout). Deterministic: sequences
 // are taken in lexicographic order of their tokens, so neighbours share the most.
-inline std::vector<Datapoint> pack_sequences(const std::vector<SequenceWeights> & seqs, size_t capacity, bool share) {
+// `where`, when given, receives for each input sequence its datapoint and the node of each of its tokens.
+inline std::vector<Datapoint> pack_sequences(const std::vector<SequenceWeights> & seqs, size_t capacity, bool share,
+                                             std::vector<std::pair<size_t, std::vector<int>>> * where = nullptr) {
+  if (where) where->assign(seqs.size(), {});
   std::vector<size_t> order(seqs.size());
   std::iota(order.begin(), order.end(), 0);
   if (share) std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return *seqs[a].tokens < *seqs[b].tokens; });
@@ -56,6 +59,7 @@ inline std::vector<Datapoint> pack_sequences(const std::vector<SequenceWeights> 
       children.clear();
     }
     Datapoint & d = out.back();
+    if (where) (*where)[k].first = out.size() - 1;
     int node = -1;
     for (size_t t = 0; t < tk.size(); t++) {
       auto it = children.find({node, tk[t]});
@@ -70,10 +74,11 @@ inline std::vector<Datapoint> pack_sequences(const std::vector<SequenceWeights> 
         d.nodes.push_back(pn);
         children[{node, tk[t]}] = next;
       }
-      if (t > 0) {
+      if (t > 0 && seqs[k].weights) {
         d.nodes[next].w += (*seqs[k].weights)[t];
         d.nodes[next].b += (*seqs[k].kl_weights)[t];
       }
+      if (where) (*where)[k].second.push_back(next);
       node = next;
     }
   }

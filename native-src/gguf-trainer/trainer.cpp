@@ -514,22 +514,87 @@ struct Sequence {
   std::vector<float> kl_weights; // weight of KL(policy || base) of the distribution predicting token i
 };
 
-// Mean KL(policy || base) of the next-token distribution after the given positions (the probe).
+// One llama_opt_epoch over one datapoint in a training context (the policy's or the base's): a forward
+// pass whose logits go to `capture`, or a training step with the interposer's labels.
+static void run_epoch(llama_context * ctx, const Datapoint & dp, const std::vector<float> * labels, std::vector<float> * capture) {
+  const size_t N = T.n_ctx;
+  ggml_opt_dataset_t ds = ggml_opt_dataset_init(GGML_TYPE_I32, GGML_TYPE_I32, N, N, 1, 1);
+  int32_t * data = (int32_t *) ggml_opt_dataset_data(ds)->data;
+  int32_t * lab = (int32_t *) ggml_opt_dataset_labels(ds)->data;
+  for (size_t p = 0; p < N; p++) data[p] = p < dp.nodes.size() ? dp.nodes[p].token : dp.nodes.back().token;
+  for (size_t p = 0; p < N; p++) lab[p] = data[p];  // llama.cpp's one-hot labels: replaced (train) or unused (forward)
+  ggml_opt_result_t res = ggml_opt_result_init();
+  ggml_opt_result_t res_eval = ggml_opt_result_init();
+  const long calls = g_ip.calls, layouts = g_ip.layouts, captures = g_ip.captures;
+  g_ip.layout = &dp;
+  g_ip.n_rows = (int) N;
+  g_ip.capture = capture;
+  g_ip.labels = labels;
+  llama_opt_epoch(ctx, ds, res, res_eval, labels ? 1 : 0, nullptr, nullptr);
+  g_ip.layout = nullptr;
+  g_ip.capture = nullptr;
+  g_ip.labels = nullptr;
+  ggml_opt_result_free(res);
+  ggml_opt_result_free(res_eval);
+  ggml_opt_dataset_free(ds);
+  if (!g_ip.error.empty()) {
+    const std::string e = g_ip.error;
+    g_ip.error.clear();
+    throw std::runtime_error("cannot lay out the packed sequences: " + e);
+  }
+  if (g_ip.layouts != layouts + 1 || (capture && g_ip.captures != captures + 1) || (labels && g_ip.calls != calls + 1)) {
+    throw std::runtime_error("the training interposer did not run (ggml_opt_eval was bound elsewhere): refusing to train with plain cross-entropy");
+  }
+  if (capture && capture->size() != N * (size_t) T.n_vocab) throw std::runtime_error("unexpected logits size from the training graph");
+}
+
+// Rows of logits to rows of log-softmax.
+static void log_softmax_rows(const std::vector<float> & lg, std::vector<float> & out) {
+  const size_t V = T.n_vocab, N = lg.size() / V;
+  out.resize(V * N);
+  for (size_t p = 0; p < N; p++) {
+    const float * r = &lg[p * V];
+    float mx = -INFINITY;
+    for (size_t v = 0; v < V; v++) mx = std::max(mx, r[v]);
+    double sum = 0;
+    for (size_t v = 0; v < V; v++) sum += std::exp((double) r[v] - mx);
+    const float lse = mx + (float) std::log(sum);
+    for (size_t v = 0; v < V; v++) out[p * V + v] = r[v] - lse;
+  }
+}
+
+static double row_kl(const float * lp, const float * lb) {
+  double kl = 0;
+  for (int v = 0; v < T.n_vocab; v++) kl += std::exp((double) lp[v]) * ((double) lp[v] - lb[v]);
+  return kl;
+}
+
+// Mean KL(policy || base) of the next-token distribution after the given positions (the probe), the
+// prompts packed into shared-prefix trees as an update's sequences are (they share the system prompt).
 static double probe_kl(const std::vector<std::pair<std::vector<int>, std::vector<int>>> & probe, double * max_out = nullptr) {
+  if (!T.ctx_base_train) throw std::runtime_error("KL needs a base model (load with baseModel)");
+  std::vector<SequenceWeights> views;
+  for (const auto & it : probe) views.push_back({&it.first, nullptr, nullptr});
+  std::vector<std::pair<size_t, std::vector<int>>> where;
+  const std::vector<Datapoint> dps = pack_sequences(views, T.n_ctx, true, &where);
+  const size_t V = T.n_vocab;
   double total = 0, mx = 0;
   long count = 0;
-  for (const auto & [tk, pos] : probe) {
-    std::vector<float> lp = forward_log_softmax(T.ctx_eval, tk, (int) tk.size());
-    std::vector<float> lb = forward_log_softmax(T.ctx_base, tk, (int) tk.size());
-    for (int p : pos) {
-      double kl = 0;
-      for (int v = 0; v < T.n_vocab; v++) {
-        const double a = lp[(size_t) p * T.n_vocab + v], b = lb[(size_t) p * T.n_vocab + v];
-        kl += std::exp(a) * (a - b);
+  std::vector<float> lg, lp, lb;
+  for (size_t d = 0; d < dps.size(); d++) {
+    run_epoch(T.ctx_train, dps[d], nullptr, &lg);
+    log_softmax_rows(lg, lp);
+    run_epoch(T.ctx_base_train, dps[d], nullptr, &lg);
+    log_softmax_rows(lg, lb);
+    for (size_t k = 0; k < probe.size(); k++) {
+      if (where[k].first != d) continue;
+      for (int p : probe[k].second) {
+        const size_t row = (size_t) where[k].second[(size_t) p];
+        const double kl = row_kl(&lp[row * V], &lb[row * V]);
+        total += kl;
+        mx = std::max(mx, kl);
+        count++;
       }
-      total += kl;
-      mx = std::max(mx, kl);
-      count++;
     }
   }
   if (max_out) *max_out = mx;
@@ -602,58 +667,15 @@ static std::string cmd_train(const Json & req) {
     T.opt.snapshot_weights();
     g_ip.zero_pending = true;
   }
-  // One llama_opt_epoch over one datapoint: a forward pass (capturing the logits) or a training step.
-  auto epoch = [&](llama_context * ctx, const Datapoint & dp, bool train, std::vector<float> * capture) {
-    ggml_opt_dataset_t ds = ggml_opt_dataset_init(GGML_TYPE_I32, GGML_TYPE_I32, N, N, 1, 1);
-    int32_t * data = (int32_t *) ggml_opt_dataset_data(ds)->data;
-    int32_t * lab = (int32_t *) ggml_opt_dataset_labels(ds)->data;
-    for (size_t p = 0; p < N; p++) data[p] = p < dp.nodes.size() ? dp.nodes[p].token : dp.nodes.back().token;
-    for (size_t p = 0; p < N; p++) lab[p] = data[p];  // llama.cpp's one-hot labels: replaced (train) or unused (forward)
-    ggml_opt_result_t res = ggml_opt_result_init();
-    ggml_opt_result_t res_eval = ggml_opt_result_init();
-    const long calls = g_ip.calls, layouts = g_ip.layouts, captures = g_ip.captures;
-    g_ip.layout = &dp;
-    g_ip.n_rows = (int) N;
-    g_ip.capture = capture;
-    g_ip.labels = train ? &labels : nullptr;
-    llama_opt_epoch(ctx, ds, res, res_eval, train ? 1 : 0, nullptr, nullptr);
-    g_ip.layout = nullptr;
-    g_ip.capture = nullptr;
-    g_ip.labels = nullptr;
-    ggml_opt_result_free(res);
-    ggml_opt_result_free(res_eval);
-    ggml_opt_dataset_free(ds);
-    if (!g_ip.error.empty()) {
-      const std::string e = g_ip.error;
-      g_ip.error.clear();
-      throw std::runtime_error("cannot lay out the packed sequences: " + e);
-    }
-    if (g_ip.layouts != layouts + 1 || (capture && g_ip.captures != captures + 1) || (train && g_ip.calls != calls + 1)) {
-      throw std::runtime_error("the training interposer did not run (ggml_opt_eval was bound elsewhere): refusing to train with plain cross-entropy");
-    }
-  };
-  auto log_softmax_rows = [&](const std::vector<float> & lg, std::vector<float> & out) {
-    out.resize(V * N);
-    for (size_t p = 0; p < N; p++) {
-      const float * r = &lg[p * V];
-      float mx = -INFINITY;
-      for (size_t v = 0; v < V; v++) mx = std::max(mx, r[v]);
-      double sum = 0;
-      for (size_t v = 0; v < V; v++) sum += std::exp((double) r[v] - mx);
-      const float lse = mx + (float) std::log(sum);
-      for (size_t v = 0; v < V; v++) out[p * V + v] = r[v] - lse;
-    }
-  };
   try {
     for (const Datapoint & dp : datapoints) {
       packed_tokens += (long) dp.nodes.size();
-      epoch(T.ctx_train, dp, false, &logits);
-      if (logits.size() != V * N) throw std::runtime_error("unexpected logits size from the training graph");
+      run_epoch(T.ctx_train, dp, nullptr, &logits);
       log_softmax_rows(logits, lsm);
       bool any_kl = false;
       for (const PackedNode & n : dp.nodes) any_kl = any_kl || n.b != 0;
       if (any_kl) {
-        epoch(T.ctx_base_train, dp, false, &base_logits);
+        run_epoch(T.ctx_base_train, dp, nullptr, &base_logits);
         log_softmax_rows(base_logits, lsb);
       }
       // ggml's cross-entropy backward per row is (softmax - label) / N, linear in the label: a label of
@@ -688,12 +710,11 @@ static std::string cmd_train(const Json & req) {
         // g = b * softmax * (log softmax - log base - KL): the gradient of b * KL(policy || base)
         const float * lb = &lsb[p * V];
         float * row = &labels[p * V];
-        double kl = 0;
-        for (size_t v = 0; v < V; v++) kl += std::exp(ls[v]) * (ls[v] - lb[v]);
+        const double kl = row_kl(ls, lb);
         for (size_t v = 0; v < V; v++) row[v] -= (float) ((double) N * row_b[p] * std::exp(ls[v]) * (ls[v] - lb[v] - kl));
         kl_objective += row_b[p] * kl;
       }
-      epoch(T.ctx_train, dp, true, nullptr);
+      run_epoch(T.ctx_train, dp, &labels, nullptr);
     }
   } catch (...) {
     if (!seqs.empty()) {

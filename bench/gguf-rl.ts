@@ -12,7 +12,8 @@
  *
  * Env: GGUF_RL_GROUPS (4,8), GGUF_RL_QUESTIONS (4,16), GGUF_RL_SEEDS (2), GGUF_RL_STEPS (6),
  * GGUF_RL_DEMO_SIZE (2), GGUF_RL_HELDOUT (24), GGUF_RL_MODEL (stories260K); the options over the
- * contract's defaults: GGUF_RL_LR, GGUF_RL_OPTIMIZER, GGUF_RL_KL_COEF, GGUF_RL_KL_TARGET, GGUF_RL_CONTEXT;
+ * contract's defaults: GGUF_RL_LR, GGUF_RL_OPTIMIZER, GGUF_RL_KL_COEF, GGUF_RL_KL_TARGET, GGUF_RL_CONTEXT,
+ * GGUF_RL_MAX_GRAD_NORM;
  * GGUF_RL_HEAD (0; 1 also trains the head per cell for comparison).
  * Prints one line per cell:
  *   learn: gguf graph-menu G=<g> Q=<q> seed=<s> reward before <x> after <y> diff <d> CI [<lo>, <hi>] kl <k>
@@ -49,6 +50,7 @@ const overrides = Object.fromEntries(
     ['klCoef', process.env.GGUF_RL_KL_COEF],
     ['klTarget', process.env.GGUF_RL_KL_TARGET],
     ['contextSize', process.env.GGUF_RL_CONTEXT],
+    ['maxGradNorm', process.env.GGUF_RL_MAX_GRAD_NORM],
   ].flatMap(([k, v]) => (v === undefined ? [] : [[k, k === 'optimizer' ? v : Number(v)]])),
 )
 const GGUF = GgufTrainSchema.parse({ modelPath: MODEL, ...overrides })

@@ -756,9 +756,7 @@ static std::string cmd_train(const Json & req) {
       scale *= 0.5;
     }
     T.opt.release_scratch();
-  } else if (kl_target > 0 && !probe.empty()) {
-    kl_after = probe_kl(probe, &kl_max);
-  }
+  }  // no sequence: no step, the KL is what it was (the app keeps the last measurement)
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::ostringstream o;
   o << "{\"ok\":true,\"event\":\"trained\",\"objective\":" << pg_objective + kl_objective << ",\"pgObjective\":" << pg_objective

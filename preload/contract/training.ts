@@ -260,8 +260,9 @@ export const TrainStepDiagnostics = z.object({
   turns: z.number(),
   evidence: z.number(),
   loss: z.number(),
-  gradNorm: z.number(),
-  entropy: z.number(),
+  /** null where the run did not measure it (GGUF runs before the trainer reported it): never drawn as zero. */
+  gradNorm: z.number().nullable(),
+  entropy: z.number().nullable(),
   clippedFraction: z.number(),
   keptGroups: z.number(),
   creditScale: z.number(),
@@ -271,9 +272,13 @@ export const TrainStepDiagnostics = z.object({
   rollouts: z.number(),
   /** GGUF runs (null for the head): KL(policy || base) on held-out prompts, its warning, update cost. */
   klToBase: z.number().nullable(),
+  /** The KL guard's word on this step (halved or undone, the learning rate now), shown as the step arrives. */
   klWarning: z.string().nullable(),
   tokensTrained: z.number().nullable(),
   secondsPerUpdate: z.number().nullable(),
+  /** GGUF runs: the learning rate the step used (the guard lowers it) and the share of the step it kept. */
+  learningRate: z.number().nullable(),
+  stepScale: z.number().nullable(),
 })
 export type TrainStepDiagnostics = z.infer<typeof TrainStepDiagnostics>
 

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import type { VueWrapper } from '@vue/test-utils'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { provideApi } from '../../renderer/src/api'
+import { GgufTrainSchema } from '../../preload/contract'
 // The writer itself: test/helpers/gguf also resolves the stories model by URL, which happy-dom's URL cannot.
 import { writeTinyLlama } from '../../bench/support/gguf/tiny-llama'
 import { tempDir, type TestBackend } from '../helpers/services'
@@ -82,12 +83,17 @@ describe('Ablations page: a GGUF training row', () => {
     // "After training" names what it plays: the trained GGUF weights.
     expect(w.get('[data-test=ablation-policy] option[value="head:after"]').text()).toBe('GGUF policy after training')
     // The contract's defaults stand in the fields.
-    expect((w.get('[data-test=ablation-gguf-lr]').element as HTMLInputElement).value).toBe('0.0002')
-    expect((w.get('[data-test=ablation-gguf-optimizer]').element as HTMLSelectElement).value).toBe('sgd')
+    const defaults = GgufTrainSchema.parse({ modelPath: f32 })
+    const other = defaults.optimizer === 'sgd' ? 'adamw' : 'sgd'
+    expect((w.get('[data-test=ablation-gguf-lr]').element as HTMLInputElement).value).toBe(String(defaults.learningRate))
+    expect((w.get('[data-test=ablation-gguf-optimizer]').element as HTMLSelectElement).value).toBe(defaults.optimizer)
+    expect((w.get('[data-test=ablation-gguf-kl-target]').element as HTMLInputElement).value).toBe(String(defaults.klTarget))
     const fields: Record<string, string> = {
       'ablation-gguf-model': f32,
-      'ablation-gguf-optimizer': 'adamw',
+      'ablation-gguf-optimizer': other,
       'ablation-gguf-lr': '0.0005',
+      'ablation-gguf-kl-coef': '0.1',
+      'ablation-gguf-kl-target': '2',
       'ablation-gguf-context': '1024',
       'ablation-gguf-max-tokens': '32',
       'ablation-offset': '0',
@@ -104,7 +110,8 @@ describe('Ablations page: a GGUF training row', () => {
 
     const [summary] = await backend.call('ablations.list', { workspaceId })
     const saved = await backend.call('ablations.get', { workspaceId, id: summary!.id })
-    expect(saved.config.base.training.gguf).toEqual({ modelPath: f32, optimizer: 'adamw', learningRate: 0.0005, lastBlocks: null, contextSize: 1024, maxTokens: 32, epochs: 1, klWarn: 3, gpuLayers: 0 })
+    // the fields set, the contract's defaults for the rest
+    expect(saved.config.base.training.gguf).toEqual({ ...defaults, optimizer: other, learningRate: 0.0005, klCoef: 0.1, klTarget: 2, contextSize: 1024, maxTokens: 32 })
     expect(saved.config.rows).toEqual([expect.objectContaining({ training: { credit: { scheme: 'outcome', lambda: 0.5 } } })])
     // The training row trains the model's own weights and its cells play the trained weights.
     expect(saved.resolved[1]).toMatchObject({ kind: 'train', policy: { kind: 'gguf', stage: 'after', modelPath: f32 }, unavailable: null })

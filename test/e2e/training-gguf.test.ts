@@ -2,6 +2,7 @@
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { GgufTrainSchema } from '../../preload/contract'
 import { ensureTrainerBinary, GgufTrainerUnavailableError } from '../../main/llm/training'
 import { closeBrowserApp, openBrowserApp, OUTPUT_DIR, requireChromium, type ServedApp } from '../helpers/browser'
 import { STORIES_260K, storiesAvailable, storiesTitle } from '../helpers/gguf'
@@ -83,8 +84,10 @@ describe.runIf(run && storiesAvailable)(storiesTitle('GGUF training in Chromium 
     // The model comes from the registered ones; the options start at the contract's defaults.
     await launcher.locator(`[data-test=train-gguf-model] option[value="${STORIES_260K}"]`).waitFor({ state: 'attached' })
     await launcher.locator('[data-test=train-gguf-model]').selectOption(STORIES_260K)
-    expect(await launcher.locator('[data-test=train-gguf-lr]').inputValue()).toBe('0.0002')
-    expect(await launcher.locator('[data-test=train-gguf-optimizer]').inputValue()).toBe('sgd')
+    const defaults = GgufTrainSchema.parse({ modelPath: STORIES_260K })
+    expect(await launcher.locator('[data-test=train-gguf-lr]').inputValue()).toBe(String(defaults.learningRate))
+    expect(await launcher.locator('[data-test=train-gguf-optimizer]').inputValue()).toBe(defaults.optimizer)
+    expect(await launcher.locator('[data-test=train-gguf-kl-target]').inputValue()).toBe(String(defaults.klTarget))
     await launcher.locator('[data-test=train-gguf-lr]').fill('0.0005')
     await launcher.locator('[data-test=train-gguf-last-blocks]').fill('1')
     await launcher.locator('[data-test=train-name]').fill('e2e gguf run')
@@ -99,10 +102,10 @@ describe.runIf(run && storiesAvailable)(storiesTitle('GGUF training in Chromium 
     })
     expect(await page.locator('[data-test=training-run][data-status=failed]').count(), await page.locator('[data-test=training-run]').textContent() ?? '').toBe(0)
     expect(await page.locator('[data-test=training-error]').count(), (await page.locator('[data-test=training-error]').allTextContents()).join(' ')).toBe(0)
-    expect(await panel.locator('[data-test=training-gguf]').textContent()).toMatch(/Trains the weights of .*stories260K\.gguf · sgd lr 0\.0005 · output \+ last 1 blocks/)
+    expect(await panel.locator('[data-test=training-gguf]').textContent()).toMatch(new RegExp(`Trains the weights of .*stories260K\\.gguf · ${defaults.optimizer} lr 0\\.0005 · output \\+ last 1 blocks`))
     // The setup line names the GGUF update, not the head's loss, learning rate or entropy bonus.
     const setup = (await panel.locator('[data-test=training-setup]').textContent()) ?? ''
-    expect(setup).toContain('advantage-weighted update of the sampled tokens')
+    expect(setup).toContain('advantage-weighted update of the sampled tokens, one optimizer step per training step')
     expect(setup).not.toMatch(/entropy|ppo-clip|reinforce/)
     await waitForPlotted(1)
     const first = await plotted()

@@ -41,8 +41,8 @@ export interface GgufLearnerDeps {
   throwIfCancelled(): void
 }
 
-/** Decision prompts in the KL probe (the distribution of each one's first reply token). */
-const PROBE_PROMPTS = 64
+/** Decision prompts in the KL probe (the distribution of each one's first reply token); packed, they share the system prompt. */
+const PROBE_PROMPTS = 32
 
 async function sha256File(path: string): Promise<string> {
   const h = createHash('sha256')
@@ -110,6 +110,7 @@ export async function createGgufLearner({ raw, config, runId, checkpoint, deps, 
   }
 
   let lr = checkpoint?.gguf?.lr ?? gguf.learningRate
+  let lastKl: number | null = checkpoint ? null : 0
   let probe: ProbeItem[] = []
   let collecting: Trajectory[] | null = null
   let lastSaved: { path: string; sha256: string; step: number; optimizerState: string } | null = checkpoint?.gguf ? { path: checkpoint.gguf.modelPath, sha256: checkpoint.gguf.sha256, step: checkpoint.step, optimizerState: checkpoint.gguf.optimizerState ?? '' } : null
@@ -176,8 +177,10 @@ export async function createGgufLearner({ raw, config, runId, checkpoint, deps, 
         if (r.optimizerSteps > 0 && r.stepScale < 1) lr *= r.stepScale
         else if (r.sequences > 0 && r.optimizerSteps === 0) lr *= 0.5 ** (gguf.maxBacktracks + 1)
       }
+      // An update with nothing to train leaves the weights, so the KL is the last one measured (0 at the base).
       const measured = updates.at(-1)?.probeKl ?? null
-      const kl = !probe.length ? null : measured !== null ? measured : (await cancellable(trainer.kl(probe))).mean
+      const kl = !probe.length ? null : measured !== null ? measured : lastKl !== null && updates.every((u) => u.sequences === 0) ? lastKl : (await cancellable(trainer.kl(probe))).mean
+      lastKl = kl
       const first = updates[0]!
       const last = updates.at(-1)!
       mkdirSync(runDir, { recursive: true })

@@ -170,8 +170,8 @@ function stepRows(raw: SQLite.Database, runId: number): { steps: TrainStepDiagno
       turns: num(d.turns),
       evidence: num(d.evidence),
       loss: num(d.loss),
-      gradNorm: num(d.gradNorm),
-      entropy: num(d.entropy),
+      gradNorm: numOrNull(d.gradNorm),
+      entropy: numOrNull(d.entropy),
       clippedFraction: num(d.clippedFraction),
       keptGroups: num(d.keptGroups),
       creditScale: num(d.creditScale),
@@ -182,6 +182,8 @@ function stepRows(raw: SQLite.Database, runId: number): { steps: TrainStepDiagno
       klWarning: typeof d.klWarning === 'string' ? d.klWarning : null,
       tokensTrained: numOrNull(d.tokensTrained),
       secondsPerUpdate: numOrNull(d.secondsPerUpdate),
+      learningRate: d.secondsPerUpdate === undefined ? null : numOrNull(d.learningRate),
+      stepScale: numOrNull(d.stepScale),
     }
   })
   return { steps, perQuestion }

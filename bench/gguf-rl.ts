@@ -138,9 +138,12 @@ if (recorded) {
   for (const pack of [false, true]) {
     const trainer = await GgufTrainer.start()
     try {
-      await trainer.load(loadRequestFor(GGUF, MODEL, { baseModel: MODEL, optimizerState: null, threads: defaultThreadCount() }))
+      const info = await trainer.load(loadRequestFor(GGUF, MODEL, { baseModel: MODEL, optimizerState: null, threads: defaultThreadCount() }))
       const r = await trainer.train(trainRequestFor(GGUF, batch.items, GGUF.learningRate, [], pack))
       seconds[String(pack)] = r.seconds
+      // FLOPs by the usual 2·params per token and pass: the labels' forward (2), the base's forward for the KL term (2), forward + backward (6).
+      const flops = (2 + (GGUF.klCoef > 0 ? 2 : 0) + 6) * info.nParams * r.tokensProcessed
+      replay.push(`flops: ${pack ? 'packed' : 'padded'} ${fmt(flops / r.seconds / 1e9, 2)} GFLOP/s achieved (${fmt(flops / 1e9, 1)} GFLOP over ${r.tokensProcessed} graph positions of a ${info.nParams.toLocaleString('en')}-parameter model; attention excluded)`)
       replay.push(`update: ${pack ? 'packed' : 'padded'} ${fmt(r.seconds, 2)} s/update ${fmt(r.tokensProcessed / r.seconds, 0)} graph tokens/s (${fmt(r.weightedTokens / r.seconds, 1)} trained tokens/s, ${fmt(r.sequenceTokens / r.seconds, 0)} sequence tokens/s), ${r.sequences} sequences in ${r.datapoints} datapoints, padding ${fmt(1 - r.packedTokens / r.tokensProcessed, 3)}, shared prefixes ${fmt(1 - r.packedTokens / r.sequenceTokens, 3)}`)
     } finally {
       await trainer.close()

@@ -113,7 +113,7 @@ describe.skipIf(!storiesAvailable)(storiesTitle('findings and ablations with the
     if (new TrainingStore(raw).diagnostics(runId).some((d) => Number((d.diagnostics as Record<string, unknown>)['tokensTrained']) > 0)) expect(checkpoint.gguf!.sha256).not.toBe(sha(STORIES_260K))
     // What a claim on this experiment says it ran.
     expect(done.ranOn!.models).toContain(`${STORIES_260K} sha256:${sha(STORIES_260K)}`)
-    expect(policyText(done, 'gguf')).toMatch(new RegExp(`^GGUF policy stories260K\\.gguf \\(sha256 ${sha(STORIES_260K)}\\): its own weights trained 2 steps per arm \\(adamw lr 0\\.001, KL coef 0\\.05, KL target 0\\.5, every trainable tensor, 1 questions x 2 rollouts per step\\) in 1 trained arm;`))
+    expect(policyText(done, 'gguf')).toMatch(new RegExp(`^GGUF policy stories260K\\.gguf \\(sha256 ${sha(STORIES_260K)}\\): its own weights trained 2 steps per arm \\(sgd lr 0\\.001, KL coef 0\\.05, KL target 0\\.5, every trainable tensor, 1 questions x 2 rollouts per step\\) in 1 trained arm;`))
   }, 900_000)
 
   it('refuses a model the trainer cannot train before any cell runs, with the training run\'s message', async (ctx) => {

@@ -84,8 +84,11 @@ export async function runCell(driver: Driver, { env, clients, questions, target,
 }
 
 
+/** One JSON POST to `path`, answered with the parsed body; a non-200 answer rejects. */
+export type HttpCall = (path: string, body: unknown) => Promise<Json>
+
 /** Keep-alive HTTP/1.1 with node:http (lighter than fetch's web streams), one socket per concurrent client. */
-export function httpDriver(url: string, token: string): Driver {
+export function httpCall(url: string, token: string): HttpCall {
   const agent = new Agent({ keepAlive: true, maxSockets: Infinity, keepAliveMsecs: 60_000 })
   const { hostname, port } = new URL(url)
   // A keep-alive socket the server closed as the request went out resets at once: sent again, once (Node's documented pattern for reused sockets).
@@ -111,5 +114,21 @@ export function httpDriver(url: string, token: string): Driver {
       })
       req.end(data)
     })
+  return (path, body) => call(path, body)
+}
+
+/** The episode routes over one client's calls. */
+export function httpDriver(call: HttpCall): Driver {
   return { create: (b) => call('/v1/episodes', b), step: (id, b) => call(`/v1/episodes/${id}/step`, b), finish: (id) => call(`/v1/episodes/${id}/finish`, {}) }
+}
+
+/** `count` requests one after another (one client) with a step's body: each round trip's milliseconds. */
+export async function roundTrips(call: HttpCall, path: string, count: number): Promise<number[]> {
+  const times: number[] = []
+  for (let i = 0; i < count; i++) {
+    const t0 = performance.now()
+    await call(path, { menu_id: 'S1' })
+    times.push(performance.now() - t0)
+  }
+  return times
 }

@@ -10,6 +10,13 @@
  * latency p50/p95/p99, errors and lost episodes, CPU ms per episode (all threads of this process: on a shared
  * machine the one figure that the load does not move), the core and worker counts; then the goals (on 2 cores:
  * pool >= 0.8x in-process at 1 client, >= 1.6x the single-thread server at 64, p95 < 250 ms at 64).
+ * HTTP overhead per request, against a bare Fastify loopback round trip measured in the same run: in each
+ * environment's 1-client cell, after every round of the three peers, the same client thread sends BENCH_BARE (300)
+ * requests one after another, each with a step's body, to a trivial route of a fresh Fastify instance (b: their
+ * median). The env server's HTTP cost per request (a) is the median step of the single-thread server over HTTP less
+ * the median step in-process (the same episodes' work, JSON round trips and validation, without HTTP); the overhead
+ * (x = a - b) is what the env server's HTTP layer adds to a bare loopback round trip. Printed as
+ * `overhead: <x> ms/request (env server <a> ms, bare fastify <b> ms)`; goal <= 0.5 ms.
  * Then memory: BENCH_MEM_ROUNDS (3) rounds of BENCH_MEM_EPISODES (256) concurrent episodes against a
  * server in its own process (`npm run env-server -- --db`), single-thread and pooled, each with its idle
  * garbage collection and without (`--idle-gc-every 0`), with its RSS and heapUsed after each round.
@@ -25,6 +32,7 @@ import { spawn } from 'node:child_process'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
+import Fastify from 'fastify'
 import { startEnvServer, type EnvServer } from '../main/env-server'
 import { EpisodeSessions } from '../main/env-server/sessions'
 import { CreateEpisodeBody, FinishBody, StepBody } from '../main/env-server/wire'
@@ -45,6 +53,7 @@ const EPISODES = (clients: number) => Math.max(256, clients * 4)
 const WORLD = Number(process.env.BENCH_WORLD ?? 1)
 const GROUP = Math.max(1, Number(process.env.BENCH_GROUP ?? 1))
 const ROUNDS = 3
+const BARE = Number(process.env.BENCH_BARE ?? 300)
 
 const pct = (xs: number[], p: number): number => {
   if (xs.length === 0) return NaN
@@ -60,14 +69,18 @@ const connection = async () => (await openDatabase(demo.db.raw.name, workspaceMi
 const single = await startEnvServer({ raw: await connection(), appVersion: 'bench', port: 0, maxEpisodes: 10_000, workers: 0 })
 const pooled = await startEnvServer({ raw: await connection(), appVersion: 'bench', port: 0, maxEpisodes: 10_000, workers: WORKERS, inline: INLINE })
 const sessions = new EpisodeSessions(await connection())
+// The bare loopback round trip: a fresh Fastify instance with one trivial route, no hooks, no plugins.
+const bare = Fastify({ logger: false })
+bare.post('/ping', async () => ({ ok: true }))
+const bareUrl = await bare.listen({ host: '127.0.0.1', port: 0 })
 
 // HTTP clients run in a worker thread (own heap and event loop); tsx is registered inside the thread.
 const clientThread = new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./env-server-worker.ts', import.meta.url).href)}) })`, { eval: true })
-const viaHttp = (server: { url: string; token: string }, task: CellTask): Promise<Cell> =>
+const inClientThread = <T>(message: Json): Promise<T> =>
   new Promise((resolve, reject) => {
-    const done = (cell: Cell) => {
+    const done = (result: T) => {
       clientThread.off('error', failed)
-      resolve(cell)
+      resolve(result)
     }
     const failed = (err: Error) => {
       clientThread.off('message', done)
@@ -75,8 +88,11 @@ const viaHttp = (server: { url: string; token: string }, task: CellTask): Promis
     }
     clientThread.once('message', done)
     clientThread.once('error', failed)
-    clientThread.postMessage({ url: server.url, token: server.token, ...task })
+    clientThread.postMessage(message)
   })
+const viaHttp = (server: { url: string; token: string }, task: CellTask): Promise<Cell> => inClientThread<Cell>({ url: server.url, token: server.token, ...task })
+/** One client's BARE round trips, one after another, to the bare Fastify route (ms each). */
+const bareRoundTrips = (): Promise<number[]> => inClientThread<number[]>({ url: bareUrl, token: '', path: '/ping', count: BARE })
 // The same request bodies through the same JSON round trips, validation and sessions, minus HTTP and threads.
 const inProcess: Driver = {
   create: async (b) => JSON.parse(JSON.stringify(await sessions.create(CreateEpisodeBody.parse(JSON.parse(JSON.stringify(b)))))),
@@ -110,6 +126,7 @@ const peers = [peer('in-process', (task) => runCell(inProcess, task)), peer('htt
 console.log(`env-server bench: demo world of size ${WORLD} (${questions} questions), ${GROUP === 1 ? 'one rollout per question in turn' : `groups of ${GROUP} rollouts per question`}, ${CORES} cores, pool of ${WORKERS} worker threads (inline below ${INLINE} open episodes); per cell ${ROUNDS} alternating rounds of in-process, single-thread HTTP and pooled HTTP, each at most ${(SECONDS / (3 * ROUNDS)).toFixed(1)} s and max(256, 4 x clients) / ${ROUNDS} episodes; loopback HTTP/1.1 keep-alive, HTTP clients in a worker thread`)
 const rows: Json[] = []
 const cells = new Map<string, Cell>()
+const overheads: number[] = []
 for (const env of ENVIRONMENTS) {
   // Warm every path (JIT, statement caches, the workers' too) before measuring.
   for (const [, run] of peers) await run(env, 4, 64, SECONDS)
@@ -117,6 +134,7 @@ for (const env of ENVIRONMENTS) {
     const rounds = new Map<Peer, Cell[]>(peers.map(([p]) => [p, []]))
     const cpu = new Map<Peer, number>(peers.map(([p]) => [p, 0]))
     const inline0 = pooled.sessions.counters()
+    const bareTimes: number[] = []
     for (let r = 0; r < ROUNDS; r++) {
       for (const [peer, run] of peers) {
         const c0 = process.cpuUsage()
@@ -124,6 +142,7 @@ for (const env of ENVIRONMENTS) {
         const c = process.cpuUsage(c0)
         cpu.set(peer, cpu.get(peer)! + (c.user + c.system) / 1000)
       }
+      if (clients === 1) bareTimes.push(...(await bareRoundTrips()))
     }
     for (const [peer] of peers) {
       const cell = merge(rounds.get(peer)!)
@@ -146,6 +165,13 @@ for (const env of ENVIRONMENTS) {
     const inline1 = pooled.sessions.counters()
     const inlineShare = (inline1.createdInline - inline0.createdInline) / Math.max(1, inline1.created - inline0.created)
     const [l, s, p] = peers.map(([peer]) => cells.get(`${env}/${clients}/${peer}`)!)
+    if (clients === 1) {
+      const [http1, local] = [merge(rounds.get('http x1')!), merge(rounds.get('in-process')!)]
+      const a = pct(http1.steps, 50) - pct(local.steps, 50)
+      const b = pct(bareTimes, 50)
+      overheads.push(a - b)
+      console.log(`  overhead: ${(a - b).toFixed(3)} ms/request (env server ${a.toFixed(3)} ms, bare fastify ${b.toFixed(3)} ms) [${env}, 1 client: median step over HTTP ${pct(http1.steps, 50).toFixed(3)} ms less in-process ${pct(local.steps, 50).toFixed(3)} ms; ${bareTimes.length} bare round trips; goal <= 0.5]`)
+    }
     console.log(`  ${env} x${clients}: episodes/s in-process ${rate(l!).toFixed(1)}, http x1 ${rate(s!).toFixed(1)}, ${POOL} ${rate(p!).toFixed(1)} (${(rate(p!) / rate(l!)).toFixed(2)}x in-process, ${(rate(p!) / rate(s!)).toFixed(2)}x single-thread); pool step p95 ${pct(p!.steps, 95).toFixed(0)} ms, ${(100 * inlineShare).toFixed(0)}% of its episodes inline; errors ${l!.errors + s!.errors + p!.errors}, lost ${l!.lost + s!.lost + p!.lost}`)
   }
 }
@@ -161,8 +187,11 @@ for (const env of ENVIRONMENTS) {
   if (at256.length) parts.push(`256 clients: ${at256.every((c) => c.errors === 0 && c.lost === 0) ? 'no errors, no lost episodes' : 'HAD ERRORS OR LOST EPISODES'}`)
   console.log(`${env} on ${CORES} cores, ${WORKERS} workers: ${parts.join('; ')}`)
 }
+if (overheads.length) console.log(`env server HTTP overhead per request over a bare Fastify round trip: ${overheads.map((x) => x.toFixed(3)).join(', ')} ms (${ENVIRONMENTS.join(', ')}; goal <= 0.5): ${overheads.every((x) => x <= 0.5) ? 'met' : 'NOT MET'}`)
+else console.log('HTTP overhead per request: not measured (BENCH_CLIENTS has no 1-client cell)')
 await single.close()
 await pooled.close()
+await bare.close()
 sessions.close()
 
 /** A server in its own process over the demo file (what a trainer talks to), for its RSS. */

@@ -21,7 +21,8 @@ episode on the next server in turn, every call of that episode on its own server
 schema's enum; length limits, ranges and patterns are written into the argument's description (the server
 validates them either way). Graph-menu: the model acts through ``choose(menu_id)``, so the server's
 "reply with exactly one id" instructions (system prompt and every observation) are rewritten to ask for
-that tool call.
+that tool call; a tool environment's "reply with a single JSON object" system prompt likewise asks for a tool
+call (the chat template says how one is written, e.g. Qwen's ``<tool_call>`` tags).
 """
 
 from __future__ import annotations
@@ -51,9 +52,18 @@ SYSTEM_REPLY = "Reply with exactly one action id from the menu and nothing else.
 SYSTEM_TOOL = "Act by calling the tool choose with exactly one action id from the menu as menu_id; one call per turn."
 
 
+TOOLS_REPLY = 'Reply with a single JSON object of the form {"name": <tool name>, "arguments": {...}} whose arguments follow that tool\'s parameter schema, and nothing else.'
+TOOLS_CALL = "Give each call arguments that follow that tool's parameter schema."
+
+
 def menu_tool_text(text: str) -> str:
     """The server's menu text with its reply instructions turned into the ``choose`` tool call TRL's glue offers."""
     return text.replace(SYSTEM_REPLY, SYSTEM_TOOL).replace(MENU_REPLY, MENU_TOOL)
+
+
+def tools_call_text(text: str) -> str:
+    """A tool environment's system prompt asking for a tool call (TRL's chat template has its own call format) instead of a bare JSON reply."""
+    return text.replace(TOOLS_REPLY, TOOLS_CALL)
 
 
 def server_urls() -> List[str]:
@@ -140,6 +150,8 @@ class HarnessLabEnvBase:
         user = created["messages"][-1]["content"]
         if created.get("menu") is not None:
             system, user = menu_tool_text(system or ""), menu_tool_text(user)
+        elif system:
+            system = tools_call_text(system)
         prompt = row.get("prompt") or []
         has_system = bool(prompt) and isinstance(prompt[0], dict) and prompt[0].get("role") == "system" and prompt[0].get("content") == system
         # TRL appends this text to the row's last user message: the server's system prompt travels with it unless the row already has it.
@@ -211,6 +223,8 @@ def prompt_rows(environment: str, keys: List[Dict[str, Any]], probe_client: Opti
     system = next((m["content"] for m in created["messages"] if m["role"] == "system"), None)
     if system and created.get("menu") is not None:
         system = menu_tool_text(system)
+    elif system:
+        system = tools_call_text(system)
     head = [{"role": "system", "content": system}] if system else []
     return [{"prompt": head + [{"role": "user", "content": ""}], **key} for key in keys]
 

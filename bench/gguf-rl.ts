@@ -13,7 +13,7 @@
  * Env: GGUF_RL_GROUPS (4,8), GGUF_RL_QUESTIONS (4,16), GGUF_RL_SEEDS (2), GGUF_RL_STEPS (6),
  * GGUF_RL_DEMO_SIZE (2), GGUF_RL_HELDOUT (24), GGUF_RL_MODEL (stories260K); the options over the
  * contract's defaults: GGUF_RL_LR, GGUF_RL_OPTIMIZER, GGUF_RL_KL_COEF, GGUF_RL_KL_TARGET, GGUF_RL_CONTEXT,
- * GGUF_RL_MAX_GRAD_NORM;
+ * GGUF_RL_MAX_GRAD_NORM; GGUF_RL_SEED_FROM (1) starts the seeds elsewhere, to split a sweep across runs;
  * GGUF_RL_HEAD (0; 1 also trains the head per cell for comparison).
  * Prints one line per cell:
  *   learn: gguf graph-menu G=<g> Q=<q> seed=<s> reward before <x> after <y> diff <d> CI [<lo>, <hi>] kl <k>
@@ -38,6 +38,8 @@ const list = (k: string, d: string) => (process.env[k] ?? d).split(',').map(Numb
 const GROUPS = list('GGUF_RL_GROUPS', '4,8')
 const QUESTIONS = list('GGUF_RL_QUESTIONS', '4,16')
 const SEEDS = env('GGUF_RL_SEEDS', 2)
+/** The first seed (GGUF_RL_SEED_FROM=2 runs seed 2 alone, to split a sweep across runs). */
+const SEED_FROM = env('GGUF_RL_SEED_FROM', 1)
 const STEPS = env('GGUF_RL_STEPS', 6)
 const SIZE = env('GGUF_RL_DEMO_SIZE', 2)
 const HELDOUT = env('GGUF_RL_HELDOUT', 24)
@@ -93,13 +95,14 @@ let trainerPeak = 0
 let failedCells = 0
 for (const g of GROUPS) {
   for (const q of QUESTIONS) {
-    for (let seed = 1; seed <= SEEDS; seed++) {
+    for (let seed = SEED_FROM; seed < SEED_FROM + SEEDS; seed++) {
       const t0 = performance.now()
       let lastKl: number | null = null
       const r = await runTraining(raw, { ...cellConfig(g, q, seed), gguf: GGUF }, {
         answerer, appVersion: 'bench', jobId: null, progress: () => {}, throwIfCancelled: () => {}, ggufDir: out.dir,
+        // the sweep's largest update is the one replayed packed and padded
         onBatch: (_step, b) => {
-          if (!recorded && b.items.length > 4) recorded = b
+          if (!recorded || b.items.length > (recorded as TokenBatch).items.length) recorded = b
         },
         onStep: (step, d) => {
           // Steps whose groups all agreed train nothing: they are no update to time.

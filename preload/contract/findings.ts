@@ -39,7 +39,8 @@ export const FindingsConfigSchema = z.strictObject({
 export type FindingsConfig = z.infer<typeof FindingsConfigSchema>
 export type FindingsConfigInput = z.input<typeof FindingsConfigSchema>
 
-export const Verdict = z.enum(['reproduced', 'contradicted', 'inconclusive'])
+/** `no evidence`: a precondition failed (too few questions, no variance, a collapsed policy, nothing moved, a zero-width CI); the reason says which. */
+export const Verdict = z.enum(['reproduced', 'contradicted', 'inconclusive', 'no evidence'])
 export type Verdict = z.infer<typeof Verdict>
 
 const Interval = z.object({ mean: z.number().nullable(), lower: z.number().nullable(), upper: z.number().nullable(), count: z.number() })

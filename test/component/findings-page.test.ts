@@ -55,6 +55,11 @@ describe('Findings page', () => {
     finished.results!.claims.forEach((c, i) => {
       expect(cards[i]!.attributes('data-verdict')).toBe(c.verdict)
       expect(cards[i]!.get('[data-test=findings-verdict-line] code').text()).toBe(verdictLine(c))
+      // Three held-out questions cannot carry a verdict: each card says no evidence with its reason, labelled.
+      expect(c.verdict).toBe('no evidence')
+      expect(verdictLine(c)).toBe(`claim ${c.number} ${c.name}: no evidence (${c.reason})`)
+      expect(cards[i]!.get('[data-test=findings-verdict]').text()).toBe('no evidence')
+      expect(cards[i]!.get('[data-test=findings-verdict]').classes()).toContain('no-evidence')
       expect(cards[i]!.findAll('[data-test=findings-arms] tbody tr').length).toBe(c.arms.length)
       expect(cards[i]!.findAll('[data-test=findings-series]').length).toBe(c.series.length)
     })

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { verdictLine, verdictOf } from '../../main/experiments/findings'
+import { MIN_QUESTIONS, verdictLine } from '../../main/experiments/findings'
 import { startBackend, type TestBackend } from '../helpers/services'
 
 /**
@@ -33,7 +33,7 @@ describe('findings run (miniature)', () => {
     expect(await backend.call('findings.list', { workspaceId })).toEqual([])
   })
 
-  it('runs every claim as one job, gives each a verdict from its paired CI and writes the report', async () => {
+  it('runs every claim as one job, checks its preconditions (no evidence on 4 questions) and writes the report', async () => {
     const saved = await backend.call('findings.save', {
       workspaceId,
       config: { questionSetId: setId, budget: 'quick', overrides: { heldOut: 4, train: 6, steps: 2, groupSize: 2, questionsPerStep: 2 } },
@@ -57,13 +57,15 @@ describe('findings run (miniature)', () => {
     const claims = detail.results!.claims
     expect(claims.map((c) => c.name)).toEqual(['retrieval-collapse', 'menu-vs-free-query', 'snc-vs-outcome', 'harness1-mechanisms', 'tool-diversity'])
     for (const c of claims) {
-      // The verdict is the one its own effect gives; the held-out split (4 questions, 1 seed) is what was evaluated.
-      expect(c.verdict).toBe(verdictOf(c.effect, c.expected).verdict)
+      // 4 held-out questions (and a handful of training groups) are fewer than an informative CI needs: no claim is judged.
+      expect(c.effect.count).toBeLessThan(MIN_QUESTIONS)
+      expect(c.verdict).toBe('no evidence')
+      expect(c.reason).toMatch(new RegExp(`^${c.effect.count} paired questions?, fewer than ${MIN_QUESTIONS} for an informative 95% CI$`))
       expect(c.questions).toBe(4)
       expect(c.seeds).toBe(1)
       expect(c.policy).toMatch(/head/)
       expect(c.departures.join(' ')).toMatch(/steps 2/)
-      expect(verdictLine(c)).toMatch(new RegExp(`^claim ${c.number} ${c.name}: (reproduced|contradicted|inconclusive) effect (-?\\d+\\.\\d{3}|–) CI \\[`))
+      expect(verdictLine(c)).toBe(`claim ${c.number} ${c.name}: no evidence (${c.reason})`)
     }
     // Held-out claims pair the four questions; the collapse claim pairs training groups; every claim has its arms.
     for (const c of claims.slice(1)) expect(c.effect.count).toBe(4)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { pairedEffect, verdictOf } from '../../main/experiments/findings'
+import { judge, MIN_QUESTIONS, pairedEffect, verdictLine, verdictOf, type ArmEvidence, type Preconditions } from '../../main/experiments/findings'
+import type { ClaimResult } from '../../preload/contract'
 
 /** The verdict logic on hand-made paired samples (keys `question:seed`; seeds are averaged within a question). */
 describe('findings verdicts', () => {
@@ -39,5 +40,70 @@ describe('findings verdicts', () => {
     expect(e.mean).toBe(1)
     expect(e.lower).toBe(0)
     expect(e.upper).toBe(2)
+  })
+
+  describe('preconditions: no evidence with its reason', () => {
+    // 12 questions x 1 seed; the reference varies, the treatment lies 0.2 above it (again varying): a clean positive effect.
+    const n = 12
+    const values = (f: (q: number) => number): Map<string, number> => new Map(Array.from({ length: n }, (_, q) => [`${q}:1`, f(q)] as [string, number]))
+    const refValues = values((q) => 0.3 + (q % 4) * 0.1)
+    const treatValues = values((q) => 0.5 + (q % 4) * 0.1 + (q % 3) * 0.02)
+    const healthy = { turns: [3, 4, 2, 5, 3, 4, 3, 2, 4, 3, 5, 4], evidence: [2, 3, 1, 2, 4, 2, 3, 2, 1, 3, 2, 2], tools: [2, 3, 2, 1, 3, 2, 2, 3, 2, 2, 1, 2] }
+    const arm = (label: string, v: Map<string, number>, over: Partial<ArmEvidence> = {}): ArmEvidence => ({ label, values: v, behaviour: healthy, trend: [0.1, 0.3, 0.4], ...over })
+    const pre: Preconditions = { collapse: ['turns', 'evidence', 'tools'], moves: { diagnostic: 'reward', label: 'training reward' } }
+    const line = (verdict: { verdict: ClaimResult['verdict']; reason: string }, effect = pairedEffect(refValues, treatValues)): string =>
+      verdictLine({ number: 5, name: 'tool-diversity', verdict: verdict.verdict, reason: verdict.reason, effect } as ClaimResult)
+
+    it('judges by the CI when every precondition holds', () => {
+      const e = pairedEffect(refValues, treatValues)
+      const v = judge(e, [arm('off', refValues), arm('on', treatValues)], pre, 'distinct tools', 'positive')
+      expect(v.verdict).toBe('reproduced')
+      expect(line(v)).toMatch(/^claim 5 tool-diversity: reproduced effect 0\.\d{3} CI \[/)
+    })
+
+    it(`too few questions: fewer than ${MIN_QUESTIONS} paired questions`, () => {
+      const few = (v: Map<string, number>) => new Map([...v].slice(0, MIN_QUESTIONS - 1))
+      const e = pairedEffect(few(refValues), few(treatValues))
+      expect(e.count).toBe(MIN_QUESTIONS - 1)
+      const v = judge(e, [arm('off', few(refValues)), arm('on', few(treatValues))], pre, 'distinct tools', 'positive')
+      expect(line(v, e)).toBe(`claim 5 tool-diversity: no evidence (9 paired questions, fewer than ${MIN_QUESTIONS} for an informative 95% CI)`)
+    })
+
+    it('zero-width CI: every paired difference identical, and an arm with one value on every question', () => {
+      // Claim 5 as measured on the demo world: 1 tool on every question without the diversity term, 3 with it.
+      const ones = values(() => 1)
+      const threes = values(() => 3)
+      const e = pairedEffect(ones, threes)
+      expect([e.mean, e.lower, e.upper]).toEqual([2, 2, 2])
+      expect(verdictOf(e, 'positive').verdict).toBe('reproduced') // what the CI alone would say
+      const v = judge(e, [arm('off', ones), arm('on', threes)], pre, 'distinct tools', 'positive')
+      expect(line(v, e)).toBe('claim 5 tool-diversity: no evidence (no variance: every question has distinct tools 1 in "off")')
+      // Both arms vary but the treatment is the reference shifted by a constant: the CI alone has zero width.
+      const shifted = new Map([...refValues].map(([k, x]) => [k, x + 0.25]))
+      const z = pairedEffect(refValues, shifted)
+      expect(z.upper! - z.lower!).toBeCloseTo(0, 12)
+      expect(line(judge(z, [arm('off', refValues), arm('on', shifted)], pre, 'distinct tools', 'positive'), z)).toBe('claim 5 tool-diversity: no evidence (the 95% CI has zero width (every paired difference is 0.250))')
+    })
+
+    it('a collapsed arm: every episode after one turn, or a constant evidence or tool count', () => {
+      const e = pairedEffect(refValues, treatValues)
+      const judged = (over: Partial<ArmEvidence>) => line(judge(e, [arm('full harness', refValues, over), arm('all off', treatValues)], pre, 'paragraph.recall', 'positive'))
+      expect(judged({ behaviour: { ...healthy, turns: Array(n).fill(1) } })).toBe('claim 5 tool-diversity: no evidence (policy collapsed in "full harness": every held-out episode ended after one turn)')
+      expect(judged({ behaviour: { ...healthy, evidence: Array(n).fill(2) } })).toBe('claim 5 tool-diversity: no evidence (policy collapsed in "full harness": every held-out episode gathered 2 evidence items)')
+      expect(judged({ behaviour: { ...healthy, tools: Array(n).fill(1) } })).toBe('claim 5 tool-diversity: no evidence (policy collapsed in "full harness": every held-out episode used 1 distinct tool)')
+      // Only the declared behaviours are read: a claim that does not declare tools is judged by its CI.
+      const v = judge(e, [arm('a', refValues, { behaviour: { ...healthy, tools: Array(n).fill(1) } }), arm('b', treatValues)], { ...pre, collapse: ['turns', 'evidence'] }, 'm', 'positive')
+      expect(v.verdict).toBe('reproduced')
+    })
+
+    it('a metric that did not move over training in any arm, or was never recorded', () => {
+      const e = pairedEffect(refValues, treatValues)
+      const flat = judge(e, [arm('free query', refValues, { trend: [1, 1, 1] }), arm('menu', treatValues, { trend: [1, 1] })], { collapse: [], moves: { diagnostic: 'spanningGroups', label: 'D_ret' } }, 'D_ret', 'positive')
+      expect(line(flat)).toBe('claim 5 tool-diversity: no evidence (D_ret did not move over training in any arm ("free query" 1, "menu" 1 at the first and last step))')
+      const one = judge(e, [arm('a', refValues, { trend: [0.2] }), arm('b', treatValues)], pre, 'm', 'positive')
+      expect(line(one)).toBe('claim 5 tool-diversity: no evidence (training reward recorded at fewer than 2 training steps: training cannot have moved it)')
+      // One arm moving is enough: the claim compares the arms, not each arm with itself.
+      expect(judge(e, [arm('a', refValues, { trend: [0.2, 0.2] }), arm('b', treatValues)], pre, 'm', 'positive').verdict).toBe('reproduced')
+    })
   })
 })

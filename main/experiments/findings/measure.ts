@@ -1,7 +1,8 @@
 /**
  * Reading a claim's numbers from its ablation: an arm's per-(question:seed) values of a metric, each arm's
  * mean with its paired difference against a reference arm, per-step training diagnostics averaged over
- * seeds, per-group retrieval-equivalence of training rollouts and distinct tools of held-out episodes.
+ * seeds, per-group retrieval-equivalence of training rollouts, distinct tools of held-out episodes and
+ * what the verdict's preconditions read of a compared arm.
  */
 import type SQLite from 'better-sqlite3'
 import type { AblationResults, AblationRowResult, ClaimResult, FindingsSeries } from '../../../preload/contract'
@@ -10,7 +11,8 @@ import { estimate, type KeyedValues } from '../ablation/paired'
 import { runStore } from '../store'
 import { TrainingStore } from '../training'
 import { findingsStore } from './store'
-import { BOOTSTRAP, pairedEffect } from './verdict'
+import type { ComparedArm } from './claims/types'
+import { BOOTSTRAP, pairedEffect, type ArmEvidence, type Preconditions } from './verdict'
 
 export function row(results: AblationResults, label: string): AblationRowResult {
   const r = results.rows.find((x) => x.label === label)
@@ -78,4 +80,22 @@ export function distinctTools(raw: SQLite.Database, r: AblationRowResult): Map<s
   const out = new Map<string, number>()
   for (const [key, e] of Object.entries(r.episodes)) out.set(key, new Set(runs.episodeSteps(e.episodeId).map(actionType).filter((t) => t !== 'end_search')).size)
   return out
+}
+
+/**
+ * A compared arm as the precondition checker reads it: the declared behaviour of each of its held-out
+ * episodes (turns, evidence count, distinct tools) and the declared training diagnostic per step.
+ */
+export function armEvidence(raw: SQLite.Database, results: AblationResults, arm: ComparedArm, pre: Preconditions): ArmEvidence {
+  const r = row(results, arm.row)
+  const runs = runStore(raw)
+  const behaviour: ArmEvidence['behaviour'] = {}
+  const episodes = Object.values(r.episodes)
+  for (const b of pre.collapse) {
+    if (b === 'turns') behaviour.turns = episodes.map((e) => runs.episodeSteps(e.episodeId).length)
+    else if (b === 'tools') behaviour.tools = [...distinctTools(raw, r).values()]
+    else behaviour.evidence = episodes.map((e) => e.metrics['evidence.count']).filter((v): v is number => typeof v === 'number')
+  }
+  const trend = pre.moves ? stepLine(raw, r, arm.label, numberAt(pre.moves.diagnostic)).points.map((p) => p.y) : []
+  return { label: arm.label, values: arm.values, behaviour, trend }
 }

@@ -9,6 +9,7 @@ import type SQLite from 'better-sqlite3'
 import { ApiError, type ClaimResult, type FindingsDetail } from '../../../preload/contract'
 import { ablationDetail } from '../ablation'
 import { storedPlan } from './saved'
+import { MIN_QUESTIONS } from './verdict'
 import { seriesSvg } from './svg'
 
 export interface ReportFile {
@@ -18,8 +19,9 @@ export interface ReportFile {
 
 const num = (v: number | null, digits = 3): string => (v === null ? '–' : v.toFixed(digits))
 
-/** The one-line verdict the CLI prints and the report heads each claim with. */
+/** The one-line verdict the CLI prints and the report heads each claim with; `no evidence` gives its reason instead of an effect. */
 export function verdictLine(c: ClaimResult): string {
+  if (c.verdict === 'no evidence') return `claim ${c.number} ${c.name}: no evidence (${c.reason})`
   return `claim ${c.number} ${c.name}: ${c.verdict} effect ${num(c.effect.mean)} CI [${num(c.effect.lower)}, ${num(c.effect.upper)}]`
 }
 
@@ -33,7 +35,7 @@ export function findingsReport(raw: SQLite.Database, detail: FindingsDetail): Re
     '',
     `Budget **${detail.config.budget}**, question set ${detail.config.questionSetId}, finished ${detail.finishedAt ?? '–'}.`,
     `Ran on: app ${detail.ranOn?.appVersion ?? '–'}, corpus signature \`${detail.ranOn?.corpusSignature ?? '–'}\`, models: ${detail.ranOn?.models.length ? detail.ranOn.models.map((m) => `\`${m}\``).join(', ') : 'none (head policy, lexical answerer)'}.`,
-    `Effects: treatment minus reference, mean over held-out questions (seeds averaged within a question) with a ${detail.results.bootstrap.confidence * 100}% paired percentile bootstrap CI (${detail.results.bootstrap.resamples} resamples, seed ${detail.results.bootstrap.seed}). Verdict: reproduced when the CI excludes zero in the paper's direction, contradicted when it excludes zero the other way, otherwise inconclusive.`,
+    `Effects: treatment minus reference, mean over held-out questions (seeds averaged within a question) with a ${detail.results.bootstrap.confidence * 100}% paired percentile bootstrap CI (${detail.results.bootstrap.resamples} resamples, seed ${detail.results.bootstrap.seed}). Verdict: reproduced when the CI excludes zero in the paper's direction, contradicted when it excludes zero the other way, otherwise inconclusive; **no evidence** (with its reason) where the data cannot carry a verdict: fewer than ${MIN_QUESTIONS} paired questions, an arm with the same value on every question, a collapsed policy (every held-out episode after one turn, or one constant evidence or tool count), a training diagnostic the claim needs that did not move, or a CI of zero width.`,
     '',
     '```',
     ...detail.results.claims.map(verdictLine),

@@ -1,7 +1,8 @@
 /**
  * Runs a findings run as one job: each experiment's ablation in turn (a cancelled or crashed run resumes
  * from its finished cells; a finished experiment is never run again), then every claim measured from its
- * experiment's stored results and given a verdict. Records the app version, corpus signature and model
+ * experiment's stored results, its preconditions checked and given a verdict (`no evidence` with the
+ * reason where a precondition fails). Records the app version, corpus signature and model
  * files by hash as an ablation does.
  */
 import type SQLite from 'better-sqlite3'
@@ -12,7 +13,8 @@ import { claim } from './claims'
 import { policyText } from './policy-text'
 import { findingsDetail, storedPlan, type StoredExperiment } from './saved'
 import { findingsStore } from './store'
-import { BOOTSTRAP, verdictOf } from './verdict'
+import { armEvidence } from './measure'
+import { BOOTSTRAP, judge } from './verdict'
 
 export type FindingsDeps = AblationDeps
 
@@ -53,8 +55,9 @@ export async function runFindings(raw: SQLite.Database, id: number, deps: Findin
       if (!ablation.results) throw new Error(`Experiment ${e.key} (ablation #${e.ablationId}) has no results: ${ablation.error ?? ablation.status}`)
       for (const name of e.claims) {
         const c = claim(name)
-        const measured = c.evaluate({ raw, plan, results: ablation.results })
-        const { verdict, reason } = verdictOf(measured.effect, c.expected)
+        const { compared, ...measured } = c.evaluate({ raw, plan, results: ablation.results })
+        const arms = compared.map((a) => armEvidence(raw, ablation.results!, a, c.preconditions))
+        const { verdict, reason } = judge(measured.effect, arms, c.preconditions, measured.metric, c.expected)
         const failed = ablation.results.rows.filter((r) => r.error !== null).map((r) => `row "${r.label}" failed: ${r.error}`)
         claims.push({
           number: c.number,

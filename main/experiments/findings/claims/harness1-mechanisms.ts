@@ -20,6 +20,7 @@ export const harness1Mechanisms: ClaimDeclaration = {
   paper: { source: 'Harness-1 ablations', figure: 'single mechanisms off lower final answer recall by up to 7.9%; all off by 12.2%' },
   measure: 'held-out curated paragraph recall of the policy (the head, or the GGUF model with --policy gguf) trained in each configuration, all off minus the full harness (each single switch beside it); the scripted tool policy as a reference row',
   expected: 'negative',
+  preconditions: { collapse: ['turns', 'evidence'], moves: { diagnostic: 'reward', label: 'training reward' } },
   experiment: (plan) => {
     const rows: AblationRowInput[] = [
       ...(plan.budget.singleMechanisms ? SINGLES.map((preset) => ({ label: preset, group: 'mechanism', preset, training: {} })) : []),
@@ -36,6 +37,7 @@ export const harness1Mechanisms: ClaimDeclaration = {
       metric: METRIC,
       effect: pairedEffect(metricValues(row(results, BASE), METRIC), metricValues(row(results, ALL_OFF), METRIC)),
       arms: armTable(arms, 'full harness'),
+      compared: [{ label: 'full harness', row: BASE, values: metricValues(row(results, BASE), METRIC) }, { label: ALL_OFF, row: ALL_OFF, values: metricValues(row(results, ALL_OFF), METRIC) }],
       // Training reward per step of every trained arm (the scripted reference does not train).
       series: [{ title: 'Training reward', x: 'training step', y: 'reward', lines: results.rows.filter((r) => r.kind === 'train').map((r) => stepLine(raw, r, r.label === BASE ? 'full harness' : r.label, numberAt('reward'))) }],
       departures: [

@@ -12,6 +12,7 @@ export const menuVsFreeQuery: ClaimDeclaration = {
   paper: { source: 'Harness-G Table 1', figure: 'menu above the matched free-query baseline by more than 17 F1 (average F1 55.24 at 3B)' },
   measure: 'held-out evidence F1 (supporting-sentence F1 on sentence gold, else paragraph F1), menu minus free query, both trained with outcome-only credit; answer F1 shown beside it (lexical stand-in unless a GGUF answerer is set)',
   expected: 'positive',
+  preconditions: { collapse: ['turns', 'evidence'], moves: { diagnostic: 'reward', label: 'training reward' } },
   // The same matched pair of training runs as claim 1: one ablation serves both.
   experiment: (plan) => ({ ...retrievalCollapse.experiment(plan), key: HARNESS_G_MATCHED }),
   evaluate: ({ raw, plan, results }) => {
@@ -31,6 +32,7 @@ export const menuVsFreeQuery: ClaimDeclaration = {
       metric,
       effect: pairedEffect(arms[0]!.values, arms[1]!.values),
       arms: [...armTable(arms, arms[0]!.label), ...armTable(answers, answers[0]!.label)],
+      compared: [{ label: 'free query', row: BASE, values: arms[0]!.values }, { label: 'menu', row: MENU, values: arms[1]!.values }],
       series: [{ title: 'Training reward', x: 'training step', y: 'reward', lines: [stepLine(raw, free, 'free query', numberAt('reward')), stepLine(raw, menu, 'menu', numberAt('reward'))] }],
       departures: plan.answerer.kind === 'lexical' ? ['answer F1 from the lexical stand-in answerer (no GGUF answerer configured); the effect is on evidence F1'] : [],
     }

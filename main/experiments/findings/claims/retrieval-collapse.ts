@@ -18,6 +18,8 @@ export const retrievalCollapse: ClaimDeclaration = {
   paper: { source: 'Harness-G Fig. 1', figure: 'free-query groups spanning more than one retrieval-equivalence class fall from about 86% to under 10% by step 30 (query-string diversity stays high); menu groups stay diverse' },
   measure: 'share of training groups (second half of training) whose rollouts span more than one retrieval-equivalence class (D_ret), menu minus free query, paired by question, step and seed; N_eq, D_ret and D_query per step as charts',
   expected: 'positive',
+  // Training groups, not held-out episodes: D_ret itself must have moved over training (the claim is a collapse over training).
+  preconditions: { collapse: [], moves: { diagnostic: 'spanningGroups', label: 'D_ret' } },
   experiment: (plan) => ({
     key: HARNESS_G_MATCHED,
     config: { base: trainedBase(plan, 'free-query'), rows: [{ label: MENU, group: 'menu vs free query', environment: 'graph-menu', training: { credit: { scheme: 'outcome', lambda: 0 } } }] },
@@ -34,6 +36,7 @@ export const retrievalCollapse: ClaimDeclaration = {
       metric: 'D_ret',
       effect: pairedEffect(freeGroups, menuGroups),
       arms: armTable([{ label: 'free query', values: freeGroups }, { label: 'menu', values: menuGroups }], 'free query'),
+      compared: [{ label: 'free query', row: BASE, values: freeGroups }, { label: 'menu', row: MENU, values: menuGroups }],
       series: [series('Groups spanning > 1 retrieval-equivalence class (D_ret)', 'share of groups', 'spanningGroups'), series('Retrieval-equivalence classes per group (N_eq)', 'classes', 'equivalenceClasses'), series('Query-string diversity (D_query)', 'distinct share', 'queryDiversity')],
       departures: [
         plan.gguf

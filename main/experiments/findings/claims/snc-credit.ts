@@ -18,6 +18,7 @@ export const sncCredit: ClaimDeclaration = {
   paper: { source: 'Harness-G Table 3, Fig. 7', figure: 'removing SNC costs 2.9-4.6 F1 (3.08 / 4.55 / 2.88 on 2Wiki / HotpotQA / MuSiQue); zero-advantage rate bottoms near 23% around step 10, then rises through all-correct groups' },
   measure: 'held-out evidence F1 on the menu, SNC minus outcome-only credit (info gain beside it); zero-advantage rate per step split into all-correct and all-wrong groups',
   expected: 'positive',
+  preconditions: { collapse: ['turns', 'evidence'], moves: { diagnostic: 'reward', label: 'training reward' } },
   experiment: (plan) => ({
     key: 'harness-g-credit',
     config: {
@@ -44,6 +45,7 @@ export const sncCredit: ClaimDeclaration = {
       metric,
       effect: pairedEffect(arms[0]!.values, arms[1]!.values),
       arms: armTable(arms, 'outcome only'),
+      compared: [{ label: 'outcome only', row: BASE, values: arms[0]!.values }, { label: 'SNC', row: SNC, values: arms[1]!.values }],
       series: [
         { title: 'Zero-advantage rate', x: 'training step', y: 'share of groups', lines: [stepLine(raw, row(results, BASE), 'outcome only', numberAt('zeroAdvantageRate')), stepLine(raw, row(results, SNC), 'SNC', numberAt('zeroAdvantageRate')), stepLine(raw, row(results, INFO_GAIN), 'info gain', numberAt('zeroAdvantageRate'))] },
         { title: 'Zero-advantage groups: all correct vs all wrong', x: 'training step', y: 'share of groups', lines: [...zero('outcome only', BASE), ...zero('SNC', SNC)] },

@@ -15,6 +15,7 @@ export const toolDiversity: ClaimDeclaration = {
   paper: { source: 'Harness-1 reward', figure: 'without the diversity term (w_div 0.25-0.5) the policy collapses to search-only' },
   measure: "distinct tools per held-out episode (end_search excluded) of the policy (head or GGUF model) trained with Harness-1's published reward, with minus without the tool-diversity terms; tool mix per training step as charts",
   expected: 'positive',
+  preconditions: { collapse: ['turns', 'tools'], moves: { diagnostic: 'reward', label: 'training reward' } },
   experiment: (plan) => {
     const base = trainedBase(plan, 'stateful')
     return {
@@ -42,6 +43,7 @@ export const toolDiversity: ClaimDeclaration = {
       metric: 'distinct tools',
       effect: pairedEffect(offTools, onTools),
       arms: armTable([{ label: 'diversity reward off', values: offTools }, { label: `diversity reward on (w_div ${PUBLISHED_HARNESS1_WEIGHTS.diversity})`, values: onTools }], 'diversity reward off'),
+      compared: [{ label: 'diversity reward off', row: OFF, values: offTools }, { label: 'diversity reward on', row: BASE, values: onTools }],
       series: [mix(on, 'diversity reward on'), mix(off, 'diversity reward off')],
       departures: [],
     }

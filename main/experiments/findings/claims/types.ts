@@ -6,7 +6,8 @@
 import type SQLite from 'better-sqlite3'
 import type { AblationConfigInput, AblationResults, ClaimResult, FindingsConfig, FindingsSeries, GgufTrainConfig } from '../../../../preload/contract'
 import type { BudgetSpec } from '../budget'
-import type { Effect } from '../verdict'
+import type { KeyedValues } from '../../ablation/paired'
+import type { Effect, Preconditions } from '../verdict'
 
 /** A range of the question set: a stored split, or offset and limit. */
 export interface QuestionRange {
@@ -47,6 +48,15 @@ export interface Measured {
   arms: ClaimResult['arms']
   series: FindingsSeries[]
   departures: string[]
+  /** The two arms the effect compares (reference, treatment): a label, the ablation row and the effect's values; what the preconditions read. */
+  compared: [ComparedArm, ComparedArm]
+}
+
+export interface ComparedArm {
+  label: string
+  /** The ablation row's label. */
+  row: string
+  values: KeyedValues
 }
 
 export interface ClaimDeclaration {
@@ -57,6 +67,8 @@ export interface ClaimDeclaration {
   /** One line: how the effect is measured (README and the Findings page). */
   measure: string
   expected: 'positive' | 'negative'
+  /** What the data must show before the claim is judged (else the verdict is `no evidence`); checked by verdict.ts. */
+  preconditions: Preconditions
   experiment(plan: PlanContext): ExperimentPlan
   evaluate(input: MeasureInput): Measured
 }

@@ -26,13 +26,7 @@ export interface Disposable<T> {
  */
 export async function policyFor(spec: PolicySpec, environment: string, raw?: SQLite.Database, envConfig: Record<string, unknown> = {}): Promise<Disposable<Policy>> {
   const { protocol } = environmentFactory(environment)
-  if (spec.kind === 'scripted') {
-    const planner = spec.name === 'oracle' && raw ? lazyPlanner(() => {
-            const ctx = environmentContext(raw)
-            return oraclePlanner(createEnvironment(environment, ctx, envConfig), ctx, EVAL_PLANNER)
-          }) : undefined
-    return { value: createScriptedPolicy(spec.name, protocol, { planner }), dispose: async () => undefined }
-  }
+  if (spec.kind === 'scripted') return { value: scriptedPolicyFor(spec.name, environment, raw, envConfig), dispose: async () => undefined }
   if (spec.kind === 'head') {
     if (!raw) throw new Error('A trained head is read from the workspace database, which this caller did not give')
     const trained = trainedHeadFor(raw, spec.trainingRun, spec.step, environment)
@@ -48,6 +42,15 @@ export async function policyFor(spec: PolicySpec, environment: string, raw?: SQL
     await getSharedRuntime(),
   )
   return { value: policy, dispose: () => policy.dispose() }
+}
+
+/** A scripted policy for `environment`; given the database, the oracle plans through a twin environment built with `envConfig`. */
+export function scriptedPolicyFor(name: string, environment: string, raw?: SQLite.Database, envConfig: Record<string, unknown> = {}): Policy {
+  const planner = name === 'oracle' && raw ? lazyPlanner(() => {
+        const ctx = environmentContext(raw)
+        return oraclePlanner(createEnvironment(environment, ctx, envConfig), ctx, EVAL_PLANNER)
+      }) : undefined
+  return createScriptedPolicy(name, environmentFactory(environment).protocol, { planner })
 }
 
 /**

@@ -74,6 +74,12 @@ export const GgufTrainSchema = z.strictObject({
   epochs: z.number().int().min(1).max(16).default(1),
   /** Layers offloaded to the GPU for training (-1: all, as llama.cpp advises; 0: CPU). */
   gpuLayers: z.number().int().min(-1).default(0),
+  /**
+   * A supervised warm start instead of RL: this scripted policy (oracle, greedy, scripted-tools) plays each
+   * step's questions and the model learns its choices (next-token cross-entropy on the reply tokens, token
+   * mean; no reward, no KL term or guard). null: RL. The run's final model is the warm-started policy.
+   */
+  teacher: z.string().trim().min(1).max(64).nullable().default(null),
 })
 export type GgufTrainConfig = z.infer<typeof GgufTrainSchema>
 

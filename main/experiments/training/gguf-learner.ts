@@ -17,8 +17,9 @@ import type SQLite from 'better-sqlite3'
 import type { Policy, Trajectory } from '../../harness'
 import { defaultThreadCount } from '../../llm/llama-runtime'
 import { GgufTrainer, type ProbeItem, type TrainResult } from '../../llm/training'
-import type { LlmDecision } from '../../policy/llm-policy'
-import { stepDiagnostics, tokenBatch, type TokenBatch, type TokenDecision, type TrainConfig } from '../../rl/trainer'
+import { TeacherForcedPolicy, type LlmDecision } from '../../policy/llm-policy'
+import { scriptedPolicyFor } from '../factories'
+import { imitationBatch, stepDiagnostics, tokenBatch, type TokenBatch, type TokenDecision, type TrainConfig } from '../../rl/trainer'
 import { ggufPolicyOn, loadRequestFor, trainerBackend, trainRequestFor, untrainable } from './gguf-policy'
 import type { Learner } from './learner'
 import type { TrainingCheckpoint } from './store'
@@ -145,6 +146,11 @@ export async function createGgufLearner({ raw, config, runId, checkpoint, deps, 
   return {
     rolloutPolicy: async () => {
       const policy = await policyOn(current, config.temperature)
+      // A warm start: the teacher plays, the model's decisions record its choices as replies to learn.
+      if (gguf.teacher) {
+        const forced = new TeacherForcedPolicy(scriptedPolicyFor(gguf.teacher, config.environment, raw, config.envConfig), policy)
+        return { policy: forced, dispose: () => forced.dispose() }
+      }
       return { policy, dispose: () => policy.dispose() }
     },
     evalPolicy: async () => {
@@ -165,13 +171,16 @@ export async function createGgufLearner({ raw, config, runId, checkpoint, deps, 
     },
     observeHeldOut: (t) => void collecting?.push(t),
     update: async (step, groups) => {
-      const batch = tokenBatch(groups.map((g) => g.map((x) => ({ summary: x.rollout.summary, credit: x.rollout.credit, decisions: decisionsOf(x.rollout.trajectory) }))), config, gguf.klCoef)
+      const rollouts = groups.map((g) => g.map((x) => ({ summary: x.rollout.summary, credit: x.rollout.credit, decisions: decisionsOf(x.rollout.trajectory) })))
+      const batch = gguf.teacher ? imitationBatch(rollouts, (gi, ri) => groups[gi]![ri]!.rollout.trajectory.steps.length) : tokenBatch(rollouts, config, gguf.klCoef)
       deps.onBatch?.(step, batch)
       deps.throwIfCancelled()
       const lrUsed = lr
       const updates: TrainResult[] = []
+      // A warm start moves away from the base on purpose: no KL guard (its KL is still measured and charted).
+      const request = gguf.teacher ? { ...gguf, klTarget: 0 } : gguf
       for (let e = 0; e < gguf.epochs; e++) {
-        const r = await cancellable(trainer.train(trainRequestFor(gguf, batch.items, lr, probe)))
+        const r = await cancellable(trainer.train(trainRequestFor(request, batch.items, lr, gguf.teacher ? [] : probe)))
         updates.push(r)
         // The guard kept only part of the step: the rest of the run steps that much smaller.
         if (r.optimizerSteps > 0 && r.stepScale < 1) lr *= r.stepScale

@@ -10,6 +10,7 @@ import type SQLite from 'better-sqlite3'
 import { TrainConfigSchema, type SavedTrainConfig, type TrainConfig, type TrainConfigInput } from '../../../preload/contract'
 import { createEnvironment, environmentContext, environmentFactory } from '../../harness'
 import { candidateBuilder } from '../../policy/head-policy'
+import { createScriptedPolicy } from '../../policy/scripted'
 import { creditSchemes } from '../../rl/credit'
 import { estimators } from '../../rl/estimators'
 import { checkLossConfig } from '../../rl/losses'
@@ -54,6 +55,10 @@ export function checkTrainChoices(raw: SQLite.Database, config: SavedTrainConfig
   })
   check('GGUF', () => {
     if (config.gguf) ggufPolicyKind(config.environment, factory.protocol)
+  })
+  check('Teacher', () => {
+    // createScriptedPolicy names the policies that speak the protocol when this one does not.
+    if (config.gguf?.teacher) createScriptedPolicy(config.gguf.teacher, factory.protocol)
   })
 }
 

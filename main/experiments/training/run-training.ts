@@ -60,7 +60,7 @@ export async function runTraining(raw: SQLite.Database, input: TrainConfigInput,
   const store = new TrainingStore(raw)
   const id =
     runId ??
-    runs.createRun({ kind: 'train', name: config.name || `train · ${config.gguf ? `gguf · ${config.environment}` : config.environment} · ${config.credit.scheme}`, config: { kind: 'training', ...config, envConfig: { ...factory.defaults, ...config.envConfig }, answerer: deps.answererSpec ?? { kind: 'lexical' }, answererName: deps.answerer.name }, seed: config.seed, appVersion: deps.appVersion, corpusSignature: corpusSignature(raw), jobId: deps.jobId })
+    runs.createRun({ kind: 'train', name: config.name || (config.gguf?.teacher ? `warm start · gguf · ${config.environment} · from ${config.gguf.teacher}` : `train · ${config.gguf ? `gguf · ${config.environment}` : config.environment} · ${config.credit.scheme}`), config: { kind: 'training', ...config, envConfig: { ...factory.defaults, ...config.envConfig }, answerer: deps.answererSpec ?? { kind: 'lexical' }, answererName: deps.answerer.name }, seed: config.seed, appVersion: deps.appVersion, corpusSignature: corpusSignature(raw), jobId: deps.jobId })
   if (runId !== null) runs.resumeRun(id, deps.jobId)
   const summary = (extra: Record<string, unknown>) => ({ ...extra, steps: store.diagnostics(id).length, bytesPerRollout: store.bytesPerRollout(id) })
   const checkpoint = store.lastCheckpoint(id)

@@ -1,5 +1,6 @@
 export { createPolicy, LLM_KIND_FOR_PROTOCOL, LLM_POLICY_KINDS, type LlmPolicy, type LlmPolicyKind, type LlmPolicySpec } from './factory'
 export { MenuLlmPolicy, menuPromptBody } from './menu-policy'
+export { TeacherForcedPolicy } from './teacher-forced'
 export { menuPrior } from './menu-prior'
 export { ToolLlmPolicy, DEFAULT_MAX_QUERY_CHARS, type ToolPolicyOptions } from './tool-policy'
 export { LlmPolicyBase, type LlmDecision, type LlmPolicyOptions, type PolicyModel } from './llm-policy-base'

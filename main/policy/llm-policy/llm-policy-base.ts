@@ -46,6 +46,8 @@ export interface LlmDecision extends PolicyDecision {
   formatError?: string
   /** Free-query mode: the query was longer than the cap and was cut (only where the grammar could not cap it). */
   queryCut?: boolean
+  /** Teacher forcing: the policy whose choice this decision records (nothing was sampled; logprob is 0). */
+  imitated?: string
   /** With recordTokens: the prompt's token ids and the chosen reply's (the end token excluded). */
   tokenIds?: { prompt: number[]; chosen: number[] }
 }

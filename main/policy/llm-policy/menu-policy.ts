@@ -1,5 +1,5 @@
 import type { Policy } from '../../harness'
-import type { ActionSpace, MenuItem, Observation } from '../../harness'
+import type { Action, ActionSpace, MenuItem, Observation } from '../../harness'
 import { ConstrainedChooser } from '../../llm/choice'
 import { PolicyError } from '../../llm/errors'
 import { MENU_CUE, MENU_SYSTEM_PROMPT } from '../prompt'
@@ -47,16 +47,33 @@ export class MenuLlmPolicy extends LlmPolicyBase implements Policy {
     return scores.map((s) => s.sum)
   }
 
+  /** The prompt act() sends for this state, with room for the longest id (one token per byte at worst) and the end token. */
+  private promptFor(observation: Observation, actions: ActionSpace & { kind: 'menu' }) {
+    if (actions.items.length === 0) throw new PolicyError('invalid-input', `${this.name}: the menu is empty (the episode is over)`)
+    const reserve = Math.max(...actions.items.map((item) => Buffer.byteLength(item.id))) + 1
+    const system = this.options.systemPrompt ?? MENU_SYSTEM_PROMPT
+    return this.renderFitted(system, menuPromptBody(observation.text, actions.items), MENU_CUE, reserve)
+  }
+
+  /**
+   * Teacher forcing: the decision this policy records had it chosen `action` (another policy's choice)
+   * at this state: the same prompt act() sends and the id's tokens as the reply, nothing sampled.
+   */
+  async imitate(observation: Observation, actions: ActionSpace, action: Action, teacher: string): Promise<LlmDecision> {
+    if (actions.kind !== 'menu') throw new PolicyError('invalid-input', `${this.name} needs a menu action space, got ${actions.kind}`)
+    if (action.kind !== 'menu' || !actions.items.some((item) => item.id === action.id)) throw new PolicyError('invalid-input', `${teacher} chose ${JSON.stringify(action)}, which is not on the menu`)
+    const { seed, step } = this.nextStep()
+    const { tokens, cutChars } = this.promptFor(observation, actions)
+    const chosen = this.model.pool.model.tokenize(action.id, false)
+    return { action, logprob: 0, raw: action.id, tokens: chosen.length, ms: 0, tokenLogprobs: [], promptTokens: tokens.length, seed, step, template: this.template, cutChars, imitated: teacher, ...(this.options.recordTokens ? { tokenIds: { prompt: tokens.map(Number), chosen: chosen.map(Number) } } : {}) }
+  }
+
   async act(observation: Observation, actions: ActionSpace): Promise<LlmDecision> {
     if (actions.kind !== 'menu') throw new PolicyError('invalid-input', `${this.name} needs a menu action space, got ${actions.kind}`)
-    if (actions.items.length === 0) throw new PolicyError('invalid-input', `${this.name}: the menu is empty (the episode is over)`)
     const started = performance.now()
     const { seed, step } = this.nextStep()
     const ids = actions.items.map((item) => item.id)
-    // Room for the longest id, one token per byte at worst, plus the end token.
-    const reserve = Math.max(...ids.map((id) => Buffer.byteLength(id))) + 1
-    const system = this.options.systemPrompt ?? MENU_SYSTEM_PROMPT
-    const { tokens, cutChars } = this.renderFitted(system, menuPromptBody(observation.text, actions.items), MENU_CUE, reserve)
+    const { tokens, cutChars } = this.promptFor(observation, actions)
     const choice = await this.chooser.choose({
       prompt: tokens,
       allowed: ids,

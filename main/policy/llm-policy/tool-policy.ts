@@ -1,5 +1,5 @@
 import type { Policy } from '../../harness'
-import type { ActionSpace, Observation, ToolSchema } from '../../harness'
+import type { Action, ActionSpace, Observation, ToolSchema } from '../../harness'
 import { LlamaGrammar } from 'node-llama-cpp'
 import { PolicyError } from '../../llm/errors'
 import { LruCache } from '../../llm/lru-cache'
@@ -56,18 +56,41 @@ export class ToolLlmPolicy extends LlmPolicyBase implements Policy {
     return grammar
   }
 
-  async act(observation: Observation, actions: ActionSpace): Promise<LlmDecision> {
-    if (actions.kind !== 'tools') throw new PolicyError('invalid-input', `${this.name} needs a tools action space, got ${actions.kind}`)
+  /** The prompt act() sends for this state (system prompt with the tools, room for `maxTokens` of reply). */
+  private promptFor(observation: Observation, actions: ActionSpace & { kind: 'tools' }) {
     if (actions.tools.length === 0) throw new PolicyError('invalid-input', `${this.name}: no tools are available (the episode is over)`)
     if (this.maxQueryChars !== null) assertSearchTool(actions.tools, this.name)
-    const started = performance.now()
-    const { seed, step } = this.nextStep()
-    const grammar = await this.grammarFor(actions.tools)
-
     const base = this.options.systemPrompt ?? (this.maxQueryChars === null ? TOOLS_SYSTEM_PROMPT : `${FREE_QUERY_SYSTEM_PROMPT}\nQueries have at most ${this.maxQueryChars} characters.`)
     const system = this.toolOptions.describeTools === false ? base : `${base}\n\n${describeTools(actions.tools)}`
     const maxTokens = Math.min(this.maxTokens, Math.max(8, Math.floor(this.contextSize / 2)))
-    const { tokens, cutChars } = this.renderFitted(system, observation.text, TOOLS_CUE, maxTokens)
+    return { maxTokens, ...this.renderFitted(system, observation.text, TOOLS_CUE, maxTokens) }
+  }
+
+  /**
+   * Teacher forcing: the decision this policy records had it made `action` (another policy's tool call)
+   * at this state: the prompt act() sends and the call as the JSON reply the grammar admits
+   * ({"name": ..., "arguments": ...}), validated like a sampled one; nothing is sampled.
+   */
+  async imitate(observation: Observation, actions: ActionSpace, action: Action, teacher: string): Promise<LlmDecision> {
+    if (actions.kind !== 'tools') throw new PolicyError('invalid-input', `${this.name} needs a tools action space, got ${actions.kind}`)
+    if (action.kind !== 'tool') throw new PolicyError('invalid-input', `${teacher} replied ${JSON.stringify(action)}, not a tool call`)
+    const capped = this.maxQueryChars === null ? action : capQueryInAction(action, this.maxQueryChars).action
+    const raw = JSON.stringify({ name: capped.kind === 'tool' ? capped.name : '', arguments: capped.kind === 'tool' ? capped.arguments : {} })
+    const parsed = parseToolCall(raw, await this.grammarFor(actions.tools))
+    if (parsed.error) throw new PolicyError('invalid-input', `${teacher}'s call cannot be imitated: ${parsed.error}`)
+    const { seed, step } = this.nextStep()
+    const { tokens, cutChars, maxTokens } = this.promptFor(observation, actions)
+    const chosen = this.model.pool.model.tokenize(raw, false)
+    if (chosen.length > maxTokens) throw new PolicyError('invalid-input', `${teacher}'s call takes ${chosen.length} tokens, more than the ${maxTokens} a reply may`)
+    return { action: parsed.action, logprob: 0, raw, tokens: chosen.length, ms: 0, tokenLogprobs: [], promptTokens: tokens.length, seed, step, template: this.template, cutChars, imitated: teacher, ...(this.options.recordTokens ? { tokenIds: { prompt: tokens.map(Number), chosen: chosen.map(Number) } } : {}) }
+  }
+
+  async act(observation: Observation, actions: ActionSpace): Promise<LlmDecision> {
+    if (actions.kind !== 'tools') throw new PolicyError('invalid-input', `${this.name} needs a tools action space, got ${actions.kind}`)
+    const started = performance.now()
+    const { seed, step } = this.nextStep()
+    const grammar = await this.grammarFor(actions.tools)
+    const { tokens, cutChars, maxTokens } = this.promptFor(observation, actions)
 
     const generated = await this.model.pool.use((sequence) => generateWithGrammar(sequence, this.model.pool.model, {
       prompt: tokens,

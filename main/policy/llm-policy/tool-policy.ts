@@ -81,7 +81,7 @@ export class ToolLlmPolicy extends LlmPolicyBase implements Policy {
     const { seed, step } = this.nextStep()
     const { tokens, cutChars, maxTokens } = this.promptFor(observation, actions)
     const chosen = this.model.pool.model.tokenize(raw, false)
-    if (chosen.length > maxTokens) throw new PolicyError('invalid-input', `${teacher}'s call takes ${chosen.length} tokens, more than the ${maxTokens} a reply may`)
+    if (chosen.length > maxTokens) throw new PolicyError('invalid-input', `${teacher}'s call takes ${chosen.length} tokens, more than the ${maxTokens} a reply may: raise maxTokens`)
     return { action: parsed.action, logprob: 0, raw, tokens: chosen.length, ms: 0, tokenLogprobs: [], promptTokens: tokens.length, seed, step, template: this.template, cutChars, imitated: teacher, ...(this.options.recordTokens ? { tokenIds: { prompt: tokens.map(Number), chosen: chosen.map(Number) } } : {}) }
   }
 

@@ -57,6 +57,7 @@ describe('signalQuality', () => {
     expect(q.auc).toBe(0.875)
     expect([q.positives, q.negatives, q.questions]).toEqual([2, 4, 3])
     expect(q.constant).toBe(false)
+    expect(q.mean).toBeCloseTo(5 / 6, 12)
     expect(q.ci!.lower).toBeLessThanOrEqual(0.875)
     expect(q.ci!.upper).toBeGreaterThanOrEqual(0.875)
     expect(q.ci!.upper).toBeLessThanOrEqual(1)

@@ -33,6 +33,8 @@ export interface AucSlice {
 
 export interface SignalQuality extends AucSlice {
   ci: { lower: number; upper: number } | null
+  /** Mean over ranked steps: a positive mean pays for acting at all, against the ANSWER step's 0. */
+  mean: number | null
   /** Every ranked step got the same value: the AUC is 0.5 by construction and says nothing. */
   constant: boolean
   /** Mean over groups of the population variance of the signal over the group's ranked steps. */
@@ -129,6 +131,7 @@ export function signalQuality(groups: readonly QualityGroup[], options: QualityO
     // A constant signal ranks nothing: its CI is the point itself, not a resampled spread.
     ci: constant ? { lower: 0.5, upper: 0.5 } : bootstrapAuc(groups, resolved),
     constant,
+    mean: values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length,
     groupVariance: variances.length === 0 ? null : variances.reduce((a, b) => a + b, 0) / variances.length,
     zeroGroupShare: groups.length === 0 ? null : zeroGroups / groups.length,
     byType: sliceBy(groups, (g) => g.questionType ?? 'unknown'),

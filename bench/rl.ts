@@ -224,9 +224,10 @@ function printCreditQuality(label: string, prefix: string, q: CreditQualityRepor
   const slices = (r: Record<string, { auc: number | null; positives: number; negatives: number }>) => Object.entries(r).map(([k, x]) => `${k} ${fmt(x.auc)} (${x.positives}+/${x.negatives}-)`).join(', ')
   for (const [name, s] of Object.entries(q.signals)) {
     console.log(`  ${name}: AUC ${fmt(s.auc)} [${fmt(s.ci?.lower)}, ${fmt(s.ci?.upper)}]${s.constant ? ' CONSTANT (ranks nothing)' : ''}, ${s.positives} gold-path / ${s.negatives} other steps, mean ${fmt(s.mean)}, group variance ${fmt(s.groupVariance)}, zero-advantage groups ${fmt(s.zeroGroupShare)}; by type: ${slices(s.byType)}; by hops: ${slices(s.byHops)}`)
-    if (name.endsWith(':credit')) lines.push(`credit-auc: ${name.slice(0, -':credit'.length)} ${suiteName} ${fmt(s.auc)} [${fmt(s.ci?.lower)}, ${fmt(s.ci?.upper)}]${s.constant ? ' (constant: all steps equal)' : ''}`)
-    else if (!name.includes(':')) lines.push(`advantage-auc: ${name} ${suiteName} ${fmt(s.auc)} [${fmt(s.ci?.lower)}, ${fmt(s.ci?.upper)}] zero-advantage groups ${fmt(s.zeroGroupShare)}`)
-    else lines.push(`credit-auc: ${name} ${suiteName} ${fmt(s.auc)} [${fmt(s.ci?.lower)}, ${fmt(s.ci?.upper)}]`)
+    const tail = ` scorer ${q.answerer.replace(/ /g, '-')} mean ${fmt(s.mean)}`
+    if (name.endsWith(':credit')) lines.push(`credit-auc: ${name.slice(0, -':credit'.length)} ${suiteName} ${fmt(s.auc)} [${fmt(s.ci?.lower)}, ${fmt(s.ci?.upper)}]${tail}${s.constant ? ' (constant: all steps equal)' : ''}`)
+    else if (!name.includes(':')) lines.push(`advantage-auc: ${name} ${suiteName} ${fmt(s.auc)} [${fmt(s.ci?.lower)}, ${fmt(s.ci?.upper)}]${tail} zero-advantage groups ${fmt(s.zeroGroupShare)}`)
+    else lines.push(`credit-auc: ${name} ${suiteName} ${fmt(s.auc)} [${fmt(s.ci?.lower)}, ${fmt(s.ci?.upper)}]${tail}`)
   }
 }
 
@@ -252,7 +253,10 @@ async function suite(label: string, prefix: string, raw: SQLite.Database, setId:
       }, { answerer, appVersion: 'bench', jobId: null, progress: () => {}, throwIfCancelled: () => {}, onStep: (_s, d) => seconds.push(d.seconds as number) })
       if (seed === 1 && !creditMeasured && v.environment === 'graph-menu' && CREDIT_STEPS > 0) {
         creditMeasured = true
-        printCreditQuality(label, prefix, await runCreditQuality(raw, r.runId, answerer, { fromStep: 0, toStep: Math.min(steps, CREDIT_STEPS) - 1 }))
+        // Both offline stand-ins credit the same rollouts, so their figures are paired too.
+        for (const scorer of [new LexicalAnswerer(), new SupportAnswerer()]) {
+          printCreditQuality(label, prefix, await runCreditQuality(raw, r.runId, scorer, { fromStep: 0, toStep: Math.min(steps, CREDIT_STEPS) - 1 }))
+        }
       }
       const sPerStep = median(seconds)
       const rolloutsPerSecond = (GROUP * QUESTIONS_PER_STEP) / sPerStep

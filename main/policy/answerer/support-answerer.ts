@@ -21,7 +21,7 @@ const FLOOR = 0.01
  *  - yes/no questions: the same per entity the question names;
  *  - other questions: half for the answer found in a sentence linked to the question (it names a
  *    question entity, or shares a name with a sentence that does: the bridge), a fifth for the
- *    answer's tokens anywhere, and the rest for the question's entities covered.
+ *    answer's tokens anywhere, and the rest for the share of the question's entities named.
  * `score` is ln(0.01 + 0.99 * support); `answer` is the lexical stand-in's. Labelled `lexical: true`
  * like it: numbers from it are not a model's log-likelihoods.
  */
@@ -85,12 +85,14 @@ export function answerSupport(question: string, evidence: readonly string[], ans
   }
 
   const share = (s: Sentence) => target.filter((t) => s.words.has(t)).length / target.length
-  const anchors = sentences.filter((s) => [...entityWords].some((w) => s.words.has(w)))
+  // Anchors name a whole question entity ("Gray Harbour", not any sentence with "harbour").
+  const named = entities.filter((e) => contentWords(e).length > 0)
+  const anchors = sentences.filter((s) => named.some((e) => mentions(s.words, e)))
   // Linked: it names a question entity itself, or shares a name (other than the answer's) with a sentence that does.
   const answerWords = new Set(target)
   const linked = (s: Sentence) => anchors.includes(s) || anchors.some((a) => a !== s && [...s.names].some((n) => !answerWords.has(n) && a.names.has(n)))
   const anchored = Math.max(0, ...sentences.filter(linked).map(share))
   const anywhere = target.filter((t) => sentences.some((s) => s.words.has(t))).length / target.length
-  const covered = entityWords.size === 0 ? 0 : [...entityWords].filter((w) => sentences.some((s) => s.words.has(w))).length / entityWords.size
+  const covered = named.length === 0 ? 0 : named.filter((e) => sentences.some((s) => mentions(s.words, e))).length / named.length
   return 0.5 * anchored + 0.2 * anywhere + 0.3 * covered
 }

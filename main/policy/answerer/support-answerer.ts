@@ -1,13 +1,9 @@
-import type { Answerer } from '../../harness'
 import { answerTokens } from '../../eval/normalise'
 import { PolicyError } from '../../llm/errors'
-import { answerLexically } from './lexical-answerer'
+import { LexicalAnswerer, standInScore } from './lexical-answerer'
 import { capitalisedPhrases, choiceOptions, comparesTime, contentWords, datesAndNumbers, fold, mentions, questionEntities } from './lexical-spans'
 
 export const SUPPORT_ANSWERER_NAME = 'support stand-in'
-
-/** Support 0 scores ln(0.01), as the lexical stand-in: finite, so score differences (credit) stay defined. */
-const FLOOR = 0.01
 
 /**
  * A second model-free STAND-IN for the frozen answerer, made for credit (docs/snc-investigation.md).
@@ -22,22 +18,15 @@ const FLOOR = 0.01
  *  - other questions: half for the answer found in a sentence linked to the question (it names a
  *    question entity, or shares a name with a sentence that does: the bridge), a fifth for the
  *    answer's tokens anywhere, and the rest for the share of the question's entities named.
- * `score` is ln(0.01 + 0.99 * support); `answer` is the lexical stand-in's. Labelled `lexical: true`
- * like it: numbers from it are not a model's log-likelihoods.
+ * `score` is ln(0.01 + 0.99 * support); answers, `lexical: true` and the rest are the lexical stand-in's:
+ * numbers from it are not a model's log-likelihoods.
  */
-export class SupportAnswerer implements Answerer {
-  readonly name = SUPPORT_ANSWERER_NAME
-  readonly lexical = true
+export class SupportAnswerer extends LexicalAnswerer {
+  override readonly name: string = SUPPORT_ANSWERER_NAME
 
-  async answer(question: string, evidence: string[]): Promise<string> {
-    return answerLexically(question, evidence)
+  override async score(question: string, evidence: string[], answer: string): Promise<number> {
+    return standInScore(answerSupport(question, evidence, answer))
   }
-
-  async score(question: string, evidence: string[], answer: string): Promise<number> {
-    return Math.log(FLOOR + (1 - FLOOR) * answerSupport(question, evidence, answer))
-  }
-
-  async dispose(): Promise<void> {}
 }
 
 interface Sentence {

@@ -48,13 +48,14 @@ import { workspaceMigrations } from '../main/db/migrations'
 import { openDatabase } from '../main/db/open'
 import { comparePaired } from '../main/eval'
 import { createEnvironment, environmentContext, environmentFactory, runEpisode, type Environment } from '../main/harness'
-import { runTraining, TrainingStore, type HeldOutResult } from '../main/experiments/training'
+import { runCreditQuality, runTraining, TrainingStore, type CreditQualityReport, type HeldOutResult } from '../main/experiments/training'
 import { EvidenceResolver } from '../main/experiments/evidence'
 import { loadQuestions, type StoredQuestion } from '../main/experiments/questions'
 import { rewarderFor } from '../main/experiments/rewards'
 import { scoreEpisode } from '../main/experiments/score'
 import { defaultIngestOptions, runIngest } from '../main/ingest/run'
 import { LexicalAnswerer } from '../main/policy/answerer/lexical-answerer'
+import { SupportAnswerer } from '../main/policy/answerer/support-answerer'
 import { createHead, restoreHead, type PolicyHead } from '../main/policy/head'
 import { candidateBuilder, HeadPolicy, headInputDim } from '../main/policy/head-policy'
 import { createScriptedPolicy } from '../main/policy/scripted'
@@ -75,7 +76,12 @@ const HOTPOT_HELDOUT = process.env.RL_HOTPOT_HELDOUT ? Number(process.env.RL_HOT
 const GROUP = 8
 const OVERRIDES = JSON.parse(process.env.RL_CONFIG ?? '{}') as Partial<TrainConfigInput>
 const QUESTIONS_PER_STEP = 16
-const answerer = new LexicalAnswerer()
+// Credit quality is measured on the rollouts of the first RL_CREDIT_STEPS steps of the suite's first menu run (seed 1).
+const CREDIT_STEPS = Number(process.env.RL_CREDIT_STEPS ?? 2)
+// RL_ANSWERER: the offline stand-in that scores evidence for rewards and credit (lexical, the default, or support).
+const ANSWERER = process.env.RL_ANSWERER ?? 'lexical'
+if (ANSWERER !== 'lexical' && ANSWERER !== 'support') throw new Error(`RL_ANSWERER must be lexical or support, got "${ANSWERER}"`)
+const answerer = ANSWERER === 'support' ? new SupportAnswerer() : new LexicalAnswerer()
 const lines: string[] = []
 
 type RewardInput = NonNullable<TrainConfigInput['reward']>
@@ -211,12 +217,27 @@ function curve(diagnostics: { diagnostics: unknown }[], key: string): string {
   return at.map((i) => `${i}:${fmt(xs[i])}`).join(' ')
 }
 
+/** Credit-quality figures of one suite: per signal its AUC with CI, group variance, zero-advantage share, and slices by type and hops. */
+function printCreditQuality(label: string, prefix: string, q: CreditQualityReport) {
+  const suiteName = prefix ? prefix.replace(/\/$/, '') : 'demo'
+  console.log(`\ncredit quality, ${label}: run #${q.runId} steps ${q.fromStep}..${q.toStep}, ${q.questions} groups, ${q.rollouts} rollouts (${q.skipped} skipped), answerer ${q.answerer}${q.standIn ? ' (stand-in)' : ''}, lambda ${q.lambda}`)
+  const slices = (r: Record<string, { auc: number | null; positives: number; negatives: number }>) => Object.entries(r).map(([k, x]) => `${k} ${fmt(x.auc)} (${x.positives}+/${x.negatives}-)`).join(', ')
+  for (const [name, s] of Object.entries(q.signals)) {
+    console.log(`  ${name}: AUC ${fmt(s.auc)} [${fmt(s.ci?.lower)}, ${fmt(s.ci?.upper)}]${s.constant ? ' CONSTANT (ranks nothing)' : ''}, ${s.positives} gold-path / ${s.negatives} other steps, mean ${fmt(s.mean)}, group variance ${fmt(s.groupVariance)}, zero-advantage groups ${fmt(s.zeroGroupShare)}; by type: ${slices(s.byType)}; by hops: ${slices(s.byHops)}`)
+    const tail = ` scorer ${q.answerer.replace(/ /g, '-')} mean ${fmt(s.mean)}`
+    if (name.endsWith(':credit')) lines.push(`credit-auc: ${name.slice(0, -':credit'.length)} ${suiteName} ${fmt(s.auc)} [${fmt(s.ci?.lower)}, ${fmt(s.ci?.upper)}]${tail}${s.constant ? ' (constant: all steps equal)' : ''}`)
+    else if (!name.includes(':')) lines.push(`advantage-auc: ${name} ${suiteName} ${fmt(s.auc)} [${fmt(s.ci?.lower)}, ${fmt(s.ci?.upper)}]${tail} zero-advantage groups ${fmt(s.zeroGroupShare)}`)
+    else lines.push(`credit-auc: ${name} ${suiteName} ${fmt(s.auc)} [${fmt(s.ci?.lower)}, ${fmt(s.ci?.upper)}]${tail}`)
+  }
+}
+
 async function suite(label: string, prefix: string, raw: SQLite.Database, setId: number, total: number, heldOutSize: number) {
   const heldOut = { questionSetId: setId, offset: total - heldOutSize, limit: heldOutSize }
   const train = { questionSetId: setId, offset: 0, limit: total - heldOutSize }
   console.log(`\n== ${label}: ${train.limit} train (the first ${train.limit} by id) / ${heldOut.limit} held-out questions (the last ${heldOut.limit} by id), ${STEPS} steps (Harness-1: ${STEPS_H1}), ${SEEDS} seed(s), ${GROUP} rollouts x ${QUESTIONS_PER_STEP} questions per step`)
   const heldOutQuestions = loadQuestions(raw, { questionSetId: setId, offset: heldOut.offset, limit: heldOut.limit })
   const afterOf = new Map<string, Rows>()
+  let creditMeasured = false
   for (const v of VARIANTS) {
     const h1 = isH1(v)
     const t0 = performance.now()
@@ -230,6 +251,13 @@ async function suite(label: string, prefix: string, raw: SQLite.Database, setId:
         environment: v.environment, steps, groupSize: GROUP, questionsPerStep: QUESTIONS_PER_STEP, evalInterval: Math.max(steps, 1), seed,
         credit: { scheme: v.credit, lambda: v.lambda }, train, heldOut, ...(v.reward ? { reward: v.reward } : {}), ...OVERRIDES,
       }, { answerer, appVersion: 'bench', jobId: null, progress: () => {}, throwIfCancelled: () => {}, onStep: (_s, d) => seconds.push(d.seconds as number) })
+      if (seed === 1 && !creditMeasured && v.environment === 'graph-menu' && CREDIT_STEPS > 0) {
+        creditMeasured = true
+        // Both offline stand-ins credit the same rollouts, so their figures are paired too.
+        for (const scorer of [new LexicalAnswerer(), new SupportAnswerer()]) {
+          printCreditQuality(label, prefix, await runCreditQuality(raw, r.runId, scorer, { fromStep: 0, toStep: Math.min(steps, CREDIT_STEPS) - 1 }))
+        }
+      }
       const sPerStep = median(seconds)
       const rolloutsPerSecond = (GROUP * QUESTIONS_PER_STEP) / sPerStep
       if (seed === 1) {

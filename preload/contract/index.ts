@@ -37,6 +37,7 @@ export * from './run-config'
 export * from './system'
 export * from './trajectory'
 export * from './training'
+export * from './credit-quality'
 export * from './workspace'
 
 export const routes = { ...systemRoutes, ...workspaceRoutes, ...jobRoutes, ...corpusRoutes, ...graphRoutes, ...runRoutes, ...modelRoutes, ...trainingRoutes, ...envServerRoutes, ...questionRoutes, ...ablationRoutes, ...documentRoutes, ...exportRoutes, ...findingsRoutes }

@@ -6,6 +6,7 @@ import { z } from 'zod'
 import { route } from './define'
 import { QuestionRange } from './question-range'
 import { MetricInfoSchema } from './metric-info'
+import { CreditQualityInput, CreditQualityReportSchema } from './credit-quality'
 
 export const RewardConfigSchema = z.strictObject({
   /** Term name -> weight; terms left out weigh 0. */
@@ -390,5 +391,10 @@ export const trainingRoutes = {
     'The rollouts of one training step (open any of them with runs.episode)',
     z.object({ workspaceId: WorkspaceId, runId: RunId, step: z.number().int().min(0), offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(1000).default(200) }).strict(),
     z.object({ total: z.number(), rollouts: z.array(TrainingRollout) }),
+  ),
+  'training.creditQuality': route(
+    "How well each credit scheme's per-step signal ranks the gold-path steps of a graph-menu run's stored rollouts (steps fromStep..toStep, re-credited by every scheme with an offline stand-in scorer): AUC with a bootstrap CI over questions, group variance, zero-advantage share, by question type and hops",
+    CreditQualityInput,
+    CreditQualityReportSchema,
   ),
 }

@@ -1,6 +1,7 @@
 import { ApiError, type trainingRoutes } from '../../../preload/contract'
 import type { Services } from '../../app/services'
-import { deleteTrainConfig, exportHeadWeights, listTrainConfigs, listTrainingRuns, saveTrainConfig, trainingCatalog, trainingRollouts, trainingRun } from '../../experiments/training'
+import { deleteTrainConfig, exportHeadWeights, listTrainConfigs, listTrainingRuns, runCreditQuality, saveTrainConfig, trainingCatalog, trainingRollouts, trainingRun } from '../../experiments/training'
+import { LexicalAnswerer, SupportAnswerer } from '../../policy/answerer'
 import { trainerStatus } from '../../llm/training'
 import { workspaceRaw, type HandlerGroup } from './handler-group'
 
@@ -24,5 +25,16 @@ export function trainingHandlers(services: Services): HandlerGroup<typeof traini
       }
     },
     'training.rollouts': async ({ workspaceId, runId, step, offset, limit }) => trainingRollouts(await raw(workspaceId), runId, step, offset, limit),
+    'training.creditQuality': async ({ workspaceId, runId, fromStep, toStep, scorer }) => {
+      const db = await raw(workspaceId)
+      trainingRun(db, runId) // a missing run is NOT_FOUND before anything is replayed
+      try {
+        return await runCreditQuality(db, runId, scorer === 'support' ? new SupportAnswerer() : new LexicalAnswerer(), { fromStep, toStep: toStep ?? fromStep })
+      } catch (err) {
+        // No rollouts in range, or a run whose environment has no menu (credit needs previews): the caller's choice.
+        if (err instanceof RangeError || (err instanceof Error && /Credit needs the menu trajectory/.test(err.message))) throw new ApiError('VALIDATION', err.message)
+        throw err
+      }
+    },
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Reads what credit needs from a sentence-substrate trajectory: per step, the chosen item, the menu with
  * every item's preview, what was seen and committed before, and the provenance producers (the step that
- * surfaced the sentence a SELECT commits or the entity a LOOKUP looks up). A step taken as the model's
+ * surfaced the sentence a SELECT commits or the entity a LOOKUP looks up, and the SELECT that committed the
+ * sentence that entity came from). A step taken as the model's
  * text (trainers send their decoded reply) chose the item that text names, read as the environment read
  * it (parseMenuReply), so it gets that item's credit exactly as a menu id would.
  */
@@ -23,7 +24,9 @@ export function chosenMenuId(action: Action, ids: readonly string[]): string {
 const producerOf = (surfacedAt: number | undefined): number[] => (surfacedAt !== undefined && surfacedAt > 0 ? [surfacedAt - 1] : [])
 
 export function creditSteps(trajectory: Trajectory): CreditStep[] {
-  return trajectory.steps.map((step) => {
+  // The step that committed each sentence (SELECT / ANSWER_WITH), filled as the steps are read in order.
+  const committedAt = new Map<number, number>()
+  return trajectory.steps.map((step, t) => {
     const data = step.observation?.data as SentenceEnvData | undefined
     if (!data || step.actions.kind !== 'menu') throw new Error('Credit needs the menu trajectory with observations and previews (graph-menu)')
     const items = step.actions.items
@@ -37,7 +40,16 @@ export function creditSteps(trajectory: Trajectory): CreditStep[] {
       producers = producerOf(data.visible.find((s) => s.handle === handle)?.step)
     } else if (chosen?.type === 'LOOKUP') {
       const handle = Number(chosen.id.slice(1))
-      producers = producerOf(data.entities.find((e) => e.handle === handle)?.step)
+      const entity = data.entities.find((e) => e.handle === handle)
+      producers = producerOf(entity?.step)
+      // The bridge (Harness-G's enablement): the SELECT that committed the sentence the entity came from.
+      // The LOOKUP's query is built from the committed evidence, and committing that sentence is the
+      // move the paper pays for the LOOKUP it enabled; surfacing it only put the entity on the menu.
+      const bridge = entity?.fromSentence !== undefined ? committedAt.get(entity.fromSentence) : undefined
+      if (bridge !== undefined && !producers.includes(bridge)) producers.push(bridge)
+    }
+    if (chosen && step.info.valid && (chosen.type === 'SELECT' || chosen.type === 'ANSWER_WITH')) {
+      for (const id of previewOf[chosen.id] ?? []) if (!committedAt.has(id)) committedAt.set(id, t)
     }
     return {
       chosen: { id: chosenId, type: step.info.valid && chosen ? chosen.type : null },

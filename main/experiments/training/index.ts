@@ -4,6 +4,7 @@ export { TrainingStore, checkpointOf, decodeSteps, encodeSteps, type CompactStep
 export { exportHeadWeights, trainedHead, trainedHeadFor, type TrainedHead } from './trained-head'
 export { playRollout, type PlayedRollout, type RolloutContext } from './rollouts'
 export { creditSteps } from './credit-steps'
+export { runCreditQuality, type CreditQualityOptions, type CreditQualityReport } from './credit-quality'
 export { trainingCatalog, trainConfigDefaults, defaultTrainEnvironment } from './catalog'
 export { checkTrainChoices, resolveTrainConfig } from './resolve-config'
 export { checkSavedConfig, deleteTrainConfig, getTrainConfig, listTrainConfigs, saveTrainConfig } from './configs'

@@ -77,6 +77,18 @@ const rolloutPage = workspaceQuery((db, p: { run: number; step: number; limit: n
     .offset(p.offset),
 )
 
+/** Stored rollouts of some steps with what a replay needs, and their question's type (credit quality). */
+const replayableRollouts = workspaceQuery((db, p: { run: number; from: number; to: number }) =>
+  db
+    .selectFrom('episodes as e')
+    .leftJoin('questions as q', 'q.id', 'e.question_id')
+    .select(['e.id', 'e.question_id as questionId', 'e.question', 'e.seed', 'e.gold_json as goldJson', 'e.outcome_json as outcomeJson', 'e.metrics_json as metricsJson', 'e.steps_blob as steps', 'e.train_step as step', 'q.type as questionType'])
+    .where('e.run_id', '=', p.run)
+    .where('e.train_step', '>=', p.from)
+    .where('e.train_step', '<=', p.to)
+    .orderBy('e.id'),
+)
+
 type RunRow = RowOf<typeof trainRun>
 
 interface StoredSummary {
@@ -245,4 +257,11 @@ export function trainingRollouts(raw: SQLite.Database, runId: number, step: numb
       return { id: x.id, questionId: x.question_id, question: x.question, answer: x.answer, turns: x.turns, reward: numOrNull(metrics['train.reward']), metrics }
     }),
   }
+}
+
+/** A training run's config and the stored rollouts of steps from..to, in the order they were played (credit quality replays them). */
+export function rolloutsForReplay(raw: SQLite.Database, runId: number, from: number, to: number) {
+  const { config } = storedConfig(runRow(raw, runId))
+  if (!config) throw new ApiError('INTERNAL', `Training run #${runId} stores a config this version cannot read`)
+  return { config, rollouts: replayableRollouts(raw).all({ run: runId, from, to }) }
 }

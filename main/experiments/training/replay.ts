@@ -38,11 +38,13 @@ export interface ReplayedRollout {
 export async function replayRollout(
   raw: SQLite.Database,
   stored: { environment: string; envConfig: Record<string, unknown>; questionId: number | null; question: string; seed: number; gold: { answers: string[]; supportingFacts: { title: string; sentence: number }[]; supportingDocs: string[] }; outcomeJson: string; steps: Uint8Array },
+  /** observations: keep each step's structured observation (credit reads the state from it). */
+  options: { observations?: boolean } = {},
 ): Promise<ReplayedRollout> {
   const steps = decodeSteps(stored.steps)
   const env = createEnvironment(stored.environment, environmentContext(raw), stored.envConfig)
   const question = { id: String(stored.questionId ?? 'replay'), question: stored.question, ...stored.gold }
-  const trajectory = await runEpisode(env, new StoredActions(steps), question, stored.seed, { previews: true, maxSteps: steps.length })
+  const trajectory = await runEpisode(env, new StoredActions(steps), question, stored.seed, { previews: true, observations: options.observations ?? false, maxSteps: steps.length })
   const before = JSON.parse(stored.outcomeJson) as { evidence?: unknown }
   const faithful = trajectory.steps.length === steps.length && JSON.stringify(trajectory.outcome.evidence) === JSON.stringify(before.evidence)
   return { trajectory, faithful }

@@ -11,7 +11,8 @@ import { parseMenuReply } from './menu-reply'
 /** A sentence as the policy sees it. */
 export type SentenceView = Pick<VisibleSentence, 'id' | 'handle' | 'documentId' | 'title' | 'ord' | 'text' | 'step' | 'via'>
 
-export type EntityView = Pick<KnownEntity, 'handle' | 'ids' | 'name' | 'type' | 'visited' | 'step' | 'via'>
+/** fromSentence: the sentence whose surfacing first showed the entity (credit traces a LOOKUP back to the SELECT of it). */
+export type EntityView = Pick<KnownEntity, 'handle' | 'ids' | 'name' | 'type' | 'visited' | 'step' | 'via' | 'fromSentence'>
 
 /** Observation.data of both sentence environments (the free-query baseline adds `queries`). */
 export type SentenceEnvData = {
@@ -240,7 +241,7 @@ export abstract class SentenceEnvironment<Config extends SubstrateConfig> implem
       endReason: ep.endReason,
       committed: ep.committed.map((id) => view(ep.visible.get(id)!)),
       visible: [...ep.visible.values()].filter((s) => !ep.isCommitted(s.id)).map(view),
-      entities: [...ep.entities.values()].map((e) => ({ handle: e.handle, ids: e.ids, name: e.name, type: e.type, visited: e.visited, step: e.step, via: e.via })),
+      entities: [...ep.entities.values()].map((e) => ({ handle: e.handle, ids: e.ids, name: e.name, type: e.type, visited: e.visited, step: e.step, via: e.via, ...(e.fromSentence !== undefined ? { fromSentence: e.fromSentence } : {}) })),
       menu: this.menu,
     })
   }

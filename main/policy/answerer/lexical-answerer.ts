@@ -8,6 +8,9 @@ export const LEXICAL_ANSWERER_NAME = 'lexical stand-in'
 /** Coverage 0 scores ln(0.01): finite, so score differences (credit) stay defined. */
 const FLOOR = 0.01
 
+/** A stand-in's share in [0, 1] as a log-score: ln(0.01 + 0.99 * share). */
+export const standInScore = (share: number): number => Math.log(FLOOR + (1 - FLOOR) * share)
+
 /**
  * A model-free STAND-IN for the frozen answerer, so that environments, credit and evaluation run
  * before a GGUF model is configured. It is not a reader: `answer` picks a span out of the evidence
@@ -19,7 +22,7 @@ const FLOOR = 0.01
  * are not comparable with a model's log-likelihoods.
  */
 export class LexicalAnswerer implements Answerer {
-  readonly name = LEXICAL_ANSWERER_NAME
+  readonly name: string = LEXICAL_ANSWERER_NAME
   readonly lexical = true
 
   async answer(question: string, evidence: string[]): Promise<string> {
@@ -27,7 +30,7 @@ export class LexicalAnswerer implements Answerer {
   }
 
   async score(question: string, evidence: string[], answer: string): Promise<number> {
-    return Math.log(FLOOR + (1 - FLOOR) * lexicalCoverage(question, evidence, answer))
+    return standInScore(lexicalCoverage(question, evidence, answer))
   }
 
   async dispose(): Promise<void> {}

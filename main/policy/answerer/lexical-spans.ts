@@ -121,7 +121,8 @@ export function questionEntities(question: string): string[] {
   return capitalisedPhrases(body).map((p) => p.text)
 }
 
-const mentions = (sentenceWords: Set<string>, entity: string): boolean => {
+/** Every content word of the entity occurs in the sentence. */
+export const mentions = (sentenceWords: Set<string>, entity: string): boolean => {
   const words = contentWords(entity)
   return words.length > 0 && words.every((w) => sentenceWords.has(w))
 }
@@ -172,6 +173,9 @@ export function choiceOptions(question: string): [string, string] | null {
 
 const EARLIER = /\b(first|earlier|earliest|older|oldest|before|preceded)\b/i
 const LATER = /\b(later|latest|younger|youngest|newer|newest|more recent|most recent|last)\b/i
+
+/** The question compares the options in time ("older", "first", "later"): their years decide it. */
+export const comparesTime = (question: string): boolean => EARLIER.test(question) || LATER.test(question)
 
 /**
  * The choice rule: for "first / older / earlier" the option whose sentences give the earliest year,

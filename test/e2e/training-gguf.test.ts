@@ -71,7 +71,7 @@ describe.runIf(run && storiesAvailable)(storiesTitle('GGUF training in Chromium 
 
   it('launches a GGUF run from the Training section, sees its chart grow, stops, resumes and finishes it', async (ctx) => {
     if (unavailable) return ctx.skip(`GGUF trainer unavailable: ${unavailable}`)
-    await page.click('[data-test=nav-runs]')
+    await page.click('[data-test=nav-training]')
     const launcher = page.locator('[data-test=training-launcher]')
     await launcher.locator('[data-test=train-config]').waitFor()
     await launcher.locator('[data-test=train-config]').selectOption('gguf tiny')

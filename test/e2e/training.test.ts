@@ -65,7 +65,7 @@ describe.runIf(run)('training in Chromium (browser mode)', () => {
   })
 
   it('launches the run from the Training section, sees its chart grow, stops it, resumes it and sees it finish', async () => {
-    await page.click('[data-test=nav-runs]')
+    await page.click('[data-test=nav-training]')
     const launcher = page.locator('[data-test=training-launcher]')
     await launcher.locator('[data-test=train-config]').waitFor()
     await launcher.locator('[data-test=train-config]').selectOption('e2e tiny')

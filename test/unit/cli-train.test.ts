@@ -51,7 +51,8 @@ describe('command line: train and evaluate a trained head (paragraph gold)', () 
 
     const trained = await cli('--json', 'train', workspaceId, '--env', 'graph-menu', '--split', '0:3', '--held-out', '3:2', '--steps', '2', '--credit', 'outcome')
     expect(trained.code, trained.stderr).toBe(0)
-    expect(trained.stderr).toMatch(/Step 2\/2/)
+    expect(trained.stderr).toMatch(/Step 2\/2 · step 1 mean reward -?\d+\.\d{3}/)
+    expect(trained.stderr).toMatch(/2 steps · step 2 mean reward -?\d+\.\d{3}/)
     const t = JSON.parse(trained.stdout) as { runId: number; headlineMetric: string; goldLevel: string; reward: { weights: Record<string, number> }; heldOut: { comparison: { metric: string }[]; before: { metrics: Record<string, { lower: number | null }> } } }
     expect(t.goldLevel).toBe('paragraph')
     expect(t.headlineMetric).toBe('paragraph.f1')

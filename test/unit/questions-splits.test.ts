@@ -101,6 +101,8 @@ describe('splits stored with the set, chosen by evaluations, frozen once used', 
         { question: 'c?', answer: 'z' },
       ]
       const { setId } = await backend.call('questions.import', { workspaceId, name: 'f', content: rows.map((r) => JSON.stringify(r)).join('\n'), fileName: 'f.jsonl' })
+      // Before any split, every question is in no split, and the set says so.
+      expect((await backend.call('questions.set', { workspaceId, setId })).unassigned).toBe(3)
       const d = await backend.call('questions.split', { workspaceId, setId, spec: { method: 'field', field: 'split' } })
       expect(d.splits).toEqual([
         { name: 'test', count: 1 },

@@ -72,6 +72,12 @@ describe('command line: train and evaluate a trained head (paragraph gold)', () 
     // The head evaluated as a run scores what its training run's final held-out evaluation scored.
     expect(compared.comparisons[0]!.candidateMean).toBeCloseTo(compared.comparisons[1]!.candidateMean!, 10)
     expect(compared.comparisons[1]!.note).toMatch(/held-out evaluation \(after training\), not its training rollouts/)
+    // With no --metric, compare judges by what train reported on this gold level (paragraph F1), its differences in pp.
+    const byDefault = (await cli('compare', workspaceId, String(greedy.id), String(head.id))).stdout
+    expect(byDefault).toMatch(/^#\d+ vs #\d+ {2}Paragraph F1 \(evidence\): \d+\.\d% → \d+\.\d% {2}diff [+-]?\d+\.\d pp/)
+    expect(byDefault).not.toMatch(/diff [+-]?\d+\.\d%/)
+    // runs list shows that evidence metric on paragraph gold.
+    expect((await cli('runs', 'list', workspaceId)).stdout).toMatch(new RegExp(`#${head.id} .*Paragraph F1 \\(evidence\\) \\d+\\.\\d%`))
 
     const file = join(tmp.dir, 'head.json')
     expect((await cli('export-head', workspaceId, String(t.runId), file)).code).toBe(0)

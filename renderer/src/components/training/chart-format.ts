@@ -8,7 +8,7 @@ import type { MetricInfo } from '../../../../preload/contract'
  */
 export function tickFormatter(scale: ScaleLinear<number, number>, count: number, format: MetricInfo['format']): (v: number) => string {
   if (format === 'fraction') return scale.tickFormat(count, '~%')
-  const plain = scale.tickFormat(count, '~g')
+  const plain = scale.tickFormat(count, '~f')
   return format === 'ms' ? (v) => `${plain(v)} ms` : plain
 }
 

@@ -151,6 +151,9 @@ describe('Rewards page and Training section', () => {
     expect(w.get('[data-test=training-section]').text()).toContain('external trainers (verl, TRL, OpenRLHF) through the environment server')
     expect(w.find('[data-test=lexical-note]').exists()).toBe(true)
     expect(w.findAll('[data-test=train-environment] option').map((o) => o.attributes('value'))).toEqual(catalog.environments.filter((e) => e.headDriven).map((e) => e.name))
+    // The demo arrives split; ranges of the whole set are what this test overlaps.
+    await w.get('[data-test=train-split]').setValue('')
+    await w.get('[data-test=heldout-split]').setValue('')
     await w.get('[data-test=train-limit]').setValue('20')
     await w.get('[data-test=heldout-offset]').setValue('15')
     await w.get('[data-test=heldout-limit]').setValue('6')

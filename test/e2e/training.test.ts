@@ -72,6 +72,9 @@ describe.runIf(run)('training in Chromium (browser mode)', () => {
     await launcher.locator('[data-test=train-environment]').selectOption('graph-menu')
     await page.locator('[data-test=lexical-note]').first().waitFor()
     // Overlapping ranges: the backend refuses and the page says why.
+    // The demo arrives split; these ranges are of the whole set.
+    await launcher.locator('[data-test=train-split]').selectOption('')
+    await launcher.locator('[data-test=heldout-split]').selectOption('')
     await launcher.locator('[data-test=train-offset]').fill('0')
     await launcher.locator('[data-test=train-limit]').fill('60')
     await launcher.locator('[data-test=heldout-offset]').fill('55')

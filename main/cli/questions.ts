@@ -92,7 +92,7 @@ export function registerQuestionCommands(cli: Cli): void {
         if (setId === undefined) {
           const sets = await call('questions.sets', { workspaceId })
           const details = await Promise.all(sets.map((s) => call('questions.set', { workspaceId, setId: s.id })))
-          print(details, details.map((d) => `#${d.id}  ${d.name}  ${d.questions} questions  ${d.source}${d.splits.length ? `  splits: ${d.splits.map((s) => `${s.name} ${s.count}`).join(', ')}` : ''}${d.usedBy.length ? `  (frozen: used by ${d.usedBy.length} runs)` : ''}`).join('\n') || 'No question sets')
+          print(details, details.map((d) => `#${d.id}  ${d.name}  ${d.questions} questions  ${d.source}${d.splits.length ? `  splits: ${d.splits.map((s) => `${s.name} ${s.count}`).join(', ')}` : ''}${d.unassigned ? `  unassigned ${d.unassigned}` : ''}${d.usedBy.length ? `  (frozen: used by ${d.usedBy.length} runs)` : ''}`).join('\n') || 'No question sets')
           return
         }
         const r = await call('questions.search', { workspaceId, setId: Number(setId), filter: { ...(o.split ? { split: o.split } : {}), ...(o.text ? { text: o.text } : {}) }, limit: Number(o.limit) })

@@ -1,6 +1,6 @@
 import { dirname, join, resolve } from 'node:path'
 import { mkdirSync } from 'node:fs'
-import { ExportFormat, QUESTION_EXPORT_FORMATS, RUN_EXPORT_FORMATS, type ExportParams } from '../../preload/contract'
+import { ExportFormat, judgedMetric, QUESTION_EXPORT_FORMATS, RUN_EXPORT_FORMATS, type ExportParams } from '../../preload/contract'
 import type { WorkspaceHandle } from '../corpus/repository'
 import { exportFileName, exportFormats, questionSplits, writeExport } from '../exports'
 import { checkOutputFile } from '../jobs/output-paths'
@@ -35,8 +35,14 @@ export function registerRunCommands(cli: Cli): void {
   runs.command('list <workspaceId>').action((workspaceId: string) =>
     withApi(async (call) => {
       const list = await call('runs.list', { workspaceId })
+      const { metrics: catalogue } = await call('harness.catalog', {})
       const pct = (v: number | null | undefined): string => (v === null || v === undefined ? '–' : `${(v * 100).toFixed(1)}%`)
-      const text = list.map((r) => `#${r.id}  ${r.kind.padEnd(5)} ${r.status.padEnd(9)} ${String(r.episodes).padStart(5)} ep  F1 ${pct(r.metrics['answer.f1.official']?.mean).padStart(6)}  SP recall ${pct(r.metrics['sp.recall']?.mean).padStart(6)}  ${r.name}`)
+      // The evidence metric each run is judged by at its gold level: SP F1 on sentence gold, paragraph F1 on paragraph gold.
+      const evidence = (r: (typeof list)[number]): string => {
+        const name = judgedMetric(catalogue.filter((m) => m.level !== 'answer'), (n) => (r.metrics[n]?.mean ?? null) !== null)
+        return name ? `${catalogue.find((m) => m.name === name)?.label ?? name} ${pct(r.metrics[name]?.mean)}` : 'evidence –'
+      }
+      const text = list.map((r) => `#${r.id}  ${r.kind.padEnd(5)} ${r.status.padEnd(9)} ${String(r.episodes).padStart(5)} ep  F1 ${pct(r.metrics['answer.f1.official']?.mean).padStart(6)}  ${evidence(r).padEnd(30)}  ${r.name}`)
       print(list, text.join('\n') || 'No runs yet: npm run cli -- eval <workspace> --env graph-menu')
     }),
   )

@@ -17,6 +17,14 @@ export function formatMetric(value: number | null, info: MetricInfo | undefined)
   }
 }
 
+/** A paired difference: fractions in percentage points ("+4.5 pp"), other formats as formatMetric writes them, signed. */
+export function formatDifference(value: number | null, info: MetricInfo | undefined): string {
+  if (value === null) return '–'
+  const sign = value > 0 ? '+' : ''
+  if (info?.format === 'fraction') return `${sign}${(value * 100).toFixed(1)} pp`
+  return `${sign}${formatMetric(value, info === undefined ? info : { ...info, format: info.format === 'count' ? 'number' : info.format })}`
+}
+
 /**
  * A run's aggregates as a table: headline metrics first (the Runs page's columns), then the rest by
  * name; mean, bootstrap CI and count, read from the same stored summary the UI reads.

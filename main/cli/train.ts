@@ -9,7 +9,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import type { MetricInfo, RouteInput, SplitSpec, TrainingRunDetail } from '../../preload/contract'
 import type { Call, Cli } from './context'
-import { formatMetric } from './table'
+import { formatDifference, formatMetric } from './table'
 
 type TrainParams = Extract<RouteInput<'job.start'>, { kind: 'train.run' }>['params']
 
@@ -47,8 +47,8 @@ export function heldOutTable(detail: TrainingRunDetail, catalogue: readonly Metr
     !a ? '–' : `${formatMetric(a.mean, i)}${a.lower !== null && a.upper !== null ? ` [${formatMetric(a.lower, i)}, ${formatMetric(a.upper, i)}]` : ''}`
   const rows = detail.heldOut.comparison.map((c) => {
     const i = info.get(c.metric)
-    const diff = c.meanDifference === null ? '–' : `${c.meanDifference >= 0 ? '+' : ''}${formatMetric(c.meanDifference, i === undefined ? i : { ...i, format: i.format === 'count' ? 'number' : i.format })}`
-    const dci = c.lower !== null && c.upper !== null ? ` [${formatMetric(c.lower, i)}, ${formatMetric(c.upper, i)}]` : ''
+    const diff = formatDifference(c.meanDifference, i)
+    const dci = c.lower !== null && c.upper !== null ? ` [${formatDifference(c.lower, i)}, ${formatDifference(c.upper, i)}]` : ''
     return [i?.label ?? c.metric, ci(detail.heldOut.before?.metrics[c.metric], i), ci(detail.heldOut.after?.metrics[c.metric], i), `${diff}${dci}`, `${c.wins}/${c.ties}/${c.losses}`]
   })
   const header = ['held-out metric', 'before (95% CI)', `${detail.heldOut.after?.at ?? 'after'} (95% CI)`, 'paired difference', 'W/T/L']

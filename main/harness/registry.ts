@@ -45,8 +45,9 @@ export function environmentRegistry(declarations: readonly EnvironmentFactory<an
       return f.create(ctx, { ...f.defaults, ...delta })
     },
     resolvedConfig: (name, delta = {}) => ({ ...factory(name).defaults, ...delta }),
+    // In the static list's order, not by name: its first environment (graph-menu) is every form's default, for evaluation as for training.
     catalog: () =>
-      names().map((name) => {
+      [...factories.keys()].map((name) => {
         const f = factory(name)
         return {
           name,

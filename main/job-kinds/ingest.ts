@@ -1,8 +1,10 @@
 import type { JobResult } from '../../preload/contract'
+import { SplitUsageRepository } from '../experiments/split-usage-store'
 import { runIngest } from '../ingest/run'
 import { defineJobKind } from '../jobs/define-job-kind'
 import { readEmbeddingModel } from '../models/embedding-model'
 import { createGgufEmbedder } from '../llm/embedder'
+import { splitNewDemoSets } from '../questions'
 
 const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err))
 
@@ -43,6 +45,8 @@ export const ingestJob = defineJobKind({
       },
       { progress: (p, stage, message) => ctx.progress(p, stage, message), throwIfCancelled: () => ctx.throwIfCancelled() },
     )
+    // The demo arrives split, so its test and held-out sets are large enough for informative CIs.
+    if (params.source.kind === 'demo') splitNewDemoSets(db.raw, new SplitUsageRepository(db.raw))
     const skippedBefore = summary.outcomes.filter((o) => o.status === 'skipped' && o.reason !== 'symlink' && o.reason !== 'special-file').length
     const linkLabels = summary.outcomes.filter((o) => o.reason === 'symlink').map((o) => o.label)
     const links = linkLabels.length

@@ -109,7 +109,8 @@ export class ModelRegistry {
     if (provenance) info = { ...info, provenance } as ModelFileInfo
     const id = createHash('sha256').update(abs).digest('hex').slice(0, 16)
     const chosen = role ?? (info.isLoraAdapter ? 'adapter' : info.isEmbeddingModel ? 'embedding' : 'policy')
-    await this.store.putModel({ id, path: abs, name: info.name ?? basename(abs), sha256, role: chosen, info_json: JSON.stringify(info), added_at: new Date().toISOString() })
+    // Named by its file: a GGUF header's general.name is often just the architecture ("llama") and tells two files apart poorly.
+    await this.store.putModel({ id, path: abs, name: basename(abs), sha256, role: chosen, info_json: JSON.stringify(info), added_at: new Date().toISOString() })
     return this.toDto(await this.row(id), await this.lora.list())
   }
 

@@ -11,6 +11,19 @@ import type { QuestionUsage, SplitUseRow } from './usage'
 
 export const SPLIT_NAMES = ['train', 'dev', 'test'] as const
 
+/**
+ * The demo world's splits, drawn when it is created: 2:1:1 leaves 23 test and 23 dev (held-out)
+ * questions of the 92 a size-1 world has, where 8:1:1 left 9 each and every figure a newcomer saw had
+ * a bootstrap CI 30 to 67 points wide.
+ */
+export const DEMO_SPLIT: QuestionSplitSpec = { method: 'ratio', seed: 1, ratios: { train: 2, dev: 1, test: 1 } }
+
+/** Splits every demo-world set that has none yet (a fresh one: no run can have used it). */
+export function splitNewDemoSets(raw: WorkspaceHandle, usage: QuestionUsage): void {
+  const repo = corpusRepositories(raw).questions
+  for (const s of repo.sets()) if (s.source === 'demo-world' && !repo.set(s.id)?.splitJson && repo.splitCounts(s.id).length === 0) splitQuestionSet(raw, usage, s.id, DEMO_SPLIT)
+}
+
 /** Sizes by largest remainder, so they add up to n exactly. */
 export function splitSizes(n: number, ratios: Extract<QuestionSplitSpec, { method: 'ratio' }>['ratios']): Record<(typeof SPLIT_NAMES)[number], number> {
   const total = ratios.train + ratios.dev + ratios.test

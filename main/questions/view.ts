@@ -18,7 +18,8 @@ export function questionSetDetail(raw: WorkspaceHandle, usage: QuestionUsage, se
     questions: set.questions,
     splitSpec: set.splitJson ? (JSON.parse(set.splitJson) as QuestionSplitSpec) : null,
     splits: repo.splitCounts(setId),
-    unassigned: set.splitJson ? repo.unassigned(setId) : 0,
+    // Questions in no split, whether or not the set was ever split (an unsplit set has all of them unassigned).
+    unassigned: repo.unassigned(setId),
     usedBy: usage.usedBy(setId),
     report: set.reportJson ? (JSON.parse(set.reportJson) as ImportReport) : null,
     rewrites: rewriteSummary(repo.rewriteCounts(setId)),

@@ -21,3 +21,20 @@ export const MetricInfoSchema = z.object({
 export type MetricInfo = z.infer<typeof MetricInfoSchema>
 export type MetricDirection = MetricInfo['direction']
 export type MetricFormat = MetricInfo['format']
+
+/** Gold levels from finest to coarsest: a result is judged at the finest level its questions were measured at. */
+const JUDGED_LEVELS: readonly MetricLevel[] = ['sentence', 'paragraph', 'answer']
+
+/**
+ * The metric a result is judged by unless one is asked for, the way training judges a run: the
+ * headline metric of the finest gold level measured (SP F1 on sentence gold, paragraph F1 on
+ * paragraph gold, answer F1 where only answers are known). One rule for the default result column,
+ * `compare`'s metric and the first chart, so defaults never disagree with `train`'s headline.
+ */
+export function judgedMetric(catalogue: readonly MetricInfo[], measured: (name: string) => boolean): string | null {
+  for (const level of JUDGED_LEVELS) {
+    const hit = catalogue.find((m) => m.headline && m.level === level && m.direction === 'higher' && measured(m.name))
+    if (hit) return hit.name
+  }
+  return null
+}

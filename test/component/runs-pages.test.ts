@@ -87,11 +87,11 @@ describe('Runs, Run, Ablations and Trajectory pages', () => {
     for (const h of headers) expect(headline).toContain(h.attributes('data-metric'))
     expect(w.get('[data-test=runs-table] thead th[data-metric="answer.em.official"]').text()).toContain('EM (official HotpotQA/2Wiki)')
     const menuRow = w.get(`[data-test=runs-table] tr[data-run="${demo.menuRunId}"]`)
-    expect(menuRow.get('[data-metric="sp.recall"] .value').text()).toMatch(/^\d{1,3}\.\d%/)
+    expect(menuRow.get('[data-metric="sp.f1"] .value').text()).toMatch(/^\d{1,3}\.\d%/)
     expect(menuRow.get('[data-metric="turns"] .value').text()).toMatch(/^\d+(\.\d)?$/)
     const h1Row = w.get(`[data-test=runs-table] tr[data-run="${demo.harness1RunId}"]`)
     expect(h1Row.get('[data-metric="reward.total"] .value').text()).toMatch(/^−?\d+\.\d{3}$/)
-    expect(menuRow.get('[data-metric="sp.recall"] .ci').text()).toMatch(/^(\d{1,3}\.\d–\d{1,3}\.\d%)?$/)
+    expect(menuRow.get('[data-metric="sp.f1"] .ci').text()).toMatch(/^(\d{1,3}\.\d–\d{1,3}\.\d%)?$/)
     // A metric column picked from the catalogue's groups appears; unpicking removes it.
     await w.get('[data-test=metric-columns] input[data-metric="sp.precision"]').setValue(true)
     expect(w.find('[data-test=runs-table] thead th[data-metric="sp.precision"]').text()).toContain('SP precision')
@@ -103,7 +103,7 @@ describe('Runs, Run, Ablations and Trajectory pages', () => {
     const w = await mountAt(`/workspaces/${demo.workspaceId}/runs/${demo.menuRunId}`)
     await until(() => w.findAll('[data-test=episodes-table] tbody tr').length > 0, 'episodes listed')
     expect(w.get('[data-test=episodes-table] thead th[data-metric="answer.f1.official"]').text()).toContain('F1 (official HotpotQA/2Wiki)')
-    for (const cell of w.findAll('[data-test=episodes-table] tbody td[data-metric="sp.recall"]')) expect(cell.text()).toMatch(/^(\d{1,3}\.\d%|–)$/)
+    for (const cell of w.findAll('[data-test=episodes-table] tbody td[data-metric="sp.f1"]')) expect(cell.text()).toMatch(/^(\d{1,3}\.\d%|–)$/)
   })
 
   const keyDown = async (key: string) => {

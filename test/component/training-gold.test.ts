@@ -28,7 +28,7 @@ describe('Training section on paragraph gold', () => {
   })
 
   it('launches with the defaults (no saved config): the run trains on the paragraph reward', async () => {
-    const w = (wrapper = await mountApp(`/workspaces/${workspaceId}/runs`))
+    const w = (wrapper = await mountApp(`/workspaces/${workspaceId}/training`))
     await until(() => w.find('[data-test=train-config]').exists(), 'the training launcher')
     expect(w.get('[data-test=no-configs]').text()).toContain('Trains with the defaults')
     expect((w.get('[data-test=train-config]').element as HTMLSelectElement).value).toBe('')
@@ -56,7 +56,7 @@ describe('Training section on paragraph gold', () => {
     expect(done.status, done.error ?? '').toBe('done')
     expect(done.message).toContain('held-out Paragraph F1 (evidence)')
     const runId = (await backend.call('training.runs', { workspaceId })).find((r) => r.name === 'paragraph run')!.id
-    const w = (wrapper = await mountApp(`/workspaces/${workspaceId}/runs`))
+    const w = (wrapper = await mountApp(`/workspaces/${workspaceId}/training`))
     await until(() => w.find(`[data-test=training-runs] tr[data-run="${runId}"]`).exists(), 'the run listed')
     const row = w.get(`[data-test=training-runs] tr[data-run="${runId}"]`)
     expect(row.get('[data-test=heldout-headline]').text()).toMatch(/^Paragraph F1 \(evidence\) \d{1,3}\.\d% → \d{1,3}\.\d%$/)

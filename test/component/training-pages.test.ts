@@ -146,11 +146,14 @@ describe('Rewards page and Training section', () => {
       workspaceId, name: 'tiny',
       config: { environment: 'graph-menu', groupSize: 2, questionsPerStep: 2, steps: 4, evalInterval: 2, seed: 9, credit: { scheme: 'outcome', lambda: 0.5 }, reward: { weights: { 'sp.f1': 1, 'cost.turn': 0.02 } } },
     })
-    const w = await mountAt(`/workspaces/${workspaceId}/runs`)
+    const w = await mountAt(`/workspaces/${workspaceId}/training`)
     await until(() => w.find('[data-test=train-config]').exists(), 'the training launcher')
     expect(w.get('[data-test=training-section]').text()).toContain('external trainers (verl, TRL, OpenRLHF) through the environment server')
     expect(w.find('[data-test=lexical-note]').exists()).toBe(true)
     expect(w.findAll('[data-test=train-environment] option').map((o) => o.attributes('value'))).toEqual(catalog.environments.filter((e) => e.headDriven).map((e) => e.name))
+    // The demo arrives split; ranges of the whole set are what this test overlaps.
+    await w.get('[data-test=train-split]').setValue('')
+    await w.get('[data-test=heldout-split]').setValue('')
     await w.get('[data-test=train-limit]').setValue('20')
     await w.get('[data-test=heldout-offset]').setValue('15')
     await w.get('[data-test=heldout-limit]').setValue('6')
@@ -186,7 +189,7 @@ describe('Rewards page and Training section', () => {
   it('Training section: a finished run shows every chart from its diagnostics, held-out before/after with CIs, and the rollouts of a step with trajectory links', async () => {
     const runId = (await backend.call('training.runs', { workspaceId })).find((r) => r.name === 'component run')!.id
     const detail = await backend.call('training.run', { workspaceId, runId })
-    const w = await mountAt(`/workspaces/${workspaceId}/runs`)
+    const w = await mountAt(`/workspaces/${workspaceId}/training`)
     await until(() => w.find(`[data-test=training-runs] tr[data-run="${runId}"]`).exists(), 'the run listed')
     const row = w.get(`[data-test=training-runs] tr[data-run="${runId}"]`)
     expect(row.attributes('data-status')).toBe('done')
@@ -264,7 +267,7 @@ describe('Rewards page and Training section', () => {
 
   it('removes its job listeners on unmount', async () => {
     const before = counting.listeners()
-    const w = await mountAt(`/workspaces/${workspaceId}/runs`)
+    const w = await mountAt(`/workspaces/${workspaceId}/training`)
     await until(() => w.find('[data-test=training-runs]').exists(), 'the training runs')
     expect(counting.listeners()).toBeGreaterThan(before)
     const job = (await backend.call('job.list', { workspaceId, limit: 50 })).find((j) => j.kind === 'train.run')!

@@ -62,7 +62,7 @@ describe.runIf(run)('comparing training runs and trying a trained head (browser 
     const done = ((await call('training.runs', { workspaceId })) as Array<{ id: number; status: string }>).filter((r) => r.status === 'done')
     expect(done.map((r) => r.id).sort((a, b) => a - b)).toEqual(runIds)
 
-    await page.goto(`${app.origin}/#/workspaces/${workspaceId}/runs`)
+    await page.goto(`${app.origin}/#/workspaces/${workspaceId}/training`)
     await page.waitForFunction(() => document.querySelectorAll('[data-test=training-runs] tr[data-status=done]').length === 2, null, { timeout: 600_000 })
     const compare = page.locator('[data-test=training-compare]')
     for (const id of runIds) await compare.locator(`[data-test=compare-runs] input[data-run="${id}"]`).check()

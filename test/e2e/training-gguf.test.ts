@@ -71,11 +71,14 @@ describe.runIf(run && storiesAvailable)(storiesTitle('GGUF training in Chromium 
 
   it('launches a GGUF run from the Training section, sees its chart grow, stops, resumes and finishes it', async (ctx) => {
     if (unavailable) return ctx.skip(`GGUF trainer unavailable: ${unavailable}`)
-    await page.click('[data-test=nav-runs]')
+    await page.click('[data-test=nav-training]')
     const launcher = page.locator('[data-test=training-launcher]')
     await launcher.locator('[data-test=train-config]').waitFor()
     await launcher.locator('[data-test=train-config]').selectOption('gguf tiny')
     await launcher.locator('[data-test=train-environment]').selectOption('graph-menu')
+    // The demo arrives split; these ranges are of the whole set.
+    await launcher.locator('[data-test=train-split]').selectOption('')
+    await launcher.locator('[data-test=heldout-split]').selectOption('')
     await launcher.locator('[data-test=train-offset]').fill('0')
     await launcher.locator('[data-test=train-limit]').fill('40')
     await launcher.locator('[data-test=heldout-offset]').fill('40')

@@ -49,7 +49,6 @@ describe.runIf(run)('page layout at 1440 x 900 (browser mode)', () => {
     await page.click('[data-test=nav-runs]')
     await page.waitForFunction(() => document.querySelectorAll('[data-test=runs-table] tbody tr[data-status=done]').length === 3, null, { timeout: 600_000 })
     await page.waitForFunction(() => document.querySelectorAll('[data-test=finished-jobs] li[data-status=done]').length === 3, null, { timeout: 600_000 })
-    await page.locator('[data-test=training-section]').waitFor()
     await page.screenshot({ path: join(OUTPUT_DIR, 'layout-runs.png') })
     await page.screenshot({ path: join(OUTPUT_DIR, 'layout-runs-full.png'), fullPage: true })
 

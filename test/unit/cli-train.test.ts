@@ -51,7 +51,8 @@ describe('command line: train and evaluate a trained head (paragraph gold)', () 
 
     const trained = await cli('--json', 'train', workspaceId, '--env', 'graph-menu', '--split', '0:3', '--held-out', '3:2', '--steps', '2', '--credit', 'outcome')
     expect(trained.code, trained.stderr).toBe(0)
-    expect(trained.stderr).toMatch(/Step 2\/2/)
+    expect(trained.stderr).toMatch(/Step 2\/2 · step 1 mean reward -?\d+\.\d{3}/)
+    expect(trained.stderr).toMatch(/2 steps · step 2 mean reward -?\d+\.\d{3}/)
     const t = JSON.parse(trained.stdout) as { runId: number; headlineMetric: string; goldLevel: string; reward: { weights: Record<string, number> }; heldOut: { comparison: { metric: string }[]; before: { metrics: Record<string, { lower: number | null }> } } }
     expect(t.goldLevel).toBe('paragraph')
     expect(t.headlineMetric).toBe('paragraph.f1')
@@ -71,6 +72,12 @@ describe('command line: train and evaluate a trained head (paragraph gold)', () 
     // The head evaluated as a run scores what its training run's final held-out evaluation scored.
     expect(compared.comparisons[0]!.candidateMean).toBeCloseTo(compared.comparisons[1]!.candidateMean!, 10)
     expect(compared.comparisons[1]!.note).toMatch(/held-out evaluation \(after training\), not its training rollouts/)
+    // With no --metric, compare judges by what train reported on this gold level (paragraph F1), its differences in pp.
+    const byDefault = (await cli('compare', workspaceId, String(greedy.id), String(head.id))).stdout
+    expect(byDefault).toMatch(/^#\d+ vs #\d+ {2}Paragraph F1 \(evidence\): \d+\.\d% → \d+\.\d% {2}diff [+-]?\d+\.\d pp/)
+    expect(byDefault).not.toMatch(/diff [+-]?\d+\.\d%/)
+    // runs list shows that evidence metric on paragraph gold.
+    expect((await cli('runs', 'list', workspaceId)).stdout).toMatch(new RegExp(`#${head.id} .*Paragraph F1 \\(evidence\\) \\d+\\.\\d%`))
 
     const file = join(tmp.dir, 'head.json')
     expect((await cli('export-head', workspaceId, String(t.runId), file)).code).toBe(0)

@@ -23,6 +23,9 @@ describe('evaluation job', () => {
   it('offers every registered environment and the scripted policies', async () => {
     const catalog = await backend.call('harness.catalog', {})
     expect(catalog.environments.map((e) => e.name)).toEqual(expect.arrayContaining(['graph-menu', 'free-query', 'stateful', 'transcript']))
+    // Graph-menu comes first: the evaluation form's default, as it is training's.
+    expect(catalog.environments[0]!.name).toBe('graph-menu')
+    expect((await backend.call('training.catalog', {})).defaults.environment).toBe('graph-menu')
     expect(catalog.scriptedPolicies.map((p) => p.name)).toEqual(expect.arrayContaining(['greedy', 'random', 'oracle', 'scripted-tools']))
     // Environments declare themselves: no caller needs to know which name is which kind.
     const byName = new Map(catalog.environments.map((e) => [e.name, e]))

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tinyModel } from '../helpers/gguf'
 import { startBackend, tempDir, type TestBackend } from '../helpers/services'
@@ -20,6 +20,8 @@ describe('model registry', () => {
     const file = tinyModel(tmp.dir, { vocab: 'spm', seed: 3 }).file
     const m = await backend.call('models.add', { path: file })
     expect(m).toMatchObject({ path: file, role: 'policy', architecture: 'llama', embeddingLength: 64, layers: 2, loaded: null })
+    // Named by its file, not by the header's general.name (often just the architecture).
+    expect(m.name).toBe(basename(file))
     expect(m.sha256).toMatch(/^[0-9a-f]{64}$/)
     expect(m.parameterCount).toBeGreaterThan(1000)
     expect((await backend.call('models.list', {})).map((x) => x.id)).toEqual([m.id])

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { assignSplits, splitSizes } from '../../main/questions'
+import { assignSplits, DEMO_SPLIT, splitSizes } from '../../main/questions'
 import { startBackend, tempDir } from '../helpers/services'
 
 describe('split sizes and assignment', () => {
@@ -29,8 +29,12 @@ describe('splits stored with the set, chosen by evaluations, frozen once used', 
       expect((await backend.services.jobs.waitFor(ingest.id)).status).toBe('done')
       const setId = (await backend.call('questions.sets', { workspaceId }))[0]!.id
 
-      // Evaluating a split before the set has splits is a clear validation error.
-      await expect(backend.call('job.start', { kind: 'eval.run', workspaceId, params: { environment: 'graph-menu', policy: { kind: 'scripted', name: 'greedy' }, questionSetId: setId, split: 'test' } })).rejects.toThrow(/has no splits yet/)
+      // The demo arrives split 2:1:1, so its test and dev (held-out) sets are large enough for informative CIs.
+      const arrived = await backend.call('questions.set', { workspaceId, setId })
+      expect(arrived.splitSpec).toEqual(DEMO_SPLIT)
+      const sizes = splitSizes(arrived.questions, { train: 2, dev: 1, test: 1 })
+      expect(arrived.splits).toEqual([{ name: 'dev', count: sizes.dev }, { name: 'test', count: sizes.test }, { name: 'train', count: sizes.train }])
+      expect(arrived.unassigned).toBe(0)
 
       const detail = await backend.call('questions.split', { workspaceId, setId, spec: { method: 'ratio', seed: 5, ratios: { train: 3, dev: 1, test: 1 } } })
       const total = detail.questions
@@ -101,6 +105,10 @@ describe('splits stored with the set, chosen by evaluations, frozen once used', 
         { question: 'c?', answer: 'z' },
       ]
       const { setId } = await backend.call('questions.import', { workspaceId, name: 'f', content: rows.map((r) => JSON.stringify(r)).join('\n'), fileName: 'f.jsonl' })
+      // Before any split, every question is in no split, and the set says so.
+      expect((await backend.call('questions.set', { workspaceId, setId })).unassigned).toBe(3)
+      // Evaluating a split before the set has splits is a clear validation error.
+      await expect(backend.call('job.start', { kind: 'eval.run', workspaceId, params: { environment: 'graph-menu', policy: { kind: 'scripted', name: 'greedy' }, questionSetId: setId, split: 'test' } })).rejects.toThrow(/has no splits yet/)
       const d = await backend.call('questions.split', { workspaceId, setId, spec: { method: 'field', field: 'split' } })
       expect(d.splits).toEqual([
         { name: 'test', count: 1 },

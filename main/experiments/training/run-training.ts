@@ -89,9 +89,11 @@ export async function runTraining(raw: SQLite.Database, input: TrainConfigInput,
     }
     let before: HeldOutResult | null = null
     const first = checkpoint ? checkpoint.step + 1 : 0
+    // Each progress line carries the last finished step's mean reward, so a terminal shows the curve as it grows.
+    let lastStep = ''
     for (let step = first; step < config.steps; step++) {
       deps.throwIfCancelled()
-      deps.progress(step / config.steps, 'training', `Step ${step + 1}/${config.steps}`)
+      deps.progress(step / config.steps, 'training', `Step ${step + 1}/${config.steps}${lastStep}`)
       const t0 = performance.now()
       let heldOutNow: HeldOutResult | null = null
       if (step % config.evalInterval === 0) {
@@ -130,13 +132,15 @@ export async function runTraining(raw: SQLite.Database, input: TrainConfigInput,
         update.checkpoint,
       )
       learner.committed?.(step, update.checkpoint)
+      const rewards = groups.flat().map((x) => x.rollout.reward.total)
+      lastStep = ` · step ${step + 1} mean reward ${(rewards.reduce((a, b) => a + b, 0) / Math.max(1, rewards.length)).toFixed(3)}`
       deps.onStep?.(step, diagnostics)
     }
     const after = await evaluate(learner)
     before ??= firstHeldOut(store, id, config.seed)
     const extra = (await learner.finish?.()) ?? {}
     runs.finishRun(id, 'done', summary({ aggregates: after.aggregates, before: before?.aggregates ?? null, heldOutAfter: after.perQuestion, heldOutBefore: before?.perQuestion ?? null, ...extra }))
-    deps.progress(1, 'done', `${config.steps} steps`)
+    deps.progress(1, 'done', `${config.steps} steps${lastStep}`)
     return { runId: id, steps: config.steps, before, after, config, ...(learner.model ? { model: learner.model() } : {}) }
   } catch (err) {
     const cancelled = err instanceof Error && err.name === 'JobCancelledError'

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
 import { computed, reactive, ref, watch } from 'vue'
-import { GgufTrainSchema, type AblationDetail, type AblationPolicy, type AblationRowInput, type AblationSummary, type GgufTrainConfig, type Job, type RouteOutput } from '../../../preload/contract'
+import { GgufTrainSchema, judgedMetric, type AblationDetail, type AblationPolicy, type AblationRowInput, type AblationSummary, type GgufTrainConfig, type Job, type RouteOutput } from '../../../preload/contract'
 import { useApi } from '../api'
 import { attemptInto } from './attempt'
 import { useCatalogStore } from './catalog'
@@ -187,7 +187,11 @@ export const useAblationsStore = defineStore('ablations', () => {
     const out = await attempt(() => useApi().call('ablations.get', { workspaceId: id, id: ablationId }))
     if (out) {
       current.value = out
-      if (!chartMetric.value || !out.results?.metrics.includes(chartMetric.value)) chartMetric.value = out.results?.metrics.find((m) => catalog.metric(m).headline && catalog.metric(m).direction !== 'none') ?? out.results?.metrics[0] ?? null
+      if (!chartMetric.value || !out.results?.metrics.includes(chartMetric.value)) {
+        // The first chart is the metric training judges by at this gold level (SP F1 or paragraph F1), as compare's default.
+        const stored = out.results?.metrics ?? []
+        chartMetric.value = judgedMetric(catalog.catalog?.metrics ?? [], (m) => stored.includes(m)) ?? stored.find((m) => catalog.metric(m).headline && catalog.metric(m).direction !== 'none') ?? stored[0] ?? null
+      }
     }
   }
 

@@ -66,6 +66,18 @@ export const useTrainingStore = defineStore('training', () => {
     }
   }
 
+  /** Another run drawn over the selected one's charts (W&B's overlay), read once when picked. */
+  const overlay = ref<TrainingRunDetail | null>(null)
+  async function setOverlay(runId: number | null): Promise<void> {
+    const id = workspaceId.value
+    if (!id || runId === null) {
+      overlay.value = null
+      return
+    }
+    const out = await attempt(() => useApi().call('training.run', { workspaceId: id, runId }))
+    overlay.value = out && workspaceId.value === id ? out : null
+  }
+
   async function refreshDetail(): Promise<void> {
     const id = workspaceId.value
     const runId = selectedId.value
@@ -201,5 +213,5 @@ export const useTrainingStore = defineStore('training', () => {
     if (page && workspaceId.value === id && selectedId.value === runId) rollouts.value = { step, page }
   }
 
-  return { workspaceId, runs, configs, questionSets, selectedId, selected, detail, rollouts, pendingJob, running, error, live, load, refresh, select, launch, stop, resume, loadRollouts }
+  return { workspaceId, runs, configs, questionSets, selectedId, selected, detail, overlay, rollouts, pendingJob, running, error, live, load, refresh, select, launch, stop, resume, loadRollouts, setOverlay }
 })

@@ -10,7 +10,7 @@ export * from './types'
 // What the layers above read of the environments' protocols. Nothing outside main/harness imports
 // past this file (test/unit/import-rules.test.ts checks it).
 export { contentTerms, normalisedText, queryKey, stemSet, type Term, type SentenceEnvData, type SentenceRef, type SentenceView } from './sentence-substrate'
-export { capQuery } from './free-query'
+export { capQuery, toolCallForMenuId } from './free-query'
 export {
   CuratedSet,
   IMPORTANCE_TAGS,

@@ -6,7 +6,7 @@ import { FreeQueryEnvironment } from './environment'
 
 export { FreeQueryEnvironment } from './environment'
 export { FREE_QUERY_DEFAULTS, type FreeQueryConfig } from './config'
-export { capQuery, freeQueryTools, parseToolText } from './tools'
+export { capQuery, freeQueryTools, parseToolText, toolCallForMenuId } from './tools'
 
 export const FREE_QUERY = 'free-query'
 

@@ -35,6 +35,18 @@ export function freeQueryTools(maxQueryChars: number): ToolSchema[] {
   ]
 }
 
+/**
+ * The tool call that does what a menu id does here (the inverse of resolveTool for S<n>, W<n> and A), so a
+ * policy that chose by id (a scripted teacher) can be written as the tool call a model would make; null
+ * for an id the tools cannot name.
+ */
+export function toolCallForMenuId(id: string): Extract<Action, { kind: 'tool' }> | null {
+  if (id === 'A') return { kind: 'tool', name: 'answer', arguments: {} }
+  const m = /^([SW])([0-9]+)$/.exec(id)
+  if (!m) return null
+  return m[1] === 'S' ? { kind: 'tool', name: 'select', arguments: { id } } : { kind: 'tool', name: 'answer', arguments: { id: `S${m[2]}` } }
+}
+
 /** Cuts a query to `max` characters after collapsing whitespace, at a word boundary in the last half when there is one. */
 export function capQuery(query: string, max: number): { query: string; truncated: boolean } {
   const flat = query.replace(/\s+/g, ' ').trim()

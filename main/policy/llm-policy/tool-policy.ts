@@ -1,5 +1,5 @@
 import type { Policy } from '../../harness'
-import type { Action, ActionSpace, Observation, ToolSchema } from '../../harness'
+import { toolCallForMenuId, type Action, type ActionSpace, type Observation, type ToolSchema } from '../../harness'
 import { LlamaGrammar } from 'node-llama-cpp'
 import { PolicyError } from '../../llm/errors'
 import { LruCache } from '../../llm/lru-cache'
@@ -73,8 +73,10 @@ export class ToolLlmPolicy extends LlmPolicyBase implements Policy {
    */
   async imitate(observation: Observation, actions: ActionSpace, action: Action, teacher: string): Promise<LlmDecision> {
     if (actions.kind !== 'tools') throw new PolicyError('invalid-input', `${this.name} needs a tools action space, got ${actions.kind}`)
-    if (action.kind !== 'tool') throw new PolicyError('invalid-input', `${teacher} replied ${JSON.stringify(action)}, not a tool call`)
-    const capped = this.maxQueryChars === null ? action : capQueryInAction(action, this.maxQueryChars).action
+    // Free query takes the menu ids S<n>, W<n> and A directly; a model writes them as select / answer calls.
+    const call = action.kind === 'menu' && this.maxQueryChars !== null ? toolCallForMenuId(action.id) : action
+    if (call?.kind !== 'tool') throw new PolicyError('invalid-input', `${teacher} replied ${JSON.stringify(action)}, not a tool call`)
+    const capped = this.maxQueryChars === null ? call : capQueryInAction(call, this.maxQueryChars).action
     const raw = JSON.stringify({ name: capped.kind === 'tool' ? capped.name : '', arguments: capped.kind === 'tool' ? capped.arguments : {} })
     const parsed = parseToolCall(raw, await this.grammarFor(actions.tools))
     if (parsed.error) throw new PolicyError('invalid-input', `${teacher}'s call cannot be imitated: ${parsed.error}`)

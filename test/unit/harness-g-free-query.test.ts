@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { workspaceCorpus } from '../../main/corpus/repository'
 import type { OpenedDatabase } from '../../main/db/open'
-import { capQuery, FREE_QUERY_DEFAULTS, parseToolText } from '../../main/harness/free-query'
+import { capQuery, FREE_QUERY_DEFAULTS, parseToolText, toolCallForMenuId } from '../../main/harness/free-query'
 import type { SentenceEnvData, SentenceEnvSnapshot } from '../../main/harness/sentence-substrate'
 import { createEnvironment } from '../../main/harness'
 import { runEpisode } from '../../main/harness'
@@ -139,6 +139,26 @@ describe('free-query baseline', () => {
     expect(env.outcome()).toMatchObject({ endReason: 'answer', turns: 6, formatErrors: 0 })
     expect(env.outcome().evidence.sentenceIds).toHaveLength(3)
     expect(env.actions()).toEqual({ kind: 'tools', tools: [] })
+  })
+
+  it('writes each menu id as the tool call that does the same (toolCallForMenuId)', async () => {
+    const q = questions[2]!
+    const probe = fqEnv({ turnLimit: 10 })
+    await probe.reset(q, 0)
+    const ids = ['A', ...['SELECT', 'ANSWER_WITH'].map((type) => menuItems(probe).find((i) => i.type === type)!.id)]
+    expect(ids.map((id) => id[0])).toEqual(['A', 'S', 'W'])
+    for (const id of ids) {
+      const [byId, byCall] = [fqEnv({ turnLimit: 10 }), fqEnv({ turnLimit: 10 })]
+      await byId.reset(q, 0)
+      await byCall.reset(q, 0)
+      const call = toolCallForMenuId(id)!
+      expect(call.kind).toBe('tool')
+      const [a, b] = [await byId.step({ kind: 'menu', id }), await byCall.step(call)]
+      expect(b.info.valid).toBe(true)
+      expect(b.done).toBe(a.done)
+      expect(snap(byCall).committed).toEqual(snap(byId).committed)
+    }
+    expect(toolCallForMenuId('L2')).toBeNull()
   })
 
   it('records malformed and blocked actions as format errors and changes nothing else', async () => {

@@ -61,11 +61,10 @@ export const bindAddress = (host: string): string => host.trim().toLowerCase().r
 export const isLoopback = (host: string): boolean => LOOPBACK.has(bindAddress(host))
 export const MIN_TOKEN_LENGTH = 16
 
-function sameSecret(given: string | undefined, token: string): boolean {
+function sameSecret(given: string | undefined, token: Buffer): boolean {
   if (!given) return false
   const a = Buffer.from(given)
-  const b = Buffer.from(token)
-  return a.length === b.length && timingSafeEqual(a, b)
+  return a.length === token.length && timingSafeEqual(a, token)
 }
 
 const hostName = (header: string | undefined): string => {
@@ -85,6 +84,7 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
   for (const group of open) if (!OPEN_ROUTE_GROUPS.includes(group)) throw new Error(`Unknown open route group "${group}"; known: ${OPEN_ROUTE_GROUPS.join(', ')}`)
   if (open.length > 0 && !loopback) throw new Error(`Routes without a token (--open ${open.join(',')}) are served on loopback only, not on ${host}`)
   const token = options.token ?? randomBytes(24).toString('base64url')
+  const tokenBytes = Buffer.from(token)
   const sessions = await EpisodeRouter.start(options)
   const app = Fastify({
     logger: false,
@@ -117,7 +117,8 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
     } catch (err) {
       return done(Object.assign(new Error(`Request body is not valid JSON: ${(err as Error).message}`), { statusCode: 400, field: '(body)' }), undefined)
     }
-    const bad = prototypeKey(value)
+    // Only a text spelling `proto` (in __proto__ or prototype) or a \u escape can hold such a key: skip the walk otherwise.
+    const bad = PROTO_SPELLING.test(body) ? prototypeKey(value) : null
     if (bad) return done(Object.assign(new Error(`Request body refused: the key ${bad} could reach an object prototype (__proto__ and constructor.prototype are not accepted)`), { statusCode: 400, field: bad }), undefined)
     done(null, value)
   })
@@ -128,16 +129,17 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
     return reply.code(status).send({ error: { status, message, ...extra } })
   }
 
-  app.addHook('onRequest', async (req, reply) => {
+  // Callback hooks, not async ones: an async hook costs a promise and its ticks on every request.
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('Cache-Control', 'no-store')
     // On loopback, a Host that is not loopback is a DNS-rebinding attempt from a web page.
-    if (loopback && !isLoopback(hostName(req.headers.host))) return refuse(reply, 403, 'Requests must address the loopback host', { field: 'host' })
+    if (loopback && !isLoopback(hostName(req.headers.host))) return void refuse(reply, 403, 'Requests must address the loopback host', { field: 'host' })
     const header = req.headers.authorization
-    if (!sameSecret(header?.startsWith('Bearer ') ? header.slice(7) : undefined, token)) {
+    if (!sameSecret(header?.startsWith('Bearer ') ? header.slice(7) : undefined, tokenBytes)) {
       const path = req.url.split('?')[0] ?? ''
       const openRoute = open.some((g) => OPEN_PATHS[g](req.method, path))
-      if (!openRoute) return refuse(reply, 401, 'Missing or wrong token: send Authorization: Bearer <token> (printed when the server started)', { field: 'authorization' })
-      if (req.headers.origin !== undefined) return refuse(reply, 403, 'Requests without the token are refused from web pages (an Origin header): send Authorization: Bearer <token>', { field: 'origin' })
+      if (!openRoute) return void refuse(reply, 401, 'Missing or wrong token: send Authorization: Bearer <token> (printed when the server started)', { field: 'authorization' })
+      if (req.headers.origin !== undefined) return void refuse(reply, 403, 'Requests without the token are refused from web pages (an Origin header): send Authorization: Bearer <token>', { field: 'origin' })
     }
     // The episode's idle clock stops as soon as its request is seen, however long it then waits.
     const id = EPISODE_PATH.exec(req.url)?.[1]
@@ -145,10 +147,12 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
       sessions.hold(id)
       held.set(req, id)
     }
+    done()
   })
-  app.addHook('onResponse', async (req) => {
+  app.addHook('onResponse', (req, _reply, done) => {
     const id = held.get(req)
     if (id) sessions.release(id)
+    done()
   })
 
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string; field?: string }, _req, reply) => {
@@ -252,6 +256,8 @@ const EPISODE_PATH = /^\/v1\/episodes\/([^/?]+)/
 const held = new WeakMap<FastifyRequest, string>()
 
 const BODY_LIMIT = 1024 * 1024
+/** Text that could spell a key reaching a prototype: `proto` (__proto__, prototype) or any \u escape (which could spell either). */
+const PROTO_SPELLING = /proto|\\u/
 /** Methods whose requests carry nothing in their body here: an empty one with a JSON content type is accepted. */
 const BODILESS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS'])
 

@@ -1,12 +1,9 @@
 """TRL's real GRPOTrainer, two steps, against a live Harness Lab environment server (graph-menu and stateful)
 through resources/trainers/trl/harness_lab_trl.py. Run by test/unit/trl-grpo.test.ts with the venv .ci/run makes.
 
-The policy is a tiny llama made here (``LlamaConfig``, hidden 64, 2 layers) with a byte-level BPE tokenizer trained
-with ``tokenizers`` on the prompts the server gives (so a prompt is hundreds of tokens, not thousands of bytes) and
-TRL's own Qwen2.5 chat template (TRL knows how to parse its ``<tool_call>`` replies). A randomly initialised model
-never writes a parseable tool call, so before GRPO a short supervised warm-up teaches the tool-call format on a few
-correct calls built from the environment's own prompts: ``choose`` with ids from the first menu (graph-menu) and
-``search_corpus`` with the question (stateful). The share of sampled replies that parse as a tool call is measured
+The policy is tiny_policy.py's: a tiny llama (``LlamaConfig``, hidden 64, 2 layers) with a byte-level BPE tokenizer
+and TRL's Qwen2.5 chat template, warmed up on correct tool calls built from the environment's own prompts before GRPO
+(a random model never writes a parseable call); the share of sampled replies that parse as a tool call is measured
 before and after the warm-up and printed, so the test says how much of the rollout behaviour is the warm-up's.
 
 Only the Python side loads the weights: the server plays the environments (menus, tools, rewards) and never runs the
@@ -18,7 +15,6 @@ argv[1]: JSON {"keys": [question keys], "seed": int}. Env: HARNESS_LAB_URL, HARN
 import contextlib
 import json
 import os
-import re
 import sys
 import tempfile
 import time
@@ -37,49 +33,20 @@ warnings.filterwarnings("ignore")
 
 import torch  # noqa: E402
 from datasets import Dataset  # noqa: E402
-from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers  # noqa: E402
-from transformers import AddedToken, LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast, TrainerCallback  # noqa: E402
+from transformers import TrainerCallback  # noqa: E402
 from transformers.utils import logging as hf_logging  # noqa: E402
 from trl import GRPOConfig, GRPOTrainer  # noqa: E402
-from trl.chat_template_utils import add_response_schema, parse_response, qwen2_5_chat_template  # noqa: E402
 
 from harness_lab_client import HarnessLabClient  # noqa: E402
 from harness_lab_trl import environment_factories, prompt_rows, server_urls  # noqa: E402
+from tiny_policy import warmed_policy  # noqa: E402
 
 hf_logging.set_verbosity_error()
 torch.set_num_threads(1)
 
 ENVIRONMENTS = ["graph-menu", "stateful"]
-SPECIAL = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
 MAX_COMPLETION = 64
-# The warm-up stops below this mean loss per call token (the menu ids' entropy alone is about 0.06), or after so many steps.
-WARMUP_LOSS = 0.075
-WARMUP_MAX_STEPS = 300
 GROUP = 4
-
-
-def tool_call_text(name, arguments):
-    """An assistant turn with one tool call, exactly as the Qwen2.5 template renders it (after the generation prompt)."""
-    return '<tool_call>\n{"name": "' + name + '", "arguments": ' + json.dumps(arguments) + "}\n</tool_call><|im_end|>"
-
-
-def byte_tokenizer(texts=None):
-    """A byte-level tokenizer (BPE; merges learnt from ``texts`` when given) with the Qwen2.5 chat template."""
-    bpe = Tokenizer(models.BPE())
-    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
-    bpe.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(vocab_size=4096 if texts else 0, special_tokens=SPECIAL, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False)
-    bpe.train_from_iterator(texts or [""], trainer=trainer)
-    tok = PreTrainedTokenizerFast(tokenizer_object=bpe, eos_token="<|im_end|>", pad_token="<|endoftext|>", bos_token=None)
-    tok.add_tokens([AddedToken("<tool_call>", special=False, normalized=False), AddedToken("</tool_call>", special=False, normalized=False)])
-    tok.chat_template = qwen2_5_chat_template
-    return tok
-
-
-def tools_of(instance):
-    import inspect
-
-    return [m for n, m in inspect.getmembers(instance, predicate=inspect.ismethod) if n not in ("reset", "get_reward") and not n.startswith("_")]
 
 
 class Recorder(TrainerCallback):
@@ -116,86 +83,8 @@ def main():
             r["environment"] = name
             rows.append(r)
 
-    # The warm-up prompts: each row's conversation as TRL renders it (reset's text appended to the user turn, that
-    # environment's tools), and correct tool calls built from what the server shows in that episode.
-    plain = byte_tokenizer()
-    prompts, targets = [], []
-    for row in rows:
-        env = factories[row["environment"]]()
-        created_text = env.reset(**{k: v for k, v in row.items() if k != "environment"})
-        conversation = row["prompt"][:-1] + [{**row["prompt"][-1], "content": row["prompt"][-1]["content"] + created_text}]
-        if row["environment"] == "graph-menu":
-            ids = re.findall(r"^\s{2}([A-Z]\d*)\s{2}", created_text, re.M)
-            chosen = [i for i in ids if i[0] == "S"][:2] + [i for i in ids if i[0] == "L"][:1] + [i for i in ids if i[0] == "W"][:1] + ["A"]
-            calls = [tool_call_text("choose", {"menu_id": i}) for i in chosen]
-        else:
-            question = re.search(r"# Question\n(.+)", created_text).group(1).strip()
-            # A short query: the question's first multi-word name after its first word, else its first three words.
-            names = re.findall(r"[A-Z][a-z]+(?: [A-Z][a-z]+)+", question.split(" ", 1)[-1])
-            calls = [tool_call_text("search_corpus", {"query": names[0] if names else " ".join(question.split()[:3])})]
-        env._episode.close()
-        prompts.append((conversation, tools_of(env), row["environment"]))
-        targets.append(calls)
-    rendered = [plain.apply_chat_template(c, tools=t, add_generation_prompt=True, tokenize=False) for c, t, _ in prompts]
-    tok = byte_tokenizer(rendered + [x for calls in targets for x in calls])
-    tok = add_response_schema(tok)
-
-    config = LlamaConfig(vocab_size=len(tok), hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=4, max_position_embeddings=4096, rms_norm_eps=1e-5, tie_word_embeddings=False, bos_token_id=None, eos_token_id=tok.eos_token_id, pad_token_id=tok.pad_token_id)
-    model = LlamaForCausalLM(config)
-    model.generation_config.eos_token_id = tok.eos_token_id
-    model.generation_config.pad_token_id = tok.pad_token_id
-    prompt_ids = [tok.apply_chat_template(c, tools=t, add_generation_prompt=True, tokenize=True, return_dict=False) for c, t, _ in prompts]
-    setup_s = time.time() - T0
-
-    def valid_share(samples=4):
-        """Share of sampled replies (temperature 1) that parse as a tool call of that environment's tools."""
-        model.eval()
-        good = total = 0
-        with torch.no_grad():
-            for ids, (_, tools, _) in zip(prompt_ids, prompts):
-                names = {t.__name__ for t in tools}
-                out = model.generate(torch.tensor([ids] * samples), attention_mask=torch.ones(samples, len(ids), dtype=torch.long), do_sample=True, temperature=1.0, top_k=0, max_new_tokens=MAX_COMPLETION)
-                for seq in out[:, len(ids):].tolist():
-                    parsed = parse_response(tok, seq, prefix=ids)
-                    calls = parsed.get("tool_calls") or []
-                    good += bool(calls) and all(c["function"]["name"] in names for c in calls)
-                    total += 1
-        model.train()
-        return good / total
-
-    before = valid_share()
-    # Supervised warm-up: cross-entropy on the tool-call tokens only. The prompt's keys and values are computed
-    # without gradient (the prompt is hundreds of tokens, a call a few dozen), each prompt once for all its calls.
-    t_warm = time.time()
-    calls = [[tok(c, add_special_tokens=False)["input_ids"] for c in cs] for cs in targets]
-    examples = sum(len(cs) for cs in calls)
-    opt = torch.optim.AdamW(model.parameters(), lr=5e-3)
-    losses = []
-    steps = 0
-    for steps in range(1, WARMUP_MAX_STEPS + 1):
-        opt.zero_grad()
-        total = count = 0
-        for p, cs in zip(prompt_ids, calls):
-            with torch.no_grad():
-                cache = model(input_ids=torch.tensor([p[:-1]]), use_cache=True).past_key_values
-            cache.batch_repeat_interleave(len(cs))
-            width = max(len(c) for c in cs)
-            x = torch.full((len(cs), width), tok.pad_token_id)
-            y = torch.full((len(cs), width), -100)
-            for b, c in enumerate(cs):
-                x[b, : len(c)] = torch.tensor([p[-1]] + c[:-1])
-                y[b, : len(c)] = torch.tensor(c)
-            logits = model(input_ids=x, past_key_values=cache, attention_mask=torch.ones(len(cs), len(p) - 1 + width, dtype=torch.long)).logits
-            loss = torch.nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), y.reshape(-1), ignore_index=-100, reduction="sum")
-            loss.backward()
-            total += loss.item()
-            count += int((y != -100).sum())
-        opt.step()
-        losses.append(total / count)
-        if losses[-1] < WARMUP_LOSS:
-            break
-    warm_s = time.time() - t_warm
-    after = valid_share()
+    policy = warmed_policy(factories, rows, MAX_COMPLETION, T0)
+    tok, model, prompt_ids, targets, setup_s = policy.tok, policy.model, policy.prompt_ids, policy.targets, policy.setup_s
 
     # GRPO: two optimizer steps, each one group of GROUP rollouts for one question of each environment.
     dataset = Dataset.from_list(rows)
@@ -235,7 +124,7 @@ def main():
         "parameters": sum(p.numel() for p in model.parameters()),
         "prompt_tokens": [len(p) for p in prompt_ids],
         "setup_s": setup_s,
-        "warmup": {"steps": steps, "examples": examples, "loss_first": losses[0], "loss_last": losses[-1], "seconds": warm_s, "valid_before": before, "valid_after": after},
+        "warmup": policy.warmup,
         "train_s": train_s,
         "logs": recorder.logs,
         "recorded": recorded,

@@ -1,0 +1,136 @@
+"""The tiny policy of the TRL runs (test/python/trl_grpo.py, bench/trl-vs-app.ts): a llama made with ``LlamaConfig``
+(hidden 64, 2 layers), a byte-level BPE tokenizer trained with ``tokenizers`` on the prompts the server gives (so a
+prompt is hundreds of tokens, not thousands of bytes) and TRL's own Qwen2.5 chat template (TRL knows how to parse its
+``<tool_call>`` replies). A randomly initialised model never writes a parseable tool call, so a short supervised
+warm-up teaches the tool-call format on a few correct calls built from the environment's own prompts: ``choose`` with
+ids from the first menu (graph-menu) and ``search_corpus`` with the question (stateful). The share of sampled replies
+that parse as a tool call is measured before and after the warm-up.
+"""
+
+import json
+import re
+import time
+from types import SimpleNamespace
+
+import torch
+from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+from transformers import AddedToken, LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
+from trl.chat_template_utils import add_response_schema, parse_response, qwen2_5_chat_template
+
+SPECIAL = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
+# The warm-up stops below this mean loss per call token (the menu ids' entropy alone is about 0.06), or after so many steps.
+WARMUP_LOSS = 0.075
+WARMUP_MAX_STEPS = 300
+
+
+def tool_call_text(name, arguments):
+    """An assistant turn with one tool call, exactly as the Qwen2.5 template renders it (after the generation prompt)."""
+    return '<tool_call>\n{"name": "' + name + '", "arguments": ' + json.dumps(arguments) + "}\n</tool_call><|im_end|>"
+
+
+def byte_tokenizer(texts=None):
+    """A byte-level tokenizer (BPE; merges learnt from ``texts`` when given) with the Qwen2.5 chat template."""
+    bpe = Tokenizer(models.BPE())
+    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
+    bpe.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(vocab_size=4096 if texts else 0, special_tokens=SPECIAL, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False)
+    bpe.train_from_iterator(texts or [""], trainer=trainer)
+    tok = PreTrainedTokenizerFast(tokenizer_object=bpe, eos_token="<|im_end|>", pad_token="<|endoftext|>", bos_token=None)
+    tok.add_tokens([AddedToken("<tool_call>", special=False, normalized=False), AddedToken("</tool_call>", special=False, normalized=False)])
+    tok.chat_template = qwen2_5_chat_template
+    return tok
+
+
+def tools_of(instance):
+    import inspect
+
+    return [m for n, m in inspect.getmembers(instance, predicate=inspect.ismethod) if n not in ("reset", "get_reward") and not n.startswith("_")]
+
+
+def warmed_policy(factories, rows, max_completion, t0):
+    """The tokenizer and the model, warmed up on correct tool calls for ``rows`` (each with its ``environment``)."""
+    # The warm-up prompts: each row's conversation as TRL renders it (reset's text appended to the user turn, that
+    # environment's tools), and correct tool calls built from what the server shows in that episode.
+    plain = byte_tokenizer()
+    prompts, targets = [], []
+    for row in rows:
+        env = factories[row["environment"]]()
+        created_text = env.reset(**{k: v for k, v in row.items() if k != "environment"})
+        conversation = row["prompt"][:-1] + [{**row["prompt"][-1], "content": row["prompt"][-1]["content"] + created_text}]
+        if row["environment"] == "graph-menu":
+            ids = re.findall(r"^\s{2}([A-Z]\d*)\s{2}", created_text, re.M)
+            chosen = [i for i in ids if i[0] == "S"][:2] + [i for i in ids if i[0] == "L"][:1] + [i for i in ids if i[0] == "W"][:1] + ["A"]
+            calls = [tool_call_text("choose", {"menu_id": i}) for i in chosen]
+        else:
+            question = re.search(r"# Question\n(.+)", created_text).group(1).strip()
+            # A short query: the question's first multi-word name after its first word, else its first three words.
+            names = re.findall(r"[A-Z][a-z]+(?: [A-Z][a-z]+)+", question.split(" ", 1)[-1])
+            calls = [tool_call_text("search_corpus", {"query": names[0] if names else " ".join(question.split()[:3])})]
+        env._episode.close()
+        prompts.append((conversation, tools_of(env), row["environment"]))
+        targets.append(calls)
+    rendered = [plain.apply_chat_template(c, tools=t, add_generation_prompt=True, tokenize=False) for c, t, _ in prompts]
+    tok = byte_tokenizer(rendered + [x for calls in targets for x in calls])
+    tok = add_response_schema(tok)
+
+    config = LlamaConfig(vocab_size=len(tok), hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=4, max_position_embeddings=4096, rms_norm_eps=1e-5, tie_word_embeddings=False, bos_token_id=None, eos_token_id=tok.eos_token_id, pad_token_id=tok.pad_token_id)
+    model = LlamaForCausalLM(config)
+    model.generation_config.eos_token_id = tok.eos_token_id
+    model.generation_config.pad_token_id = tok.pad_token_id
+    prompt_ids = [tok.apply_chat_template(c, tools=t, add_generation_prompt=True, tokenize=True, return_dict=False) for c, t, _ in prompts]
+    setup_s = time.time() - t0
+
+    def valid_share(samples=4):
+        """Share of sampled replies (temperature 1) that parse as a tool call of that environment's tools."""
+        model.eval()
+        good = total = 0
+        with torch.no_grad():
+            for ids, (_, tools, _) in zip(prompt_ids, prompts):
+                names = {t.__name__ for t in tools}
+                out = model.generate(torch.tensor([ids] * samples), attention_mask=torch.ones(samples, len(ids), dtype=torch.long), do_sample=True, temperature=1.0, top_k=0, max_new_tokens=max_completion)
+                for seq in out[:, len(ids):].tolist():
+                    parsed = parse_response(tok, seq, prefix=ids)
+                    calls = parsed.get("tool_calls") or []
+                    good += bool(calls) and all(c["function"]["name"] in names for c in calls)
+                    total += 1
+        model.train()
+        return good / total
+
+    before = valid_share()
+    # Supervised warm-up: cross-entropy on the tool-call tokens only. The prompt's keys and values are computed
+    # without gradient (the prompt is hundreds of tokens, a call a few dozen), each prompt once for all its calls.
+    t_warm = time.time()
+    calls = [[tok(c, add_special_tokens=False)["input_ids"] for c in cs] for cs in targets]
+    examples = sum(len(cs) for cs in calls)
+    opt = torch.optim.AdamW(model.parameters(), lr=5e-3)
+    losses = []
+    steps = 0
+    for steps in range(1, WARMUP_MAX_STEPS + 1):
+        opt.zero_grad()
+        total = count = 0
+        for p, cs in zip(prompt_ids, calls):
+            with torch.no_grad():
+                cache = model(input_ids=torch.tensor([p[:-1]]), use_cache=True).past_key_values
+            cache.batch_repeat_interleave(len(cs))
+            width = max(len(c) for c in cs)
+            x = torch.full((len(cs), width), tok.pad_token_id)
+            y = torch.full((len(cs), width), -100)
+            for b, c in enumerate(cs):
+                x[b, : len(c)] = torch.tensor([p[-1]] + c[:-1])
+                y[b, : len(c)] = torch.tensor(c)
+            logits = model(input_ids=x, past_key_values=cache, attention_mask=torch.ones(len(cs), len(p) - 1 + width, dtype=torch.long)).logits
+            loss = torch.nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), y.reshape(-1), ignore_index=-100, reduction="sum")
+            loss.backward()
+            total += loss.item()
+            count += int((y != -100).sum())
+        opt.step()
+        losses.append(total / count)
+        if losses[-1] < WARMUP_LOSS:
+            break
+    warm_s = time.time() - t_warm
+    after = valid_share()
+
+    return SimpleNamespace(
+        tok=tok, model=model, prompts=prompts, prompt_ids=prompt_ids, targets=targets, setup_s=setup_s,
+        warmup={"steps": steps, "examples": examples, "loss_first": losses[0], "loss_last": losses[-1], "seconds": warm_s, "valid_before": before, "valid_after": after},
+    )

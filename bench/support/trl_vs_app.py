@@ -1,0 +1,140 @@
+"""The TRL side of bench/trl-vs-app.ts: TRL's real GRPOTrainer on graph-menu against a live Harness Lab server.
+
+The policy is test/python/tiny_policy.py's tiny llama, warmed up on correct ``choose`` calls for the training
+questions (so that it writes tool calls at all), then written as an F32 GGUF (test/python/llama_gguf.py) that the
+app's GGUF learner trains from: both sides start from the same weights. Then the held-out questions are played
+greedily through TRL's own evaluation (environments, tool calls, the server's reward), ``steps`` GRPO steps run with
+groups of ``group`` rollouts for ``questions`` training questions each, each step timed, and the held-out questions
+are played again.
+
+argv[1]: JSON {"train": [keys], "held_out": [keys], "group", "questions", "steps", "seed", "gguf"}.
+Env: HARNESS_LAB_URL, HARNESS_LAB_TOKEN. Prints one JSON object on stdout.
+"""
+
+import contextlib
+import json
+import os
+import sys
+import tempfile
+import time
+import warnings
+
+T0 = time.time()
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..", "..")
+sys.path[:0] = [os.path.join(ROOT, "test", "python"), os.path.join(ROOT, "resources", "trainers", "trl"), os.path.join(ROOT, "resources", "trainers")]
+os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+warnings.filterwarnings("ignore")
+
+import torch  # noqa: E402
+from datasets import Dataset  # noqa: E402
+from transformers import TrainerCallback  # noqa: E402
+from transformers.utils import logging as hf_logging  # noqa: E402
+from trl import GRPOConfig, GRPOTrainer  # noqa: E402
+
+from harness_lab_client import HarnessLabClient  # noqa: E402
+from harness_lab_trl import environment_factories, prompt_rows, server_urls  # noqa: E402
+from llama_gguf import write_gguf  # noqa: E402
+from tiny_policy import warmed_policy  # noqa: E402
+
+hf_logging.set_verbosity_error()
+torch.set_num_threads(int(os.environ["OMP_NUM_THREADS"]))
+MAX_COMPLETION = 64
+
+
+class StepTimer(TrainerCallback):
+    """Wall seconds of each optimizer step (rollouts, rewards, loss, update: all TRL does in a step)."""
+
+    def __init__(self):
+        self.seconds, self.logs, self._t = [], [], None
+
+    def on_step_begin(self, args, state, control, **kwargs):
+        self._t = time.perf_counter()
+
+    def on_step_end(self, args, state, control, **kwargs):
+        self.seconds.append(time.perf_counter() - self._t)
+
+    def on_log(self, args, state, control, logs=None, **kwargs):
+        if logs:
+            self.logs.append({k: v for k, v in logs.items() if isinstance(v, (int, float))})
+
+
+def main():
+    spec = json.loads(sys.argv[1])
+    seed, group, questions, steps = int(spec["seed"]), int(spec["group"]), int(spec["questions"]), int(spec["steps"])
+    torch.manual_seed(seed)
+    client = HarnessLabClient(server_urls()[0])
+    factories = environment_factories(["graph-menu"], probe=spec["train"][0])
+    train = [dict(r, environment="graph-menu") for r in prompt_rows("graph-menu", spec["train"])]
+    held_out = [dict(r, environment="graph-menu") for r in prompt_rows("graph-menu", spec["held_out"])]
+
+    policy = warmed_policy(factories, train, MAX_COMPLETION, T0)
+    tok, model = policy.tok, policy.model
+    write_gguf(model, tok, spec["gguf"])
+    # What the other side checks the GGUF against: a rendered prompt's ids and the log-probabilities of its last tokens.
+    conversation, tools, _ = policy.prompts[0]
+    check_text = tok.apply_chat_template(conversation, tools=tools, add_generation_prompt=True, tokenize=False)
+    check_ids = tok(check_text, add_special_tokens=False)["input_ids"]
+    with torch.no_grad():
+        logp = torch.log_softmax(model(torch.tensor([check_ids])).logits[0].float(), -1)
+    check_target = [float(logp[i - 1, check_ids[i]]) for i in range(len(check_ids) - 32, len(check_ids))]
+
+    timer = StepTimer()
+    args = GRPOConfig(
+        output_dir=tempfile.mkdtemp(prefix="harness-lab-trl-vs-app-"),
+        use_cpu=True,
+        report_to=[],
+        num_generations=group,
+        num_generations_eval=1,
+        per_device_train_batch_size=group * questions,
+        per_device_eval_batch_size=len(held_out),
+        max_completion_length=MAX_COMPLETION,
+        max_steps=steps,
+        logging_steps=1,
+        learning_rate=1e-3,
+        save_strategy="no",
+        disable_tqdm=True,
+        seed=seed,
+        temperature=1.0,
+        top_k=0,
+        dataloader_num_workers=0,
+    )
+    trainer = GRPOTrainer(model=model, processing_class=tok, args=args, train_dataset=Dataset.from_list(train), eval_dataset=Dataset.from_list(held_out), environment_factory=factories, callbacks=[timer])
+
+    def held_out_reward():
+        """TRL's own evaluation, greedy (one reply per held-out question): the mean reward the server gave."""
+        trainer.generation_config.do_sample = False
+        try:
+            with contextlib.redirect_stdout(sys.stderr):
+                return trainer.evaluate()["eval_reward"]
+        finally:
+            trainer.generation_config.do_sample = True
+
+    before = held_out_reward()
+    stats_before = client.stats()
+    t_train = time.time()
+    with contextlib.redirect_stdout(sys.stderr):
+        trainer.train()
+    train_s = time.time() - t_train
+    stats_after = client.stats()
+    after = held_out_reward()
+    print(json.dumps({
+        "versions": {"trl": __import__("trl").__version__, "transformers": __import__("transformers").__version__, "torch": torch.__version__},
+        "parameters": sum(p.numel() for p in model.parameters()),
+        "warmup": policy.warmup,
+        "step_seconds": timer.seconds,
+        "rollouts_per_step": group * questions,
+        "train_s": train_s,
+        "episodes": stats_after["finished"] - stats_before["finished"],
+        "server_steps": stats_after["steps"] - stats_before["steps"],
+        "rewards": [l["reward"] for l in timer.logs if "reward" in l and "eval_reward" not in l],
+        "held_out": {"before": before, "after": after},
+        "total_s": time.time() - T0,
+        "check": {"text": check_text, "ids": check_ids, "target_logp": check_target},
+    }))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,147 @@
+/**
+ * `npm run bench:trl-vs-app`: GRPO in TRL (the trainer users would pick) against the app's own GGUF training, side
+ * by side on the same model, environment, questions and group size, in one run.
+ *
+ * The model: bench/support/trl_vs_app.py builds test/python/tiny_policy.py's tiny llama (hidden 64, 2 layers, byte-level
+ * BPE, Qwen2.5 chat template), warms it up on correct `choose` calls for the training questions (a random model never
+ * writes a tool call, so TRL would have nothing to train on), and writes those weights as an F32 GGUF
+ * (test/python/llama_gguf.py). Before the app trains, this side checks the GGUF is the same model: node-llama-cpp must
+ * tokenize a rendered prompt to the ids transformers gives, and the app's teacher-forced log-probabilities of its
+ * last tokens must be transformers' within 1e-2 (F32 sums in another order over a prompt of hundreds of tokens: measured 2.8e-3).
+ * The environment: graph-menu on the demo world, served over HTTP to TRL (resources/trainers/trl glue, tool calls)
+ * and played in process by the app (menu ids under the grammar); SP F1 as the reward on both sides (the server's
+ * default for the demo world's sentence gold), outcome credit, no SNC on either side.
+ * Each side: held-out reward (greedy, the same TRL_VS_APP_HELDOUT questions, the last by id) before and after
+ * TRL_VS_APP_STEPS steps of TRL_VS_APP_QUESTIONS training questions x TRL_VS_APP_GROUP rollouts (from the first
+ * TRL_VS_APP_TRAIN questions). Seconds per step: TRL's from step begin to step end (its rollouts, rewards, loss and
+ * update); the app's from the training loop's step diagnostics, leaving out steps that also ran a held-out evaluation.
+ * Prints the medians of each side and
+ *   trl-vs-app: step <ratio>x rollouts <ratio>x held-out reward app <x> trl <y>
+ * (ratios app over TRL: step throughput, i.e. TRL's s/step over the app's, and rollouts/s). Needs $HARNESS_LAB_PYTHON
+ * (a venv with trl, transformers, torch, gguf: .ci/run makes one); skips with a message without it.
+ */
+import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { Token } from 'node-llama-cpp'
+import { GgufTrainSchema } from '../preload/contract'
+import { startEnvServer } from '../main/env-server'
+import { runTraining, type HeldOutResult } from '../main/experiments/training'
+import { LlamaRuntime } from '../main/llm/llama-runtime'
+import { evaluateTarget } from '../main/llm/scoring'
+import { LexicalAnswerer } from '../main/policy/answerer/lexical-answerer'
+import { computeReward, rewardPreset } from '../main/rl/reward-schemes'
+import { trainConfigSchema, type TrainConfigInput } from '../main/rl/trainer'
+import { openDemoWorkspace } from './support/corpus'
+import { tempDir } from './support/services'
+
+const env = (k: string, d: number) => Number(process.env[`TRL_VS_APP_${k}`] ?? d)
+const GROUP = env('GROUP', 4)
+const QUESTIONS = env('QUESTIONS', 2)
+const STEPS = env('STEPS', 4)
+const TRAIN = env('TRAIN', 8)
+const HELDOUT = env('HELDOUT', 8)
+const SEED = env('SEED', 1)
+const PYTHON = process.env.HARNESS_LAB_PYTHON
+const SCRIPT = fileURLToPath(new URL('./support/trl_vs_app.py', import.meta.url))
+
+if (!PYTHON || !existsSync(PYTHON)) {
+  console.log(`Skipping bench:trl-vs-app: no $HARNESS_LAB_PYTHON${PYTHON ? ` (${PYTHON} does not exist)` : ''}; it needs a venv with trl, transformers, torch and gguf (.ci/run makes /tmp/harness-lab-ci-venv)`)
+  process.exit(0)
+}
+
+const fmt = (x: number | null | undefined, d = 3) => (x === null || x === undefined || !Number.isFinite(x) ? 'n/a' : x.toFixed(d))
+const median = (xs: number[]) => {
+  const s = xs.filter(Number.isFinite).sort((a, b) => a - b)
+  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2) : NaN
+}
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)
+
+const demo = await openDemoWorkspace(11, 1)
+const raw = demo.db.raw
+const total = demo.questions.length
+if (TRAIN + HELDOUT > total) throw new Error(`TRL_VS_APP_TRAIN + TRL_VS_APP_HELDOUT (${TRAIN + HELDOUT}) pass the demo world's ${total} questions`)
+const train = { questionSetId: 1, offset: 0, limit: TRAIN }
+const heldOut = { questionSetId: 1, offset: total - HELDOUT, limit: HELDOUT }
+const key = (i: number) => ({ question_id: Number(demo.questions[i]!.id) })
+const out = tempDir('harness-trl-vs-app-')
+/** One reward on both sides: SP F1 (the server's default for sentence gold, as the demo world's), outcome credit. */
+const REWARD = rewardPreset('sp-f1').config
+const gguf = join(out.dir, 'tiny-llama.gguf')
+console.log(`bench:trl-vs-app: graph-menu on the demo world (${total} questions): ${STEPS} steps of ${QUESTIONS} questions x ${GROUP} rollouts from the first ${TRAIN}; held-out reward on the last ${HELDOUT} (greedy), before and after; seed ${SEED}`)
+
+// TRL: the server over the same workspace, the Python side against it; it writes the warmed-up model as a GGUF.
+const server = await startEnvServer({ raw, appVersion: 'bench', port: 0, reward: REWARD, credit: 'outcome' })
+interface TrlResult {
+  versions: Record<string, string>
+  parameters: number
+  warmup: { steps: number; seconds: number; valid_before: number; valid_after: number }
+  step_seconds: number[]
+  rollouts_per_step: number
+  episodes: number
+  server_steps: number
+  rewards: number[]
+  held_out: { before: number; after: number }
+  total_s: number
+  check: { text: string; ids: number[]; target_logp: number[] }
+}
+const spec = { train: Array.from({ length: TRAIN }, (_, i) => key(i)), held_out: Array.from({ length: HELDOUT }, (_, i) => key(total - HELDOUT + i)), group: GROUP, questions: QUESTIONS, steps: STEPS, seed: SEED, gguf }
+const trl = await new Promise<TrlResult>((resolve, reject) =>
+  execFile(PYTHON, [SCRIPT, JSON.stringify(spec)], { env: { ...process.env, HARNESS_LAB_URL: server.url, HARNESS_LAB_TOKEN: server.token, PYTHONDONTWRITEBYTECODE: '1' }, maxBuffer: 1 << 26 }, (err, stdout, stderr) =>
+    err ? reject(new Error(`${SCRIPT} failed: ${err.message}\n${stderr.slice(-4000)}`)) : resolve(JSON.parse(stdout) as TrlResult),
+  ),
+)
+await server.close()
+
+// The same model on both sides: the app's tokens and teacher-forced log-probabilities (llm/scoring.ts) against transformers'.
+{
+  const runtime = await LlamaRuntime.create({ threads: 1 })
+  const model = await runtime.loadModel(gguf)
+  const ids = Array.from(model.model.tokenize(trl.check.text, true))
+  const context = await model.createContext({ contextSize: ids.length + 8 })
+  const k = trl.check.target_logp.length
+  const scored = await evaluateTarget(context.getSequence(), trl.check.ids.slice(0, -k) as Token[], trl.check.ids.slice(-k) as Token[])
+  const gap = Math.max(...scored.tokenLogprobs.map((lp, i) => Math.abs(lp - trl.check.target_logp[i]!)))
+  await context.dispose()
+  await runtime.dispose()
+  const same = JSON.stringify(ids) === JSON.stringify(trl.check.ids)
+  console.log(`same model: ${trl.parameters.toLocaleString('en')} parameters; node-llama-cpp tokenizes a rendered prompt ${same ? 'to the same' : 'to DIFFERENT'} ${ids.length} ids as transformers; the log-probabilities of its last ${k} tokens differ by at most ${gap.toExponential(1)}`)
+  if (!same || !(gap <= 1e-2)) throw new Error('The GGUF is not the same model as the one TRL trains: stopping')
+}
+
+// The app: the GGUF learner from the same weights, same questions, group size and steps.
+const config: TrainConfigInput = { environment: 'graph-menu', steps: STEPS, groupSize: GROUP, questionsPerStep: QUESTIONS, evalInterval: STEPS, train, heldOut, seed: SEED, reward: REWARD, credit: { scheme: 'outcome', lambda: 0 } }
+const reward = trainConfigSchema.parse(config).reward
+const heldOutReward = (r: HeldOutResult) => mean(Object.values(r.perQuestion).map((m) => computeReward(m, reward).total))
+const appSteps: number[] = []
+const appRollouts: number[] = []
+const t0 = performance.now()
+const app = await runTraining(raw, { ...config, gguf: GgufTrainSchema.parse({ modelPath: gguf }) }, {
+  answerer: new LexicalAnswerer(),
+  appVersion: 'bench',
+  jobId: null,
+  progress: () => {},
+  throwIfCancelled: () => {},
+  ggufDir: out.dir,
+  onStep: (step, d) => {
+    console.log(`app step ${step}: ${fmt(d.seconds as number, 2)} s${d.heldOut ? ' (with a held-out evaluation)' : ''}, ${fmt(d.rolloutsPerSecond as number, 2)} rollouts/s in its rollouts, train reward ${fmt(d.reward as number)}`)
+    if (!d.heldOut) appSteps.push(d.seconds as number)
+    appRollouts.push((GROUP * QUESTIONS) / (d.seconds as number))
+  },
+})
+const appSeconds = (performance.now() - t0) / 1000
+trl.step_seconds.forEach((s, i) => console.log(`trl step ${i}: ${fmt(s, 2)} s, train reward ${fmt(trl.rewards[i])}`))
+
+const trlStep = median(trl.step_seconds)
+const appStep = median(appSteps)
+const trlRollouts = trl.rollouts_per_step / trlStep
+const appRolloutsPerSecond = (GROUP * QUESTIONS) / appStep
+const appBefore = heldOutReward(app.before!)
+const appAfter = heldOutReward(app.after!)
+console.log(`trl: TRL ${trl.versions.trl} / transformers ${trl.versions.transformers} / torch ${trl.versions.torch}; warm-up ${trl.warmup.steps} steps (${fmt(trl.warmup.seconds, 1)} s, parseable calls ${fmt(100 * trl.warmup.valid_before, 0)}% -> ${fmt(100 * trl.warmup.valid_after, 0)}%); median ${fmt(trlStep, 2)} s/step, ${fmt(trlRollouts, 2)} rollouts/s (${trl.rollouts_per_step} per step; ${trl.episodes} episodes, ${trl.server_steps} server steps); held-out reward ${fmt(trl.held_out.before)} -> ${fmt(trl.held_out.after)}; python ${fmt(trl.total_s, 0)} s`)
+console.log(`app: median ${fmt(appStep, 2)} s/step over ${appSteps.length} steps without a held-out evaluation, ${fmt(appRolloutsPerSecond, 2)} rollouts/s; held-out reward ${fmt(appBefore)} -> ${fmt(appAfter)}; run #${app.runId} ${fmt(appSeconds, 0)} s`)
+console.log(`trl-vs-app: step ${fmt(trlStep / appStep, 2)}x rollouts ${fmt(appRolloutsPerSecond / trlRollouts, 2)}x held-out reward app ${fmt(appAfter)} trl ${fmt(trl.held_out.after)}`)
+console.log(`goal: app >= 3x TRL's step throughput at an equal or better held-out reward: ${trlStep / appStep >= 3 && appAfter >= trl.held_out.after ? 'met' : 'NOT MET'}`)
+await demo.close()
+out.cleanup()

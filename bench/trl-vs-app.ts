@@ -115,7 +115,7 @@ const config: TrainConfigInput = { environment: 'graph-menu', steps: STEPS, grou
 const reward = trainConfigSchema.parse(config).reward
 const heldOutReward = (r: HeldOutResult) => mean(Object.values(r.perQuestion).map((m) => computeReward(m, reward).total))
 const appSteps: number[] = []
-const appRollouts: number[] = []
+const appTurns: number[] = []
 const t0 = performance.now()
 const app = await runTraining(raw, { ...config, gguf: GgufTrainSchema.parse({ modelPath: gguf }) }, {
   answerer: new LexicalAnswerer(),
@@ -125,9 +125,9 @@ const app = await runTraining(raw, { ...config, gguf: GgufTrainSchema.parse({ mo
   throwIfCancelled: () => {},
   ggufDir: out.dir,
   onStep: (step, d) => {
-    console.log(`app step ${step}: ${fmt(d.seconds as number, 2)} s${d.heldOut ? ' (with a held-out evaluation)' : ''}, ${fmt(d.rolloutsPerSecond as number, 2)} rollouts/s in its rollouts, train reward ${fmt(d.reward as number)}`)
+    console.log(`app step ${step}: ${fmt(d.seconds as number, 2)} s${d.heldOut ? ' (with a held-out evaluation)' : ''}, ${fmt(d.rolloutsPerSecond as number, 2)} rollouts/s in its rollouts, ${fmt(d.turns as number, 1)} turns per rollout, train reward ${fmt(d.reward as number)}`)
     if (!d.heldOut) appSteps.push(d.seconds as number)
-    appRollouts.push((GROUP * QUESTIONS) / (d.seconds as number))
+    appTurns.push(d.turns as number)
   },
 })
 const appSeconds = (performance.now() - t0) / 1000
@@ -139,8 +139,8 @@ const trlRollouts = trl.rollouts_per_step / trlStep
 const appRolloutsPerSecond = (GROUP * QUESTIONS) / appStep
 const appBefore = heldOutReward(app.before!)
 const appAfter = heldOutReward(app.after!)
-console.log(`trl: TRL ${trl.versions.trl} / transformers ${trl.versions.transformers} / torch ${trl.versions.torch}; warm-up ${trl.warmup.steps} steps (${fmt(trl.warmup.seconds, 1)} s, parseable calls ${fmt(100 * trl.warmup.valid_before, 0)}% -> ${fmt(100 * trl.warmup.valid_after, 0)}%); median ${fmt(trlStep, 2)} s/step, ${fmt(trlRollouts, 2)} rollouts/s (${trl.rollouts_per_step} per step; ${trl.episodes} episodes, ${trl.server_steps} server steps); held-out reward ${fmt(trl.held_out.before)} -> ${fmt(trl.held_out.after)}; python ${fmt(trl.total_s, 0)} s`)
-console.log(`app: median ${fmt(appStep, 2)} s/step over ${appSteps.length} steps without a held-out evaluation, ${fmt(appRolloutsPerSecond, 2)} rollouts/s; held-out reward ${fmt(appBefore)} -> ${fmt(appAfter)}; run #${app.runId} ${fmt(appSeconds, 0)} s`)
+console.log(`trl: TRL ${trl.versions.trl} / transformers ${trl.versions.transformers} / torch ${trl.versions.torch}; warm-up ${trl.warmup.steps} steps (${fmt(trl.warmup.seconds, 1)} s, parseable calls ${fmt(100 * trl.warmup.valid_before, 0)}% -> ${fmt(100 * trl.warmup.valid_after, 0)}%); median ${fmt(trlStep, 2)} s/step, ${fmt(trlRollouts, 2)} rollouts/s (${trl.rollouts_per_step} per step; ${trl.episodes} episodes, ${fmt(trl.server_steps / Math.max(1, trl.episodes), 2)} tool calls reaching the server per rollout); held-out reward ${fmt(trl.held_out.before)} -> ${fmt(trl.held_out.after)}; python ${fmt(trl.total_s, 0)} s`)
+console.log(`app: median ${fmt(appStep, 2)} s/step over ${appSteps.length} steps without a held-out evaluation, ${fmt(appRolloutsPerSecond, 2)} rollouts/s, ${fmt(mean(appTurns), 1)} turns per rollout; held-out reward ${fmt(appBefore)} -> ${fmt(appAfter)}; run #${app.runId} ${fmt(appSeconds, 0)} s`)
 console.log(`trl-vs-app: step ${fmt(trlStep / appStep, 2)}x rollouts ${fmt(appRolloutsPerSecond / trlRollouts, 2)}x held-out reward app ${fmt(appAfter)} trl ${fmt(trl.held_out.after)}`)
 console.log(`goal: app >= 3x TRL's step throughput at an equal or better held-out reward: ${trlStep / appStep >= 3 && appAfter >= trl.held_out.after ? 'met' : 'NOT MET'}`)
 await demo.close()

@@ -15,7 +15,6 @@ import contextlib
 import json
 import os
 import sys
-import tempfile
 import time
 import warnings
 
@@ -32,12 +31,12 @@ import torch  # noqa: E402
 from datasets import Dataset  # noqa: E402
 from transformers import TrainerCallback  # noqa: E402
 from transformers.utils import logging as hf_logging  # noqa: E402
-from trl import GRPOConfig, GRPOTrainer  # noqa: E402
+from trl import GRPOTrainer  # noqa: E402
 
 from harness_lab_client import HarnessLabClient  # noqa: E402
 from harness_lab_trl import environment_factories, prompt_rows, server_urls  # noqa: E402
 from llama_gguf import write_gguf  # noqa: E402
-from tiny_policy import warmed_policy  # noqa: E402
+from tiny_policy import grpo_config, warmed_policy  # noqa: E402
 
 hf_logging.set_verbosity_error()
 torch.set_num_threads(int(os.environ["OMP_NUM_THREADS"]))
@@ -82,25 +81,7 @@ def main():
     check_target = [float(logp[i - 1, check_ids[i]]) for i in range(len(check_ids) - 32, len(check_ids))]
 
     timer = StepTimer()
-    args = GRPOConfig(
-        output_dir=tempfile.mkdtemp(prefix="harness-lab-trl-vs-app-"),
-        use_cpu=True,
-        report_to=[],
-        num_generations=group,
-        num_generations_eval=1,
-        per_device_train_batch_size=group * questions,
-        per_device_eval_batch_size=len(held_out),
-        max_completion_length=MAX_COMPLETION,
-        max_steps=steps,
-        logging_steps=1,
-        learning_rate=1e-3,
-        save_strategy="no",
-        disable_tqdm=True,
-        seed=seed,
-        temperature=1.0,
-        top_k=0,
-        dataloader_num_workers=0,
-    )
+    args = grpo_config(group, group * questions, steps, seed, MAX_COMPLETION, num_generations_eval=1, per_device_eval_batch_size=len(held_out))
     trainer = GRPOTrainer(model=model, processing_class=tok, args=args, train_dataset=Dataset.from_list(train), eval_dataset=Dataset.from_list(held_out), environment_factory=factories, callbacks=[timer])
 
     def held_out_reward():

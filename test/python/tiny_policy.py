@@ -9,12 +9,14 @@ that parse as a tool call is measured before and after the warm-up.
 
 import json
 import re
+import tempfile
 import time
 from types import SimpleNamespace
 
 import torch
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 from transformers import AddedToken, LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
+from trl import GRPOConfig
 from trl.chat_template_utils import add_response_schema, parse_response, qwen2_5_chat_template
 
 SPECIAL = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
@@ -133,4 +135,26 @@ def warmed_policy(factories, rows, max_completion, t0):
     return SimpleNamespace(
         tok=tok, model=model, prompts=prompts, prompt_ids=prompt_ids, targets=targets, setup_s=setup_s,
         warmup={"steps": steps, "examples": examples, "loss_first": losses[0], "loss_last": losses[-1], "seconds": warm_s, "valid_before": before, "valid_after": after},
+    )
+
+
+def grpo_config(group, batch, steps, seed, max_completion, **extra):
+    """TRL's GRPOConfig as the TRL runs use it: CPU, no reports or checkpoints, sampling at temperature 1 with no top-k."""
+    return GRPOConfig(
+        output_dir=tempfile.mkdtemp(prefix="harness-lab-trl-"),
+        use_cpu=True,
+        report_to=[],
+        num_generations=group,
+        per_device_train_batch_size=batch,
+        max_completion_length=max_completion,
+        max_steps=steps,
+        logging_steps=1,
+        learning_rate=1e-3,
+        save_strategy="no",
+        disable_tqdm=True,
+        seed=seed,
+        temperature=1.0,
+        top_k=0,
+        dataloader_num_workers=0,
+        **extra,
     )

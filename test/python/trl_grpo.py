@@ -16,7 +16,6 @@ import contextlib
 import json
 import os
 import sys
-import tempfile
 import time
 import warnings
 
@@ -35,11 +34,11 @@ import torch  # noqa: E402
 from datasets import Dataset  # noqa: E402
 from transformers import TrainerCallback  # noqa: E402
 from transformers.utils import logging as hf_logging  # noqa: E402
-from trl import GRPOConfig, GRPOTrainer  # noqa: E402
+from trl import GRPOTrainer  # noqa: E402
 
 from harness_lab_client import HarnessLabClient  # noqa: E402
 from harness_lab_trl import environment_factories, prompt_rows, server_urls  # noqa: E402
-from tiny_policy import warmed_policy  # noqa: E402
+from tiny_policy import grpo_config, warmed_policy  # noqa: E402
 
 hf_logging.set_verbosity_error()
 torch.set_num_threads(1)
@@ -89,24 +88,7 @@ def main():
     # GRPO: two optimizer steps, each one group of GROUP rollouts for one question of each environment.
     dataset = Dataset.from_list(rows)
     recorder = Recorder()
-    out_dir = tempfile.mkdtemp(prefix="harness-lab-trl-")
-    args = GRPOConfig(
-        output_dir=out_dir,
-        use_cpu=True,
-        report_to=[],
-        num_generations=GROUP,
-        per_device_train_batch_size=GROUP * len(ENVIRONMENTS),
-        max_completion_length=MAX_COMPLETION,
-        max_steps=2,
-        logging_steps=1,
-        learning_rate=1e-3,
-        save_strategy="no",
-        disable_tqdm=True,
-        seed=seed,
-        temperature=1.0,
-        top_k=0,
-        dataloader_num_workers=0,
-    )
+    args = grpo_config(GROUP, GROUP * len(ENVIRONMENTS), 2, seed, MAX_COMPLETION)
     weights = {k: v.detach().clone() for k, v in model.state_dict().items()}
     trainer = GRPOTrainer(model=model, processing_class=tok, args=args, train_dataset=dataset, environment_factory=factories, callbacks=[recorder])
     stats_before = client.stats()

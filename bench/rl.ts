@@ -35,7 +35,14 @@
  * free-query, stateful, stateful+nodiv), HOTPOTQA_DIR (default ../shared/data/hotpotqa-train100),
  * RL_CONFIG (JSON merged into every run's training config, for sweeps: e.g. '{"learningRate":0.05}'),
  * RL_HOTPOT_HELDOUT (held-out size of the HotpotQA suite, default half of its questions).
+ * Credit quality (issue 30): after seed 1 of each suite's first graph-menu run, the rollouts of its first
+ * RL_CREDIT_STEPS steps (default 2; 0 skips) are re-credited by every scheme with both offline stand-ins
+ * (lexical, support) and judged against gold (runCreditQuality). RL_ANSWERER (lexical, the default, or
+ * support) is the stand-in the runs themselves train with.
+ *
  * Ends with machine-readable lines (suite prefix "hotpotqa/" on the environment for the HotpotQA suite):
+ *   credit-auc: <scheme>[:<part>] <suite> <auc> [<lo>, <hi>] scorer <stand-in> mean <m>
+ *   advantage-auc: <scheme> <suite> <auc> [<lo>, <hi>] scorer <stand-in> mean <m> zero-advantage groups <z>
  *   learn: <environment> <credit> <metric> before <x> after <y> diff <d> CI [<lo>, <hi>]
  *   step: <environment> <seconds> s/step <r> rollouts/s greedy <g> episodes/s
  *   storage: <environment> <k> KiB/rollout

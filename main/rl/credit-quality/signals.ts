@@ -2,8 +2,8 @@
  * The per-step signals whose quality is measured, from the same rollouts credited by every scheme (a
  * paired comparison): for each scheme its raw credit (`<scheme>:credit`), the advantage the trainer
  * would apply (`<scheme>`: the group's outcome advantage plus lambda times the scaled, clamped credit,
- * exactly as combineAdvantages does it), and SNC's separable parts (`snc:frontier`, `snc:enablement`,
- * `snc:gain`).
+ * exactly as combineAdvantages does it), and the parts it fills (`snc:frontier`, `snc:enablement`,
+ * `snc:gain`; `info-gain:gain`).
  */
 import { combineAdvantages, type StepCredit } from '../credit'
 import { estimator } from '../estimators'
@@ -33,8 +33,8 @@ export interface SignalOptions {
   estimator?: string
 }
 
-/** Parts stored in every StepCredit that mean something only for SNC. */
-const SNC_PARTS = ['frontier', 'enablement', 'gain'] as const
+/** Parts every StepCredit stores; a scheme that does not use one leaves it 0. */
+const PARTS = ['frontier', 'enablement', 'gain'] as const
 
 export function creditSignals(groups: readonly CreditedGroup[], options: SignalOptions): Record<string, QualityGroup[]> {
   const lambda = options.lambda ?? 0.5
@@ -64,7 +64,10 @@ export function creditSignals(groups: readonly CreditedGroup[], options: SignalO
     ).perStep
     emit(scheme, (_r, i) => combined[i]!)
     emit(`${scheme}:credit`, (r) => creditOf(r).map((c) => c.total))
-    if (scheme === 'snc') for (const part of SNC_PARTS) emit(`snc:${part}`, (r) => creditOf(r).map((c) => c[part]))
+    // A part is measured where the scheme fills it (SNC: all three; info-gain: gain), read off the data, not the name.
+    for (const part of PARTS) {
+      if (flat.some((x) => creditOf(x.r).some((c) => c[part] !== 0))) emit(`${scheme}:${part}`, (r) => creditOf(r).map((c) => c[part]))
+    }
   }
   return out
 }

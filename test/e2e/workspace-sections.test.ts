@@ -62,6 +62,8 @@ describe.runIf(run)('workspace sections, jobs and charts at 1440 x 900 (browser 
       await page.waitForFunction((s) => location.hash.endsWith(`/${s}`) && document.querySelector(`[data-test=nav-${s}]`)?.classList.contains('active'), section)
       await page.locator('.page-head h2').waitFor()
       if (section === 'questions') await page.locator('[data-test=split-count-test]').waitFor()
+      if (section === 'training') await page.locator('[data-test=train-steps]').waitFor()
+      if (section === 'graph') await page.locator('[data-test=graph-node]').first().waitFor()
       await shot(section)
       expect([section, await fitsWindow()]).toEqual([section, true])
     }
@@ -99,7 +101,8 @@ describe.runIf(run)('workspace sections, jobs and charts at 1440 x 900 (browser 
     await page.fill('[data-test=train-name]', 'to cancel')
     await page.click('[data-test=train-start]')
     await page.click('[data-test=nav-jobs]')
-    const running = page.locator('[data-test=jobs-active] li[data-status=running]')
+    // Running and past its first step: the run is stored, so it stays listed (cancelled) on the Training page.
+    const running = page.locator('[data-test=jobs-active] li[data-status=running]', { hasText: /Step \d+\/500/ })
     await running.first().waitFor({ timeout: 600_000 })
     expect(await page.locator('[data-test=active-jobs]').textContent()).toMatch(/1 running/)
     expect(await running.first().locator('[role=progressbar]').count()).toBe(1)
@@ -108,6 +111,8 @@ describe.runIf(run)('workspace sections, jobs and charts at 1440 x 900 (browser 
     await page.goto(`${app.origin}/#/jobs`)
     await page.reload()
     await page.locator('[data-test=jobs-active] li[data-status=running]').first().waitFor()
+    // The Jobs page keeps the last workspace's sections one click away.
+    expect(await page.locator('[data-test=section-nav] a').first().textContent()).toBe('Demo world')
     const line = (await page.locator('[data-test=jobs-active] li').first().textContent()) ?? ''
     expect(line).toContain('Demo world')
     expect(line).not.toContain('deleted workspace')

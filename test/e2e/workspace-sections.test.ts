@@ -101,8 +101,8 @@ describe.runIf(run)('workspace sections, jobs and charts at 1440 x 900 (browser 
     await page.fill('[data-test=train-name]', 'to cancel')
     await page.click('[data-test=train-start]')
     await page.click('[data-test=nav-jobs]')
-    // Running and past its first step: the run is stored, so it stays listed (cancelled) on the Training page.
-    const running = page.locator('[data-test=jobs-active] li[data-status=running]', { hasText: /Step \d+\/500/ })
+    // Running and two steps in: the run and its first steps are stored, so it stays listed (cancelled) on the Training page.
+    const running = page.locator('[data-test=jobs-active] li[data-status=running]', { hasText: /Step ([3-9]|\d\d+)\/500/ })
     await running.first().waitFor({ timeout: 600_000 })
     expect(await page.locator('[data-test=active-jobs]').textContent()).toMatch(/1 running/)
     expect(await running.first().locator('[role=progressbar]').count()).toBe(1)
@@ -166,7 +166,7 @@ describe.runIf(run)('workspace sections, jobs and charts at 1440 x 900 (browser 
     // Another run overlaid: its series are drawn dashed over this run's.
     const other = await page.locator('[data-test=training-runs] tr').filter({ hasText: 'to cancel' }).getAttribute('data-run')
     await page.selectOption('[data-test=chart-overlay]', other!)
-    await page.locator('[data-test=chart-reward] g[data-overlay=true]').first().waitFor()
+    await page.locator('[data-test=chart-reward] g[data-overlay=true] circle').first().waitFor({ state: 'attached' })
     expect(await page.locator('[data-test=chart-reward] g[data-overlay=true] circle').count()).toBeGreaterThan(0)
     await page.locator('[data-test=training-run]').scrollIntoViewIfNeeded()
     await page.locator('[data-test=training-charts]').scrollIntoViewIfNeeded()

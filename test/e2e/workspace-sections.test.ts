@@ -168,6 +168,9 @@ describe.runIf(run)('workspace sections, jobs and charts at 1440 x 900 (browser 
     await page.selectOption('[data-test=chart-overlay]', other!)
     await page.locator('[data-test=chart-reward] g[data-overlay=true] circle').first().waitFor({ state: 'attached' })
     expect(await page.locator('[data-test=chart-reward] g[data-overlay=true] circle').count()).toBeGreaterThan(0)
+    // The stopped run spans the steps it has: the axis stays this run's 0..6, and legends name metrics by their labels.
+    expect(await page.locator('[data-test=chart-reward] [data-test=x-tick]').allTextContents()).toEqual(['0', '1', '2', '3', '4', '5', '6'])
+    expect(await page.locator('[data-test=chart-equivalence] .legend').textContent()).not.toContain('equivalenceClasses')
     await page.locator('[data-test=training-run]').scrollIntoViewIfNeeded()
     await page.locator('[data-test=training-charts]').scrollIntoViewIfNeeded()
     await shot('training-charts')

@@ -80,12 +80,13 @@ export function countingApi(backend: TestBackend): CountingApi {
 
 /** The app's workspace routes over the real views, in memory. */
 export async function appRouter(path: string): Promise<Router> {
-  const [RunsView, RunView, TrajectoryView, AblationsView, RewardsView] = await Promise.all([
+  const [RunsView, RunView, TrajectoryView, AblationsView, RewardsView, TrainingView] = await Promise.all([
     import('../../renderer/src/views/RunsView.vue'),
     import('../../renderer/src/views/RunView.vue'),
     import('../../renderer/src/views/TrajectoryView.vue'),
     import('../../renderer/src/views/AblationsView.vue'),
     import('../../renderer/src/views/RewardsView.vue'),
+    import('../../renderer/src/views/TrainingView.vue'),
   ])
   const stub = { render: () => h('p', 'elsewhere') }
   const router = createRouter({
@@ -97,6 +98,7 @@ export async function appRouter(path: string): Promise<Router> {
       { path: '/workspaces/:id/runs/:runId', component: RunView.default },
       { path: '/workspaces/:id/ablations', component: AblationsView.default },
       { path: '/workspaces/:id/rewards', component: RewardsView.default },
+      { path: '/workspaces/:id/training', component: TrainingView.default },
       { path: '/workspaces/:id/episodes/:episodeId', component: TrajectoryView.default },
     ],
   })

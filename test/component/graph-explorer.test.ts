@@ -8,6 +8,7 @@ import { mergeInto, emptyView } from '../../renderer/src/components/graph/graph-
 import { createLayoutEngine, mainThreadLayout } from '../../renderer/src/components/graph/layout-engine'
 import type { GraphEdge, GraphNode, LoadNeighbourhood, SearchNodes, Subgraph } from '../../renderer/src/components/graph/types'
 import { openDemoWorkspace } from '../helpers/corpus'
+import { until } from './fixtures'
 
 /**
  * A small in-memory graph shaped like the backend's: one hub entity mentioned by 30 sentences in
@@ -73,9 +74,9 @@ describe('GraphExplorer', () => {
     const { load, search } = backend(100)
     const w = await mountExplorer({ load, search })
     expect(w.text()).toContain('Search for an entity')
+    // Typing lists the matches as chips (the drawing waits for a pick or Enter).
     await w.get('[data-test="graph-search-input"]').setValue('babb')
-    await w.get('form').trigger('submit')
-    await flushPromises()
+    await until(() => w.findAll('[data-test="graph-search-result"]').length > 0, 'the matches as chips')
     expect(search).toHaveBeenCalledWith('babb')
     const results = w.findAll('[data-test="graph-search-result"]')
     expect(results.map((r) => r.text())).toEqual([expect.stringContaining('Charles Babbage')])
@@ -96,6 +97,17 @@ describe('GraphExplorer', () => {
     expect(legend).toContain('Sentence')
     expect(legend).toContain('PERSON')
     expect(legend).toContain('entity neighbour')
+  })
+
+  it('Enter moves the drawing to the best match at once', async () => {
+    const { load, search } = backend(100)
+    const w = await mountExplorer({ load, search })
+    await w.get('[data-test="graph-search-input"]').setValue('babb')
+    await w.get('form').trigger('submit')
+    await until(() => nodeIds(w).length === 2, 'the drawing centred on the match')
+    expect(load).toHaveBeenCalledWith('e:4')
+    expect(w.emitted('center')).toEqual([['e:4']])
+    expect(nodeIds(w).sort()).toEqual(['e:1', 'e:4'])
   })
 
   it('searches while typing and says when nothing matches', async () => {

@@ -26,6 +26,8 @@ export function httpApi(token: string | null, base = ''): HarnessApi {
   const ensureSource = (): void => {
     if (source || !token) return
     source = new EventSource(`${base}${channels.httpEvents}?token=${encodeURIComponent(token)}`)
+    // Closed as the page goes away, so a reload ends the stream in order instead of leaving the browser to abort it.
+    if (typeof window !== 'undefined') window.addEventListener('pagehide', () => source?.close(), { once: true })
   }
 
   return {

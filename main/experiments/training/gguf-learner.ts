@@ -10,6 +10,7 @@
  * guard left; the probe is the base model's held-out prompts (kept in probe.json, or played again), so a
  * resumed run stores the same figures and the same final file as the uninterrupted one.
  */
+import type { LlmHome } from '../../llm/llama-runtime'
 import { createHash } from 'node:crypto'
 import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -39,6 +40,8 @@ export interface GgufLearnerDeps {
   onBatch?(step: number, batch: TokenBatch): void
   progress(progress: number, stage: string, message?: string): void
   throwIfCancelled(): void
+  /** The LLM home (handed by the job's composition root): GGUF policies, a head's prior and the trainer's backend come from it. */
+  llm?: LlmHome
 }
 
 /** Decision prompts in the KL probe (the distribution of each one's first reply token); packed, they share the system prompt. */
@@ -81,10 +84,10 @@ export async function createGgufLearner({ raw, config, runId, checkpoint, deps, 
   if (optimizerState && !existsSync(optimizerState)) throw new Error(`The run's optimizer state (${optimizerState}) is gone: cannot resume run #${runId} exactly`)
   const runDir = join(deps.ggufDir ?? join(dirname(raw.name), 'trained-models'), `run-${runId}`)
   const probeFile = join(runDir, 'probe.json')
-  const policyOn = (path: string, temperature: number) => ggufPolicyOn(gguf, config.environment, path, { temperature, seed: config.seed }, true)
+  const policyOn = (path: string, temperature: number) => ggufPolicyOn(gguf, config.environment, path, { temperature, seed: config.seed }, deps.llm, true)
 
   deps.progress(0, 'training', 'Starting the GGUF trainer')
-  const trainer = await GgufTrainer.start({ backend: await trainerBackend(gguf) })
+  const trainer = await GgufTrainer.start({ backend: await trainerBackend(gguf, deps.llm) })
   /**
    * The trainer's calls take seconds (longer than the job manager's grace before it stops the thread, which
    * would leave the trainer behind): while one runs, the cancel flag is looked at every 100 ms, and a

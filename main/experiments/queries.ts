@@ -182,7 +182,6 @@ function creditOf(decision: TrajectoryStep['decision']): EpisodeStepCredit | nul
 }
 
 /** Menu item targets the path reads: a LOOKUP's entity (Harness-G). Other targets are left alone. */
-const EntityTarget = z.object({ entity: z.object({ ids: z.array(z.number()).min(1), name: z.string() }) })
 
 const clip = (text: string, max: number): string => {
   const flat = text.replace(/\s+/g, ' ').trim()
@@ -212,9 +211,9 @@ function pathOf(raw: WorkspaceHandle, steps: readonly PathStep[], gold: { senten
     if (s.info.valid && s.action.kind === 'menu' && s.actions.kind === 'menu') {
       const id = s.action.id
       const item = s.actions.items.find((i) => i.id === id)
-      const target = EntityTarget.safeParse(item?.target)
-      if (target.success) {
-        out.push({ t: s.t, node: `e:${target.data.entity.ids[0]}`, kind: 'entity', role: 'looked-up', label: target.data.entity.name, title: null, gold: null })
+      const entity = item?.target?.entity
+      if (entity && entity.ids.length > 0) {
+        out.push({ t: s.t, node: `e:${entity.ids[0]}`, kind: 'entity', role: 'looked-up', label: entity.name, title: null, gold: null })
       }
     }
     if (s.view.committed) {

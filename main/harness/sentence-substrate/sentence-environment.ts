@@ -272,7 +272,7 @@ export abstract class SentenceEnvironment<Config extends SubstrateConfig> implem
   private async apply(ep: Episode, resolved: Exclude<Resolved, { formatError: string }>): Promise<Omit<HistoryEntry, 'turn' | 'action' | 'valid'>> {
     if (resolved.kind === 'item') {
       const { item } = resolved
-      const sentence = (item.target as { sentence?: { id: number; handle: number } } | undefined)?.sentence
+      const sentence = item.target?.sentence
       if ((item.type === 'SELECT' || item.type === 'ANSWER_WITH') && sentence) {
         ep.committed.push(sentence.id)
         const entityIds = this.afterCommit(ep, sentence.id, item.id)

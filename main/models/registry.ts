@@ -5,7 +5,7 @@ import type { Kysely, Selectable } from 'kysely'
 import { ApiError, type JobKind, type LoraPairing, type ModelHolder, type ModelInfo } from '../../preload/contract'
 import type { AppDatabase, ModelTable } from '../db/schema'
 import { LoraPairings } from './lora-pairings'
-import { ModelStore } from './store'
+import { modelColumns, ModelStore } from './store'
 import { PolicyError } from '../llm/errors'
 import type { LlmHome } from '../llm/llama-runtime'
 import type { GgufEmbedder } from '../llm/embedder'
@@ -52,7 +52,7 @@ export class ModelRegistry {
   readonly lora: LoraPairings
 
   private toDto(row: Selectable<ModelTable>, lora: LoraPairing[]): ModelInfo {
-    const info = JSON.parse(row.info_json) as ModelFileInfo
+    const info = modelColumns.info.read(row.info_json)
     const live = this.cache?.pinned(row.path)
     return {
       id: row.id,
@@ -72,7 +72,7 @@ export class ModelRegistry {
       loaded: live ? { backend: live.backend, gpuLayers: live.gpuLayers, totalLayers: live.totalLayers, loadMs: live.loadMs } : null,
       holders: this.holdersOf(row.id, row.path),
       lora: lora.filter((p) => p.adapterId === row.id || p.baseId === row.id),
-      provenance: (info as ModelFileInfo & { provenance?: ModelInfo['provenance'] }).provenance ?? null,
+      provenance: info.provenance ?? null,
     }
   }
 

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import type SQLite from 'better-sqlite3'
-import { AblationConfigSchema, PolicySpec, ResolvedRowSchema, type AblationConfig, type AblationPolicy, type ResolvedRow } from '../../../preload/contract'
+import { PolicySpec, type AblationConfig, type AblationPolicy, type ResolvedRow } from '../../../preload/contract'
 import { environmentFactory, type Answerer, type Policy } from '../../harness'
 import { createHead, restoreHead } from '../../policy/head'
 import { candidateBuilder, HeadPolicy, headInputDim } from '../../policy/head-policy'
@@ -21,7 +21,7 @@ import { runStore } from '../store'
 import { checkGgufTrainable, ggufPolicyOn, runTraining, TrainingStore, type TrainedGguf } from '../training'
 import { computeResults } from './results'
 import { isTrainedGguf, loraPolicySpec, trainingConfig } from './resolve'
-import { ablationStore, type AblationCellRecord } from './store'
+import { ablationColumns, ablationStore, type AblationCellRecord } from './store'
 
 export interface AblationDeps {
   answerer: Answerer
@@ -53,7 +53,7 @@ const HEAD_DEFAULTS = { arch: 'mlp', hidden: 32, temperature: 1 } as const
 export function storedAblation(raw: SQLite.Database, id: number): { name: string; status: string; config: AblationConfig; resolved: ResolvedRow[] } {
   const record = ablationStore(raw).get(id)
   if (!record) throw new Error(`No ablation #${id}`)
-  return { name: record.name, status: record.status, config: AblationConfigSchema.parse(JSON.parse(record.config_json)), resolved: ResolvedRowSchema.array().parse(JSON.parse(record.resolved_json)) }
+  return { name: record.name, status: record.status, config: ablationColumns.config.read(record.config_json), resolved: ablationColumns.resolved.read(record.resolved_json) }
 }
 
 export async function runAblation(raw: SQLite.Database, id: number, deps: AblationDeps): Promise<AblationRunSummary> {

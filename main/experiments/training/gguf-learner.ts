@@ -10,14 +10,15 @@
  * guard left; the probe is the base model's held-out prompts (kept in probe.json, or played again), so a
  * resumed run stores the same figures and the same final file as the uninterrupted one.
  */
-import type { LlmHome } from '../../llm/llama-runtime'
 import { createHash } from 'node:crypto'
 import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type SQLite from 'better-sqlite3'
+import { z } from 'zod'
 import type { Policy, Trajectory } from '../../harness'
-import { defaultThreadCount } from '../../llm/llama-runtime'
-import { GgufTrainer, type ProbeItem, type TrainResult } from '../../llm/training'
+import { defaultThreadCount, type LlmHome } from '../../llm/llama-runtime'
+import { GgufTrainer, ProbeItem, type TrainResult } from '../../llm/training'
+import { jsonColumn } from '../../db/json-column'
 import type { LlmDecision } from '../../policy/llm-policy'
 import { stepDiagnostics, tokenBatch, type TokenBatch, type TokenDecision, type TrainConfig } from '../../rl/trainer'
 import { ggufPolicyOn, loadRequestFor, trainerBackend, trainRequestFor, untrainable } from './gguf-policy'
@@ -126,7 +127,7 @@ export async function createGgufLearner({ raw, config, runId, checkpoint, deps, 
     await cancellable(trainer.load(loadRequestFor(gguf, current, { baseModel: gguf.modelPath, optimizerState, threads: defaultThreadCount() })))
     baseSha256 = await sha256File(gguf.modelPath)
     if (checkpoint) {
-      if (existsSync(probeFile)) probe = JSON.parse(readFileSync(probeFile, 'utf8')) as ProbeItem[]
+      if (existsSync(probeFile)) probe = jsonColumn(probeFile, z.array(ProbeItem)).read(readFileSync(probeFile, 'utf8'))
       else {
         const base = await policyOn(gguf.modelPath, 0)
         const played: Trajectory[] = []

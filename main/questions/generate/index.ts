@@ -12,7 +12,7 @@ import { QuestionSetError } from '../errors'
 import { answerInQuestion } from '../view'
 import { bridgeQuestions } from './bridge'
 import { comparisonQuestions } from './comparison'
-import { openQuestionRewriter, rewriteQuestions, type QuestionRewriter } from './rewrite'
+import { rewriteQuestions, type QuestionRewriter } from './rewrite'
 import type { GeneratedQuestion } from './types'
 
 export type { GeneratedQuestion, GoldSentenceRef } from './types'

@@ -12,20 +12,11 @@
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib'
 import { z } from 'zod'
 import { jsonColumn } from '../db/json-column'
+import type { EpisodeStepTable } from '../db/schema'
 import { applyDelta, DeltaSchema, jsonDelta, jsonValue, type Json } from './episode-codec-delta'
 
 /** A step as the row format stores it (episode_steps columns, less the episode id). */
-export interface StepColumns {
-  t: number
-  observation_text: string
-  actions_json: string
-  previews_json: string | null
-  action_json: string
-  decision_json: string
-  info_json: string
-  snapshot_json: string
-  ms: number
-}
+export type StepColumns = Omit<EpisodeStepTable, 'episode_id'>
 
 export interface EpisodeColumns {
   initialSnapshotJson: string | null

@@ -15,14 +15,7 @@ export const modelColumns = {
   info: jsonColumn(
     'models.info_json',
     z.looseObject({
-      architecture: z.string().nullable(),
-      parameterCount: z.number(),
-      quantization: z.string().nullable(),
-      contextLength: z.number().nullable(),
-      embeddingLength: z.number().nullable(),
-      layers: z.number().nullable(),
-      hasChatTemplate: z.boolean(),
-      sizeBytes: z.number(),
+      ...ModelInfo.pick({ architecture: true, parameterCount: true, quantization: true, contextLength: true, embeddingLength: true, layers: true, hasChatTemplate: true, sizeBytes: true }).shape,
       provenance: ModelInfo.shape.provenance.optional(),
     }),
   ),

@@ -24,7 +24,7 @@ import { existsSync } from 'node:fs'
 import { comparePaired } from '../main/eval'
 import { GgufTrainSchema } from '../preload/contract'
 import { loadRequestFor, runTraining, trainRequestFor, type HeldOutResult } from '../main/experiments/training'
-import { defaultThreadCount } from '../main/llm/llama-runtime'
+import { defaultThreadCount, getSharedRuntime } from '../main/llm/llama-runtime'
 import { GgufTrainer } from '../main/llm/training'
 import { LexicalAnswerer } from '../main/policy/answerer/lexical-answerer'
 import { computeReward } from '../main/rl/reward-schemes'
@@ -99,7 +99,7 @@ for (const g of GROUPS) {
       const t0 = performance.now()
       let lastKl: number | null = null
       const r = await runTraining(raw, { ...cellConfig(g, q, seed), gguf: GGUF }, {
-        answerer, appVersion: 'bench', jobId: null, progress: () => {}, throwIfCancelled: () => {}, ggufDir: out.dir,
+        answerer, appVersion: 'bench', jobId: null, progress: () => {}, throwIfCancelled: () => {}, ggufDir: out.dir, llm: getSharedRuntime,
         // the sweep's largest update is the one replayed packed and padded
         onBatch: (_step, b) => {
           if (!recorded || b.items.length > (recorded as TokenBatch).items.length) recorded = b
@@ -125,7 +125,7 @@ for (const g of GROUPS) {
       const f1 = comparePaired(rows(r.before!), rows(r.after!), 'sp.f1', { seed: 1 })
       console.log(`${lines.at(-1)}; sp.f1 diff ${fmt(f1.meanDifference)} CI [${fmt(f1.ci?.lower)}, ${fmt(f1.ci?.upper)}]; run #${r.runId} ${((performance.now() - t0) / 1000).toFixed(0)} s`)
       if (WITH_HEAD) {
-        const h = await runTraining(raw, cellConfig(g, q, seed), { answerer, appVersion: 'bench', jobId: null, progress: () => {}, throwIfCancelled: () => {} })
+        const h = await runTraining(raw, cellConfig(g, q, seed), { answerer, appVersion: 'bench', jobId: null, progress: () => {}, throwIfCancelled: () => {}, llm: getSharedRuntime })
         const vs = comparePaired(rows(h.after!), rows(r.after!), 'reward', { seed: 1 })
         lines.push(`learn: gguf graph-menu G=${g} Q=${q} seed=${seed} reward-vs-head head ${fmt(vs.baselineMean)} gguf ${fmt(vs.candidateMean)} diff ${fmt(vs.meanDifference)} CI [${fmt(vs.ci?.lower)}, ${fmt(vs.ci?.upper)}]`)
       }

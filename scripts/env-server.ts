@@ -16,6 +16,7 @@ import { createServices } from '../main/app/services'
 import { DATA_DIR_ENV, resolveDataDir } from '../main/config/paths'
 import { DEFAULT_IDLE_GC_EVERY, OPEN_ROUTE_GROUPS, startEnvServer, type OpenRoutes, type StoreMode } from '../main/env-server'
 import { sourceWorkerEntry } from '../main/job-kinds/source-entry'
+import { getSharedRuntime } from '../main/llm/llama-runtime'
 import { createAnswerer } from '../main/policy/answerer'
 import { rewardPreset, REWARD_PRESETS } from '../main/rl/reward-schemes'
 
@@ -70,7 +71,7 @@ try {
     raw = (await services!.workspaces.handle(ws.id)).raw
     label = `workspace "${ws.name}" (${ws.id})`
   }
-  const answerer = o.answerer ? await createAnswerer({ kind: 'gguf', modelPath: o.answerer }) : undefined
+  const answerer = o.answerer ? await createAnswerer({ kind: 'gguf', modelPath: o.answerer }, await getSharedRuntime()) : undefined
   const server = await startEnvServer({
     raw,
     appVersion: services?.version ?? APP_VERSION,

@@ -5,6 +5,7 @@ import type { AppDatabase } from '../db/schema'
 import { JobManager, type WorkerEntry } from '../jobs/manager'
 import { jobLimitFromEnv } from '../jobs/queue-plan'
 import { ModelRegistry } from '../models/registry'
+import { getSharedRuntime } from '../llm/llama-runtime'
 import { WorkspaceRetrievers } from '../models/workspace-retrievers'
 import { WorkspaceService } from '../workspaces/service'
 import { EventBus } from '../events/bus'
@@ -54,7 +55,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   })
   workspaces = new WorkspaceService(app.db, options.dataDir, (id) => jobs.hasActive(id))
   // The registry reports where each model is loaded, jobs' worker threads included.
-  const models = new ModelRegistry(app.db, { jobHolders: (path) => jobs.modelHolders(path) })
+  const models = new ModelRegistry(app.db, { jobHolders: (path) => jobs.modelHolders(path), llm: getSharedRuntime })
   const retrievers = new WorkspaceRetrievers(models)
   // Before any job can start an export here.
   await sweepStaleExports(options.dataDir, workspaces)

@@ -4,7 +4,7 @@ import { ExportFormat, judgedMetric, QUESTION_EXPORT_FORMATS, RUN_EXPORT_FORMATS
 import type { WorkspaceHandle } from '../corpus/repository'
 import { exportFileName, exportFormats, questionSplits, writeExport } from '../exports'
 import { checkOutputFile } from '../jobs/output-paths'
-import { formatBytes } from '../text/bytes'
+import { formatBytes } from '../../common'
 import type { Cli } from './context'
 import { aggregateTable } from './table'
 

@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3'
 import type { CorpusStats, Question, SourceFile } from '../../preload/contract'
-import { corpusRepositories, type QuestionSetSummary } from './repository'
+import { corpusRepositories, questionColumns, questionGold, type QuestionSetSummary } from './repository'
 
 /** Read-side queries over a workspace corpus for the API: counts, files, question sets. */
 export function corpusStats(raw: SQLite.Database): CorpusStats {
@@ -23,7 +23,7 @@ export function corpusStats(raw: SQLite.Database): CorpusStats {
     neighbourEdges: n.neighbourEdges,
     questionSets: n.questionSets,
     questions: n.questions,
-    chunking: chunking ? (JSON.parse(chunking) as CorpusStats['chunking']) : null,
+    chunking: questionColumns.chunking.readNullable(chunking),
   }
 }
 
@@ -45,10 +45,8 @@ export function questionsOf(raw: SQLite.Database, setId: number, offset: number,
       id: r.id,
       externalId: r.external_id,
       question: r.question,
-      answers: JSON.parse(r.answers_json) as string[],
       type: r.type,
-      supportingFacts: JSON.parse(r.supporting_facts_json) as Question['supportingFacts'],
-      supportingDocs: JSON.parse(r.supporting_docs_json) as string[],
+      ...questionGold(r),
     })),
   }
 }

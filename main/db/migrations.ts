@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely'
+import { jsonColumn, JsonObject } from './json-column'
 
 /** In-code provider: migrations ship inside the bundle (the file provider cannot import .ts or bundled code). */
 export class InCodeMigrations implements MigrationProvider {
@@ -413,7 +414,7 @@ export const workspaceMigrations: Record<string, Migration> = {
       // with `source` and the policy's `ablation` / `row`.
       const rows = await db.selectFrom('runs').select(['id', 'kind', 'config_json']).execute()
       for (const row of rows as { id: number; kind: string; config_json: string }[]) {
-        const next = kindedRunConfig(row.kind, JSON.parse(row.config_json) as Record<string, unknown>)
+        const next = kindedRunConfig(row.kind, jsonColumn('runs.config_json', JsonObject).read(row.config_json))
         if (next) await db.updateTable('runs').set({ config_json: JSON.stringify(next) }).where('id', '=', row.id).execute()
       }
     },

@@ -17,7 +17,7 @@ import { environmentNames } from '../harness'
 import { createBodyOf, OpenEnvError, OpenEnvSession, OpenEnvStep, resetAnswer, schemas, stepAnswer, stepBodyOf } from './openenv'
 import { defaultQuestionOf } from './questions'
 import type { EpisodeRouter } from './router'
-import { EpisodeId } from './wire'
+import { CreatedReply, EpisodeId } from './wire'
 
 interface Helpers {
   parse<S extends z.ZodType>(schema: S, body: unknown, reply: FastifyReply): z.output<S> | null
@@ -46,7 +46,7 @@ export function registerCompatRoutes(app: FastifyInstance, router: EpisodeRouter
       const created = await router.create(body)
       if (clientId !== null) {
         if (aliases.size >= MAX_ALIASES) aliases.delete(aliases.keys().next().value!)
-        aliases.set(clientId, created.parse<{ episode_id: string }>().episode_id)
+        aliases.set(clientId, created.parse(CreatedReply).episode_id)
       }
       return resetAnswer(created)
     }),

@@ -27,7 +27,10 @@ import { z } from 'zod'
 import type { EpisodeRouter } from './router'
 import { QuestionLookupError } from './questions'
 import { EnvServerError } from './sessions'
-import { CreateEpisodeBody, issuesOf, JsonText, StepBody } from './wire'
+import { CreatedReply, CreateEpisodeBody, issuesOf, JsonText, StepBody } from './wire'
+
+/** The fields of a step's reply that the OpenEnv answer reads. */
+const StepReply = z.looseObject({ observation: z.string(), done: z.boolean(), reward: z.number(), info: z.unknown(), menu: z.unknown().optional() })
 
 /** OpenEnv's reset request: seed and episode_id, plus this server's create fields (without the need for a question key). */
 export const OpenEnvReset = z.looseObject({
@@ -102,7 +105,7 @@ export const resetAnswer = (created: JsonText): JsonText => new JsonText(`{"obse
 export async function stepAnswer(router: EpisodeRouter, id: string, step: StepBody, answer: string | undefined) {
   router.hold(id)
   try {
-    const out = (await router.step(id, step)).parse<{ observation: string; done: boolean; reward: number; info: unknown; menu?: unknown }>()
+    const out = (await router.step(id, step)).parse(StepReply)
     if (!out.done) return { observation: { episode_id: id, text: out.observation, menu: out.menu ?? null, info: out.info }, reward: out.reward, done: false }
     const result = await router.finish(id, { answer })
     return { observation: { episode_id: id, text: out.observation, menu: null, info: out.info, result }, reward: result.reward, done: true }
@@ -164,7 +167,7 @@ export class OpenEnvSession {
           const { body, clientId } = createBodyOf(data, 'data', this.defaultQuestion)
           await this.drop()
           const created = await this.router.create(body)
-          this.episode = { id: created.parse<{ episode_id: string }>().episode_id, clientId, steps: 0 }
+          this.episode = { id: created.parse(CreatedReply).episode_id, clientId, steps: 0 }
           if (this.closed) await this.drop()
           return `{"type":"observation","data":${resetAnswer(created).text}}`
         }

@@ -313,7 +313,8 @@ function toAction(body: StepBody, actions: ActionSpace): Action {
   const { name, arguments: args } = 'function' in call ? call.function : call
   if (typeof args !== 'string') return { kind: 'tool', name, arguments: args }
   try {
-    return { kind: 'tool', name, arguments: JSON.parse(args) as unknown }
+    const parsed: unknown = JSON.parse(args)
+    return { kind: 'tool', name, arguments: parsed }
   } catch {
     return { kind: 'text', text: `{"name": ${JSON.stringify(name)}, "arguments": ${args}}` }
   }

@@ -3,6 +3,7 @@
  * so a bad request is a 400 that names the field. Field names are snake_case, as Python trainers write them.
  */
 import { z } from 'zod'
+import { jsonColumn } from '../db/json-column'
 import { RewardConfigSchema } from '../../preload/contract/training'
 
 const Json = z.record(z.string(), z.unknown())
@@ -76,7 +77,11 @@ export function issuesOf(error: z.ZodError): { field: string; message: string }[
 /** A reply already serialised in the lane that made it (lanes.ts): the transport sends the text as it is. */
 export class JsonText {
   constructor(readonly text: string) {}
-  parse<T = Record<string, any>>(): T {
-    return JSON.parse(this.text) as T
+  /** The reply as a value of `schema`'s shape (the fields the caller reads); an error naming the reply otherwise. */
+  parse<S extends z.ZodType>(schema: S): z.output<S> {
+    return jsonColumn('an environment-server reply', schema).read(this.text)
   }
 }
+
+/** The fields of a created episode's reply that the compatibility routes read. */
+export const CreatedReply = z.looseObject({ episode_id: z.string() })

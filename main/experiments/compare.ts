@@ -1,5 +1,6 @@
 import type { WorkspaceHandle } from '../corpus/repository'
 import { comparePaired, type PairedComparison } from '../eval'
+import { episodeColumns } from '../db/episode-columns'
 import { runStore } from './store'
 
 type Records = { questionId: string; variant: null; metrics: Record<string, number | null> }[]
@@ -30,7 +31,7 @@ function episodeRecords(raw: WorkspaceHandle, runId: number): Records {
     // One episode per question: the first if a run evaluated a question twice.
     if (r.question_id === null || seen.has(r.question_id)) continue
     seen.add(r.question_id)
-    out.push({ questionId: String(r.question_id), variant: null, metrics: JSON.parse(r.metrics_json) as Record<string, number | null> })
+    out.push({ questionId: String(r.question_id), variant: null, metrics: episodeColumns.metrics.read(r.metrics_json) })
   }
   return out
 }
@@ -63,7 +64,7 @@ export function metricNames(raw: WorkspaceHandle, runIds: readonly number[]): st
       continue
     }
     const row = runs.anyEpisodeMetrics(id)
-    if (row) for (const k of Object.keys(JSON.parse(row) as object)) names.add(k)
+    if (row) for (const k of Object.keys(episodeColumns.metrics.read(row))) names.add(k)
   }
   return [...names].sort()
 }

@@ -13,8 +13,26 @@
  *                                  past prev's length carry ['n', v] (appends);
  * - ['t', suffix]                  a long string that grew by `suffix` (a transcript, a rendered memory).
  */
+import { z } from 'zod'
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 export type Delta = 0 | ['n', Json] | ['o', string[] | null, [string, Delta][]] | ['a', number, [number, Delta][]] | ['t', string]
+
+/** Text that is JSON, as a value: whatever JSON.parse returns is a JSON value, so this needs no schema. */
+export function jsonValue(text: string): Json {
+  const value: Json = JSON.parse(text)
+  return value
+}
+
+export const JsonSchema: z.ZodType<Json> = z.lazy(() => z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(JsonSchema), z.record(z.string(), JsonSchema)]))
+export const DeltaSchema: z.ZodType<Delta> = z.lazy(() =>
+  z.union([
+    z.literal(0),
+    z.tuple([z.literal('n'), JsonSchema]),
+    z.tuple([z.literal('o'), z.array(z.string()).nullable(), z.array(z.tuple([z.string(), DeltaSchema]))]),
+    z.tuple([z.literal('a'), z.number(), z.array(z.tuple([z.number(), DeltaSchema]))]),
+    z.tuple([z.literal('t'), z.string()]),
+  ]),
+)
 
 /** Strings shorter than this are replaced whole: an append delta would save nothing. */
 const APPEND_MIN = 64

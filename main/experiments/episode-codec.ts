@@ -10,20 +10,13 @@
  * this on every episode it writes and keeps a column verbatim where a delta would not reproduce it.
  */
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib'
-import { applyDelta, jsonDelta, type Delta, type Json } from './episode-codec-delta'
+import { z } from 'zod'
+import { jsonColumn } from '../db/json-column'
+import type { EpisodeStepTable } from '../db/schema'
+import { applyDelta, DeltaSchema, jsonDelta, jsonValue, type Json } from './episode-codec-delta'
 
 /** A step as the row format stores it (episode_steps columns, less the episode id). */
-export interface StepColumns {
-  t: number
-  observation_text: string
-  actions_json: string
-  previews_json: string | null
-  action_json: string
-  decision_json: string
-  info_json: string
-  snapshot_json: string
-  ms: number
-}
+export type StepColumns = Omit<EpisodeStepTable, 'episode_id'>
 
 export interface EpisodeColumns {
   initialSnapshotJson: string | null
@@ -39,18 +32,22 @@ type JsonColumn = (typeof JSON_COLUMNS)[number]
  * writes it ('j': it seeds the next delta, used where a delta would be nearly as long as the value,
  * a menu that changed wholesale); other interned text ('s'); or null (SQL null).
  */
-type Cell = ['d', Delta] | ['j', number] | ['s', number] | null
+const CellSchema = z.union([z.tuple([z.literal('d'), DeltaSchema]), z.tuple([z.literal('j'), z.number()]), z.tuple([z.literal('s'), z.number()]), z.null()])
+type Cell = z.infer<typeof CellSchema>
 
 /** A delta is kept when its JSON is at most this fraction of the value's. */
 const DELTA_WORTH = 0.6
 
-interface Encoded {
-  v: 1
+const EncodedSchema = z.object({
+  v: z.literal(1),
   /** Interned strings: observations and verbatim cells refer to them by index. */
-  strings: string[]
-  initial: number | null
-  steps: { t: number; ms: number; o: number; c: Cell[] }[]
-}
+  strings: z.array(z.string()),
+  initial: z.number().nullable(),
+  steps: z.array(z.object({ t: z.number(), ms: z.number(), o: z.number(), c: z.array(CellSchema) })),
+})
+type Encoded = z.infer<typeof EncodedSchema>
+/** The blob's body, checked on decode: a corrupt blob names its column rather than failing in a delta. */
+const encodedBlob = jsonColumn('episodes.trajectory_blob', EncodedSchema)
 
 const FORMAT = 0x01
 const BROTLI = { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_LGWIN]: 24, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } }
@@ -69,13 +66,13 @@ class Interner {
   }
 }
 
-const parse = (s: string | null): Json | undefined => (s === null ? undefined : (JSON.parse(s) as Json))
+const parse = (s: string | null): Json | undefined => (s === null ? undefined : jsonValue(s))
 
 function encodeCell(previous: Json | undefined, value: string | null, strings: Interner): { cell: Cell; parsed: Json | undefined } {
   if (value === null) return { cell: null, parsed: undefined }
   let parsed: Json
   try {
-    parsed = JSON.parse(value) as Json
+    parsed = jsonValue(value)
   } catch {
     return { cell: ['s', strings.id(value)], parsed: undefined }
   }
@@ -92,7 +89,7 @@ function decodeCell(previous: Json | undefined, cell: Cell, strings: readonly st
   if (cell[0] === 's') return { text: strings[cell[1]]!, parsed: undefined }
   if (cell[0] === 'j') {
     const text = strings[cell[1]]!
-    return { text, parsed: JSON.parse(text) as Json }
+    return { text, parsed: jsonValue(text) }
   }
   const parsed = applyDelta(previous, cell[1])
   return { text: JSON.stringify(parsed), parsed }
@@ -125,7 +122,7 @@ export function encodeEpisodeSteps(episode: EpisodeColumns): Buffer {
 
 export function decodeEpisodeSteps(blob: Uint8Array): EpisodeColumns {
   if (blob[0] !== FORMAT) throw new Error(`episode codec: unknown format ${blob[0]}`)
-  const encoded = JSON.parse(brotliDecompressSync(blob.subarray(1)).toString('utf8')) as Encoded
+  const encoded = encodedBlob.read(brotliDecompressSync(blob.subarray(1)).toString('utf8'))
   const { strings } = encoded
   const initialSnapshotJson = encoded.initial === null ? null : strings[encoded.initial]!
   const previous = new Map<JsonColumn, Json | undefined>()

@@ -6,7 +6,7 @@ import { trainedHeadFor } from './training/trained-head'
 import { createEnvironment, environmentContext, environmentFactory, type Answerer, type EnvQuestion, type Policy } from '../harness'
 import { oraclePlanner } from './ceiling'
 import { createAnswerer } from '../policy/answerer'
-import { getSharedRuntime } from '../llm/llama-runtime'
+import { runtimeFrom, type LlmHome } from '../llm/llama-runtime'
 import { createPolicy, LLM_KIND_FOR_PROTOCOL } from '../policy/llm-policy'
 import { createScriptedPolicy, type OraclePlanner } from '../policy/scripted'
 
@@ -22,9 +22,10 @@ export interface Disposable<T> {
  * The policy a spec names, speaking the protocol the environment declares. A trained head (a training
  * run's checkpoint, or a weights file) plays greedily, as the held-out evaluation of its run does; it
  * needs the workspace database to read the run. Given the database, the oracle plans ahead through a
- * twin of the environment (built with `envConfig`, the episodes' own settings).
+ * twin of the environment (built with `envConfig`, the episodes' own settings). A GGUF policy loads
+ * through `llm`, the LLM home the composition root hands down.
  */
-export async function policyFor(spec: PolicySpec, environment: string, raw?: SQLite.Database, envConfig: Record<string, unknown> = {}): Promise<Disposable<Policy>> {
+export async function policyFor(spec: PolicySpec, environment: string, raw?: SQLite.Database, envConfig: Record<string, unknown> = {}, llm?: LlmHome): Promise<Disposable<Policy>> {
   const { protocol } = environmentFactory(environment)
   if (spec.kind === 'scripted') return { value: scriptedPolicyFor(spec.name, environment, raw, envConfig), dispose: async () => undefined }
   if (spec.kind === 'head') {
@@ -39,7 +40,7 @@ export async function policyFor(spec: PolicySpec, environment: string, raw?: SQL
   }
   const policy = await createPolicy(
     { kind: LLM_KIND_FOR_PROTOCOL[protocol], modelPath: spec.modelPath, sampling: { temperature: spec.temperature, topK: spec.topK, topP: spec.topP }, lora: spec.lora },
-    await getSharedRuntime(),
+    await runtimeFrom(llm, `The GGUF policy ${spec.modelPath}`),
   )
   return { value: policy, dispose: () => policy.dispose() }
 }
@@ -66,7 +67,7 @@ function lazyPlanner(build: () => OraclePlanner): OraclePlanner {
   return { plan: (question: EnvQuestion, seed: number) => (planner ??= build()).plan(question, seed) }
 }
 
-export async function answererFor(spec: AnswererSpec): Promise<Disposable<Answerer>> {
-  const answerer = await createAnswerer(spec)
+export async function answererFor(spec: AnswererSpec, llm?: LlmHome): Promise<Disposable<Answerer>> {
+  const answerer = await createAnswerer(spec, spec.kind === 'gguf' ? await runtimeFrom(llm, `The GGUF answerer ${spec.modelPath}`) : undefined)
   return { value: answerer, dispose: () => answerer.dispose() }
 }

@@ -16,15 +16,11 @@ import {
 import { resolveGold } from '../corpus/gold'
 import { corpusRepositories, type WorkspaceHandle } from '../corpus/repository'
 import type { SupportingFact } from '../corpus/types'
-import { environmentFactory, environmentNames, type Action, type ActionSpace, type EpisodeOutcome, type Preview, type StepInfo, type TrajectoryStep } from '../harness'
+import { environmentFactory, environmentNames, type Action, type ActionSpace, type EpisodeOutcome, type StepInfo, type TrajectoryStep } from '../harness'
 import { runStore, type ComparableRecord, type EpisodeRecord, type EpisodeWhere } from './store'
+import { episodeColumns, stepColumns } from '../db/episode-columns'
+import { runColumns } from './run-columns'
 import { replayRollout } from './training/replay'
-
-interface StoredAggregate {
-  mean: number | null
-  count: number
-  ci: { lower: number; upper: number } | null
-}
 
 type JobLookup = (jobId: string) => { status: string; error: string | null } | undefined
 
@@ -42,10 +38,10 @@ export function listRuns(raw: WorkspaceHandle, jobOf: JobLookup = () => undefine
       r.status = job.status === 'done' ? 'failed' : job.status
       r.error = job.error ?? `stopped (${job.status})`
     }
-    const summary = r.summary_json ? (JSON.parse(r.summary_json) as { aggregates?: Record<string, StoredAggregate> }) : null
+    const summary = runColumns.summary.readNullable(r.summary_json)
     const metrics: RunSummary['metrics'] = {}
     for (const [name, a] of Object.entries(summary?.aggregates ?? {})) {
-      metrics[name] = { mean: a.mean, count: a.count, lower: a.ci?.lower ?? null, upper: a.ci?.upper ?? null }
+      metrics[name] = { mean: a.mean, count: a.count ?? 0, lower: a.ci?.lower ?? null, upper: a.ci?.upper ?? null }
     }
     return {
       id: r.id,
@@ -69,31 +65,27 @@ function storedRunConfig(json: string): RunConfig | null {
   return parsed.success ? parsed.data : null
 }
 
-const endReasonOf = (outcomeJson: string): string => {
-  const reason = (JSON.parse(outcomeJson) as { endReason?: unknown }).endReason
-  return typeof reason === 'string' ? reason : ''
-}
-
-const toEpisode = (r: EpisodeRecord): EpisodeRow => ({
+/** An episode row as the runs pages and the run exports read it. */
+export const toEpisode = (r: EpisodeRecord): EpisodeRow => ({
   id: r.id,
   runId: r.run_id,
   questionId: r.question_id,
   question: r.question,
   answer: r.answer,
-  gold: (JSON.parse(r.gold_json) as { answers: string[] }).answers,
+  gold: episodeColumns.gold.read(r.gold_json).answers,
   turns: r.turns,
   formatErrors: r.format_errors,
   ms: r.ms,
-  endReason: endReasonOf(r.outcome_json),
+  endReason: episodeColumns.outcome.read(r.outcome_json).endReason,
   trainStep: r.train_step,
-  metrics: JSON.parse(r.metrics_json) as Record<string, number | null>,
+  metrics: episodeColumns.metrics.read(r.metrics_json),
 })
 
 /** The reward a run's episodes carry: the training reward of rollouts, Harness-1's reward of evaluations, or none. */
 function rewardMetricOf(runs: ReturnType<typeof runStore>, run: { id: number; kind: string }): string | null {
   if (run.kind === 'train') return 'train.reward'
   const any = runs.anyEpisodeMetrics(run.id)
-  return any && 'reward.total' in (JSON.parse(any) as Record<string, unknown>) ? 'reward.total' : null
+  return any && 'reward.total' in episodeColumns.metrics.read(any) ? 'reward.total' : null
 }
 
 /**
@@ -149,7 +141,7 @@ const toComparable = (r: ComparableRecord): ComparableEpisode => ({
   answer: r.answer,
   turns: r.turns,
   endReason: r.end_reason ?? '',
-  metrics: JSON.parse(r.metrics_json) as Record<string, number | null>,
+  metrics: episodeColumns.metrics.read(r.metrics_json),
 })
 
 /**
@@ -182,7 +174,6 @@ function creditOf(decision: TrajectoryStep['decision']): EpisodeStepCredit | nul
 }
 
 /** Menu item targets the path reads: a LOOKUP's entity (Harness-G). Other targets are left alone. */
-const EntityTarget = z.object({ entity: z.object({ ids: z.array(z.number()).min(1), name: z.string() }) })
 
 const clip = (text: string, max: number): string => {
   const flat = text.replace(/\s+/g, ' ').trim()
@@ -212,9 +203,9 @@ function pathOf(raw: WorkspaceHandle, steps: readonly PathStep[], gold: { senten
     if (s.info.valid && s.action.kind === 'menu' && s.actions.kind === 'menu') {
       const id = s.action.id
       const item = s.actions.items.find((i) => i.id === id)
-      const target = EntityTarget.safeParse(item?.target)
-      if (target.success) {
-        out.push({ t: s.t, node: `e:${target.data.entity.ids[0]}`, kind: 'entity', role: 'looked-up', label: target.data.entity.name, title: null, gold: null })
+      const entity = item?.target?.entity
+      if (entity && entity.ids.length > 0) {
+        out.push({ t: s.t, node: `e:${entity.ids[0]}`, kind: 'entity', role: 'looked-up', label: entity.name, title: null, gold: null })
       }
     }
     if (s.view.committed) {
@@ -293,8 +284,8 @@ export async function getEpisode(raw: WorkspaceHandle, episodeId: number) {
   const environment = envSource.environment
   const describe = environmentNames().includes(environment) ? environmentFactory(environment).describeStep : null
   const describeOf = (previous: unknown, snapshot: unknown) => (describe ? describe(previous, snapshot) : { changes: [], memory: null, committed: null })
-  const outcome = JSON.parse(r.outcome_json) as EpisodeOutcome
-  const storedGold = JSON.parse(r.gold_json) as { answers: string[]; supportingFacts: SupportingFact[]; supportingDocs: string[] }
+  const outcome: EpisodeOutcome = episodeColumns.outcome.read(r.outcome_json)
+  const storedGold = episodeColumns.gold.read(r.gold_json)
   const { sentenceIds, documentIds, ...goldEvidence } = goldEvidenceOf(raw, storedGold, outcome)
   const base = { ...toEpisode(r), seed: r.seed, environment, runName: r.run_name, runKind: r.run_kind, outcome, goldEvidence, prunedAt: r.pruned_at ?? null }
   const withPath = <S extends PathStep>(steps: S[]) => ({ steps, path: pathOf(raw, steps, { sentenceIds, documentIds }) })
@@ -318,24 +309,24 @@ export async function getEpisode(raw: WorkspaceHandle, episodeId: number) {
     }
   }
   const steps = runs.episodeSteps(episodeId)
-  let previous: unknown = r.initial_snapshot_json ? (JSON.parse(r.initial_snapshot_json) as unknown) : null
+  let previous: unknown = episodeColumns.initialSnapshot.readNullable(r.initial_snapshot_json)
   return {
     ...base,
     replay: null,
     ...withPath(
       steps.map((s) => {
-        const snapshot = JSON.parse(s.snapshot_json) as unknown
+        const snapshot = stepColumns.snapshot.read(s.snapshot_json)
         const view = describeOf(previous, snapshot)
         previous = snapshot
-        const decision = JSON.parse(s.decision_json) as TrajectoryStep['decision']
+        const decision = stepColumns.decision.read(s.decision_json)
         return {
           t: s.t,
           observationText: s.observation_text,
-          actions: JSON.parse(s.actions_json) as ActionSpace,
-          previews: s.previews_json ? (JSON.parse(s.previews_json) as Record<string, Preview | null>) : null,
-          action: JSON.parse(s.action_json) as Action,
+          actions: stepColumns.actions.read(s.actions_json),
+          previews: stepColumns.previews.readNullable(s.previews_json),
+          action: stepColumns.action.read(s.action_json),
           decision,
-          info: JSON.parse(s.info_json) as StepInfo,
+          info: stepColumns.info.read(s.info_json),
           ms: s.ms,
           view,
           credit: creditOf(decision),

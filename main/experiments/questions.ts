@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import type SQLite from 'better-sqlite3'
 import type { QuestionRangeInput } from '../../preload/contract'
 import { resolveGoldAll, type ResolvedGold } from '../corpus/gold'
-import { corpusRepositories } from '../corpus/repository'
+import { corpusRepositories, questionGold } from '../corpus/repository'
 import type { EnvQuestion } from '../harness'
 import { checkSplit } from '../questions/splits'
 import { goldProfile, type GoldProfile } from '../rl/reward-schemes'
@@ -26,9 +26,7 @@ export function loadQuestions(raw: SQLite.Database, { questionSetId, split, offs
     rowId: r.id,
     id: String(r.id),
     question: r.question,
-    answers: JSON.parse(r.answers_json) as string[],
-    supportingFacts: JSON.parse(r.supporting_facts_json) as EnvQuestion['supportingFacts'],
-    supportingDocs: JSON.parse(r.supporting_docs_json) as string[],
+    ...questionGold(r),
   }))
   const gold = resolveGoldAll(raw, questions)
   return questions.map((q, i) => ({ ...q, gold: gold[i]! }))
@@ -46,7 +44,7 @@ export function corpusSignature(raw: SQLite.Database): string {
 /** The gold a range of a stored question set carries (the levels every question has), read without resolving it. */
 export function splitGoldProfile(raw: SQLite.Database, { questionSetId, split, offset = 0, limit }: QuestionRangeInput): GoldProfile {
   const rows = corpusRepositories(raw).questions.splitPage(questionSetId, split ?? null, offset, limit)
-  return goldProfile(rows.map((r) => ({ answers: JSON.parse(r.answers_json) as string[], supportingFacts: JSON.parse(r.supporting_facts_json) as unknown[], supportingDocs: JSON.parse(r.supporting_docs_json) as string[] })))
+  return goldProfile(rows.map(questionGold))
 }
 
 /** "the train split of question set 3 (split train)", for messages. */

@@ -12,6 +12,8 @@ import type { EpisodeStepTable, EpisodeTable, RunTable } from '../db/schema'
 import type { Trajectory } from '../harness'
 import { decodeEpisodeSteps, encodeEpisodeSteps, type EpisodeColumns, type StepColumns } from './episode-codec'
 import type { EpisodeMetrics } from './score'
+import { episodeColumns as episodeJson } from '../db/episode-columns'
+import { runColumns } from './run-columns'
 
 export type RunRecord = Selectable<RunTable>
 /** A run with how many episodes it has stored. */
@@ -207,10 +209,10 @@ export class RunStore {
    */
   trainHeldOut(runId: number): { at: string; perQuestion: Record<string, Record<string, number | null>> } | null {
     const summary = trainRunSummary(this.raw).value({ id: runId })
-    const after = summary ? (JSON.parse(summary) as { heldOutAfter?: Record<string, Record<string, number | null>> | null }).heldOutAfter : null
+    const after = runColumns.summary.readNullable(summary)?.heldOutAfter
     if (after) return { at: 'after training', perQuestion: after }
     const latest = latestHeldOut(this.raw).get({ id: runId })
-    return latest ? { at: `step ${latest.step}`, perQuestion: JSON.parse(latest.rows) as Record<string, Record<string, number | null>> } : null
+    return latest ? { at: `step ${latest.step}`, perQuestion: runColumns.heldOutPerQuestion.read(latest.rows) } : null
   }
 
   /** A training run's stored RunConfig (JSON), or undefined when there is no such training run. */
@@ -285,7 +287,7 @@ export class RunStore {
 
   /** Each episode's metrics in storage order, keyed `questionId:seed`. */
   metricsOf(runId: number): { questionId: string; metrics: EpisodeMetrics }[] {
-    return this.s.episodeMetrics().all(runId).map((r) => ({ questionId: `${r.question_id}:${r.seed}`, metrics: JSON.parse(r.metrics_json) as EpisodeMetrics }))
+    return this.s.episodeMetrics().all(runId).map((r) => ({ questionId: `${r.question_id}:${r.seed}`, metrics: episodeJson.metrics.read(r.metrics_json) }))
   }
 
   /** Question and metrics of each of the run's episodes that has a stored question, in storage order. */

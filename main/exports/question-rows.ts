@@ -3,7 +3,7 @@
  * and evidence, the question's split (null when it is in none), and its key on the environment server.
  */
 import { ApiError } from '../../preload/contract'
-import { corpusRepositories, type WorkspaceHandle } from '../corpus/repository'
+import { corpusRepositories, questionGold, type WorkspaceHandle } from '../corpus/repository'
 
 const PAGE = 500
 
@@ -68,10 +68,8 @@ export function* questionRows(raw: WorkspaceHandle, setId: number, only?: string
         rowId: q.id,
         externalId: q.external_id,
         question: q.question,
-        answers: JSON.parse(q.answers_json) as string[],
         type: q.type,
-        supportingFacts: JSON.parse(q.supporting_facts_json) as QuestionRow['supportingFacts'],
-        supportingDocs: JSON.parse(q.supporting_docs_json) as string[],
+        ...questionGold(q),
         split,
         key: { set: set.name, split, index },
       }

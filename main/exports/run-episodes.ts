@@ -1,6 +1,8 @@
 /** A run's stored episodes, read page by page through the runs repository (never the whole run at once). */
 import { ApiError } from '../../preload/contract'
 import type { WorkspaceHandle } from '../corpus/repository'
+import { episodeColumns } from '../db/episode-columns'
+import { toEpisode } from '../experiments/queries'
 import { runStore, type EpisodeRecord, type RunHead } from '../experiments/store'
 
 const PAGE = 200
@@ -24,7 +26,7 @@ export function* episodeRecords(raw: WorkspaceHandle, runId: number): Generator<
 /** Every metric name the run's episodes store, sorted (the union: episodes may differ). */
 export function metricNamesOf(raw: WorkspaceHandle, runId: number): string[] {
   const names = new Set<string>()
-  for (const r of episodeRecords(raw, runId)) for (const k of Object.keys(JSON.parse(r.metrics_json) as object)) names.add(k)
+  for (const r of episodeRecords(raw, runId)) for (const k of Object.keys(episodeColumns.metrics.read(r.metrics_json))) names.add(k)
   return [...names].sort()
 }
 
@@ -49,20 +51,7 @@ export function resultOf(r: EpisodeRecord): {
   endReason: string
   metrics: Record<string, number | null>
 } {
-  const outcome = JSON.parse(r.outcome_json) as { endReason?: unknown }
-  return {
-    episodeId: r.id,
-    runId: r.run_id,
-    questionId: r.question_id,
-    trainStep: r.train_step,
-    seed: r.seed,
-    question: r.question,
-    answer: r.answer,
-    gold: (JSON.parse(r.gold_json) as { answers: string[] }).answers,
-    turns: r.turns,
-    formatErrors: r.format_errors,
-    ms: r.ms,
-    endReason: typeof outcome.endReason === 'string' ? outcome.endReason : '',
-    metrics: JSON.parse(r.metrics_json) as Record<string, number | null>,
-  }
+  // The runs pages' episode row, renamed and in the exports' column order.
+  const { id, runId, questionId, trainStep, question, answer, gold, turns, formatErrors, ms, endReason, metrics } = toEpisode(r)
+  return { episodeId: id, runId, questionId, trainStep, seed: r.seed, question, answer, gold, turns, formatErrors, ms, endReason, metrics }
 }

@@ -3,6 +3,7 @@ import { metricInfo } from '../experiments/metrics'
 import { runEvaluation } from '../experiments/evaluate'
 import { answererFor, policyFor } from '../experiments/factories'
 import { defineJobKind } from '../jobs/define-job-kind'
+import type { LlmHome } from '../llm/llama-runtime'
 
 /** "F1 (official HotpotQA/2Wiki) 45.3%": the catalogue's label and the pages' unit convention. */
 const figure = (aggregates: Record<string, { mean: number | null } | undefined>, name: string): string => {
@@ -13,12 +14,13 @@ const figure = (aggregates: Record<string, { mean: number | null } | undefined>,
 }
 
 /** An evaluation over a question split, in a worker thread with its own database connection and models. */
-export const evalJob = defineJobKind({
+export const evalJob = (llm: LlmHome) =>
+  defineJobKind({
   kind: 'eval.run',
   run: async (ctx, { params, db, own }) => {
     // Owned in order, closed in reverse: answerer, policy, then the database. The model files they load are reported as held.
-    const policy = own(await policyFor(params.policy, params.environment, db.raw, params.envConfig), params.policy.kind === 'llm' ? params.policy.modelPath : undefined)
-    const answerer = own(await answererFor(params.answerer), params.answerer.kind === 'gguf' ? params.answerer.modelPath : undefined)
+    const policy = own(await policyFor(params.policy, params.environment, db.raw, params.envConfig, llm), params.policy.kind === 'llm' ? params.policy.modelPath : undefined)
+    const answerer = own(await answererFor(params.answerer, llm), params.answerer.kind === 'gguf' ? params.answerer.modelPath : undefined)
     const p = params.policy
     const policyName = p.kind === 'scripted' ? p.name : p.kind === 'head' ? `head of training run #${p.trainingRun}${p.step !== undefined ? ` step ${p.step}` : ''}` : p.kind === 'head-file' ? `head ${p.path.split('/').pop()}` : p.modelPath.split('/').pop()
     const summary = await runEvaluation(

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { exportFileName, exportFormats, writeExport } from '../exports'
 import { defineJobKind } from '../jobs/define-job-kind'
-import { formatBytes } from '../text/bytes'
+import { formatBytes } from '../../common'
 import { checkOutputFile } from '../jobs/output-paths'
 
 /**

@@ -9,22 +9,26 @@ import { graphExportJob } from './graph-export'
 import { ingestJob } from './ingest'
 import { maintenanceJob } from './maintenance'
 import { modelDownloadJob } from './model-download'
-import { questionsGenerateJob } from './questions-generate'
+import { questionsGenerateJobWith } from './questions-generate'
+import { getSharedRuntime } from '../llm/llama-runtime'
 import { questionsImportJob } from './questions-import'
 import { trainJob } from './train'
 
-/** The runner of every kind the contract declares (a kind without one is a type error here); the worker looks them up. */
+/**
+ * The runner of every kind the contract declares (a kind without one is a type error here); the worker looks
+ * them up. This is the worker's composition root: the kinds that load models are handed the LLM home here.
+ */
 export const jobRunners: { [K in JobKind]: JobKindRunner<K> } = {
   'db.maintenance': maintenanceJob,
   'corpus.ingest': ingestJob,
   'corpus.embed': embedJob(),
-  'eval.run': evalJob,
+  'eval.run': evalJob(getSharedRuntime),
   'model.download': modelDownloadJob,
   'graph.export': graphExportJob,
-  'train.run': trainJob,
-  'questions.generate': questionsGenerateJob,
+  'train.run': trainJob(getSharedRuntime),
+  'questions.generate': questionsGenerateJobWith(getSharedRuntime),
   'questions.import': questionsImportJob,
-  'ablation.run': ablationJob,
+  'ablation.run': ablationJob(getSharedRuntime),
   'data.export': dataExportJob,
-  'findings.run': findingsJob,
+  'findings.run': findingsJob(getSharedRuntime),
 }

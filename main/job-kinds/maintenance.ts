@@ -1,7 +1,7 @@
 import { databaseBytes } from '../db/file-size'
 import { checkpointWal, foreignKeyViolations, integrityProblems, tableNames, vacuum } from '../db/maintenance'
 import { defineJobKind } from '../jobs/define-job-kind'
-import { formatBytes } from '../text/bytes'
+import { formatBytes } from '../../common'
 
 /**
  * Integrity check (table by table, so progress and cancellation have a grain), foreign-key check,

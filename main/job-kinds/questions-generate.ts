@@ -1,13 +1,13 @@
 import { defineJobKind } from '../jobs/define-job-kind'
-import type { LlamaRuntime } from '../llm/llama-runtime'
+import type { LlmHome } from '../llm/llama-runtime'
 import { generateQuestionSet, openQuestionRewriter } from '../questions'
 
 /**
  * Question generation as a job: progress by stage, cancellable (between rewrite batches too); the set is
  * written in one transaction at the end. A rewrite model is held for the rewrite only and reported to the
- * job manager while held. `deps.runtime` lets a caller share a loaded llama.cpp binding (tests).
+ * job manager while held. The model loads through `llm`, the LLM home the composition root hands it.
  */
-export const questionsGenerateJobWith = (deps: { runtime?: LlamaRuntime } = {}) =>
+export const questionsGenerateJobWith = (llm: LlmHome) =>
   defineJobKind({
     kind: 'questions.generate',
     run: async (ctx, { params, db, own }) => {
@@ -16,7 +16,7 @@ export const questionsGenerateJobWith = (deps: { runtime?: LlamaRuntime } = {}) 
         params,
         { progress: (p, stage, message) => ctx.progress(p, stage, message), throwIfCancelled: () => ctx.throwIfCancelled() },
         async (path) => {
-          const rewriter = await openQuestionRewriter(path, deps.runtime)
+          const rewriter = await openQuestionRewriter(path, await llm())
           // Released by generateQuestionSet when the rewrite ends; owning it as well releases it on any failure, and reports the hold.
           return own(rewriter, path)
         },
@@ -28,4 +28,3 @@ export const questionsGenerateJobWith = (deps: { runtime?: LlamaRuntime } = {}) 
     },
   })
 
-export const questionsGenerateJob = questionsGenerateJobWith()

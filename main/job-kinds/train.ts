@@ -1,18 +1,20 @@
 import { runTraining, storedTrainConfig } from '../experiments/training'
 import { defineJobKind } from '../jobs/define-job-kind'
+import type { LlmHome } from '../llm/llama-runtime'
 import { metricInfo } from '../experiments/metrics'
 import { headlineMetric } from '../rl/reward-schemes'
 import { experimentDeps } from './experiment-deps'
 import { trainedModels } from './trained-models'
 
 /** A training run (or the rest of one) in a worker thread: progress per step, cancel between rollouts. */
-export const trainJob = defineJobKind({
+export const trainJob = (llm: LlmHome) =>
+  defineJobKind({
   kind: 'train.run',
   run: async (ctx, { params, db, own }) => {
     const stored = params.mode === 'resume' ? storedTrainConfig(db.raw, params.runId) : null
     const answererSpec = params.mode === 'new' ? params.answerer : stored!.answerer
     const models = trainedModels(ctx, own)
-    const deps = { ...(await experimentDeps(ctx, own, answererSpec)), ggufDir: models.dir }
+    const deps = { ...(await experimentDeps(ctx, own, answererSpec, llm)), ggufDir: models.dir }
     const result = await runTraining(db.raw, params.mode === 'new' ? params.config : stored!.config, deps, params.mode === 'resume' ? params.runId : null)
     // A GGUF run's final weights become a registered model (provenance: the run's summary and <file>.provenance.json).
     let registered = ''

@@ -1,6 +1,11 @@
 import type { Selectable } from 'kysely'
 import { jobKinds, type Job, type JobKind } from '../../preload/contract'
 import type { JobTable } from '../db/schema'
+import { z } from 'zod'
+import { JsonObject, jsonColumn } from '../db/json-column'
+
+/** The jobs table's JSON: params are checked by their kind when the job starts; a result by its kind's schema below. */
+const jobColumns = { params: jsonColumn('jobs.params_json', JsonObject), result: jsonColumn('jobs.result_json', z.unknown()) }
 
 /**
  * A stored job as the contract types it. A result stored under an older shape of its kind's result
@@ -8,7 +13,7 @@ import type { JobTable } from '../db/schema'
  */
 export function toJobDto(row: Selectable<JobTable>): Job {
   const kind = row.kind as JobKind
-  const stored = row.result_json === null ? null : (JSON.parse(row.result_json) as unknown)
+  const stored = jobColumns.result.readNullable(row.result_json)
   const result = stored === null ? null : (jobKinds[kind]?.result.safeParse(stored).data ?? null)
   return {
     id: row.id,
@@ -19,7 +24,7 @@ export function toJobDto(row: Selectable<JobTable>): Job {
     stage: row.stage,
     message: row.message,
     error: row.error,
-    params: JSON.parse(row.params_json) as Record<string, unknown>,
+    params: jobColumns.params.read(row.params_json),
     result,
     createdAt: row.created_at,
     startedAt: row.started_at,

@@ -3,6 +3,10 @@ import { join, resolve } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { nativeBindingPath } from '../db/native-binding'
 import { bootId, isExitedState, processExists, readProcStat } from './process-alive'
+import { z } from 'zod'
+import { jsonColumn } from '../db/json-column'
+
+const ownerRecordFile = jsonColumn('the owner record file', z.object({ pid: z.number(), startedAt: z.string(), startTicks: z.string().nullable().optional(), bootId: z.string().nullable().optional() }))
 
 /**
  * Who owns a job: a process that holds an operating-system lock for as long as it lives.
@@ -63,9 +67,10 @@ export function writeOwnerRecord(dataDir: string, record: OwnerRecord): void {
 
 export function readOwnerRecord(dataDir: string, pid: number): OwnerRecord | null {
   try {
-    const r = JSON.parse(readFileSync(ownerFiles(dataDir, pid).record, 'utf8')) as Partial<OwnerRecord>
-    if (r.pid !== pid || typeof r.startedAt !== 'string') return null
-    return { pid, startTicks: typeof r.startTicks === 'string' ? r.startTicks : null, bootId: typeof r.bootId === 'string' ? r.bootId : null, startedAt: r.startedAt }
+    // A record this build cannot read (torn, hand-edited, older) is no owner: the lock can be taken.
+    const r = ownerRecordFile.read(readFileSync(ownerFiles(dataDir, pid).record, 'utf8'))
+    if (r.pid !== pid) return null
+    return { pid, startTicks: r.startTicks ?? null, bootId: r.bootId ?? null, startedAt: r.startedAt }
   } catch {
     return null
   }

@@ -18,6 +18,11 @@ export interface GgufEmbedderOptions {
   batchSize?: number
   /** Tokens per input, specials included (at least 16); defaults to min(2048, the model's training context). */
   contextSize?: number
+  /**
+   * A model already loaded on `runtime` (the model cache's copy): the embedder adds its context to it and,
+   * when disposed, calls `release` instead of disposing the model.
+   */
+  loaded?: { model: LoadedModel; release(): Promise<void> }
 }
 
 export interface EmbedderStats {
@@ -61,25 +66,29 @@ export async function createGgufEmbedder(modelPath: string, options: GgufEmbedde
   if (file.isLoraAdapter) {
     throw new PolicyError('not-a-model', `${modelPath} is a LoRA adapter, not a model: pick an embedding or base model`, { path: modelPath })
   }
+  if (options.loaded && options.loaded.model.runtime !== options.runtime) throw new PolicyError('invalid-input', 'a shared model must come with the runtime that loaded it')
   const ownRuntime = options.runtime ? null : await LlamaRuntime.create({ threads: options.threads })
   const runtime = options.runtime ?? ownRuntime!
-  let loaded: LoadedModel | null = null
+  let loaded: LoadedModel | null = options.loaded?.model ?? null
+  const release = options.loaded ? options.loaded.release : () => loaded!.dispose()
+  let context: LlamaEmbeddingContext | null = null
   try {
-    loaded = await runtime.loadModel(modelPath)
+    loaded ??= await runtime.loadModel(modelPath)
     const contextSize = Math.max(16, Math.floor(options.contextSize ?? Math.min(2048, loaded.model.trainContextSize || 2048)))
     const threads = Math.max(1, Math.min(runtime.threads, Math.floor(options.threads ?? runtime.threads)))
-    let context: LlamaEmbeddingContext
     try {
       // Threads must be explicit: node-llama-cpp's embedding context otherwise asks for 6.
       context = await loaded.model.createEmbeddingContext({ contextSize, batchSize: options.batchSize ?? contextSize, threads })
     } catch (error) {
       throw new PolicyError('context-failed', `could not create an embedding context (${contextSize} tokens) for ${modelPath}: ${(error as Error).message}`, { path: modelPath, cause: error })
     }
-    const embedder = new LlamaEmbedder(modelPath, file, loaded, context, contextSize, ownRuntime)
+    const embedder = new LlamaEmbedder(modelPath, file, loaded, context, contextSize, ownRuntime, release)
     await embedder.probe()
     return embedder
   } catch (error) {
-    await loaded?.dispose().catch(() => undefined)
+    // A shared model outlives this embedder: its context goes here, the model with the release.
+    await context?.dispose().catch(() => undefined)
+    if (loaded) await release().catch(() => undefined)
     await ownRuntime?.dispose().catch(() => undefined)
     throw error
   }
@@ -101,6 +110,8 @@ class LlamaEmbedder implements GgufEmbedder {
     private readonly context: LlamaEmbeddingContext,
     requestedContext: number,
     private readonly ownRuntime: LlamaRuntime | null,
+    /** Gives the model back: disposes it, or returns the cache's shared copy. */
+    private readonly release: () => Promise<void>,
   ) {
     this.model = embeddingModelId(path, file.sha256!)
     // getEmbeddingFor wants the input strictly shorter than the context; llama.cpp may round the
@@ -158,7 +169,7 @@ class LlamaEmbedder implements GgufEmbedder {
     if (this.disposed) return
     this.disposed = true
     await this.context.dispose()
-    await this.loaded.dispose()
+    await this.release()
     await this.ownRuntime?.dispose()
   }
 }

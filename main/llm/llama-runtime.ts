@@ -163,6 +163,11 @@ export class LlamaRuntime {
     return loaded
   }
 
+  /** The models loaded on this binding now, in load order (what holds memory; the model cache keeps it to one per file). */
+  loadedModels(): readonly LoadedModel[] {
+    return [...this.models]
+  }
+
   async dispose(): Promise<void> {
     for (const m of [...this.models]) await m.dispose()
     await this.llama.dispose()
@@ -215,6 +220,18 @@ export class LoadedModel {
   async dispose(): Promise<void> {
     await this.model.dispose()
   }
+}
+
+/**
+ * How code that may need a model reaches the LLM home: handed down by a composition root (usually
+ * `getSharedRuntime` itself), and called only when a model is really needed, since loading the binding takes seconds.
+ */
+export type LlmHome = () => Promise<LlamaRuntime>
+
+/** The runtime from an LLM home a caller may not have been handed, with a clear error when it was not. */
+export function runtimeFrom(llm: LlmHome | undefined, what: string): Promise<LlamaRuntime> {
+  if (!llm) return Promise.reject(new Error(`${what} needs a GGUF model, and its caller was not handed the LLM home`))
+  return llm()
 }
 
 let shared: Promise<LlamaRuntime> | null = null

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { embeddingModelId } from './embedder'
+import { createGgufEmbedder, embeddingModelId, type GgufEmbedder } from './embedder'
 import { PolicyError } from './errors'
 import type { LlamaRuntime, LoadedModel } from './llama-runtime'
 import { inspectModelFile, type ModelFileInfo } from './model-file'
@@ -43,11 +43,19 @@ export interface PoolLease {
 
 interface ModelEntry {
   loading: Promise<LoadedModel>
+  /** The model once loaded (what the Models page shows), null while loading. */
+  ready: LoadedModel | null
   pools: Map<string, { creating: Promise<SequencePool>; leases: number }>
+  /** Held loaded by the Models page's "load" until unpinned, with or without a context on it. */
+  pinned: boolean
+  /** The query embedder on this model (dense search), shared by every workspace that uses the file. */
+  embedder: Promise<GgufEmbedder> | null
 }
 
 export interface CacheEntryInfo {
   path: string
+  pinned: boolean
+  embedder: boolean
   contexts: Array<{ sequences: number; contextSize: number; flashAttention: boolean; leases: number; lora?: string }>
 }
 
@@ -56,7 +64,8 @@ const DEFAULT_SEQUENCES = 4
 /**
  * The per-process cache of loaded models, keyed by absolute path: one model in memory per file,
  * and one context per (sequences, context size, flash attention) on it, lent to every policy and answerer that asks
- * with the same options. Concurrent rollouts then decode in the same llama.cpp batch.
+ * with the same options. Concurrent rollouts then decode in the same llama.cpp batch. The Models page's
+ * loads (pin) and dense search's query embedders sit on the same entries, so no file is loaded twice.
  */
 export class ModelCache {
   private readonly models = new Map<string, ModelEntry>()
@@ -71,13 +80,7 @@ export class ModelCache {
     const file = await describeModel(path)
     if (file.isLoraAdapter) throw new PolicyError('not-a-model', `${path} is a LoRA adapter, not a model`, { path })
 
-    let entry = this.models.get(path)
-    if (!entry) {
-      const loading = this.runtime.loadModel(path, { gpuLayers: options.gpuLayers })
-      entry = { loading, pools: new Map() }
-      this.models.set(path, entry)
-      loading.catch(() => this.models.delete(path))
-    }
+    const entry = this.entryFor(path, options.gpuLayers)
     const loaded = await entry.loading
     // The last holder may have released the model while it was loading for us: start again.
     if (this.models.get(path) !== entry) return this.lease(modelPath, options)
@@ -122,10 +125,81 @@ export class ModelCache {
     }
   }
 
-  /** Disposes the model at `path` once no context on it is held. */
+  /** The entry for an absolute path, starting its load when there is none. */
+  private entryFor(path: string, gpuLayers?: PoolOptions['gpuLayers']): ModelEntry {
+    let entry = this.models.get(path)
+    if (!entry) {
+      const loading = this.runtime.loadModel(path, { gpuLayers })
+      const created: ModelEntry = { loading, ready: null, pools: new Map(), pinned: false, embedder: null }
+      loading.then(
+        (loaded) => (created.ready = loaded),
+        () => this.models.get(path) === created && this.models.delete(path),
+      )
+      this.models.set(path, (entry = created))
+    }
+    return entry
+  }
+
+  /** Keeps the model at `modelPath` loaded until unpin (the Models page's load); a second pin is a no-op. */
+  async pin(modelPath: string): Promise<LoadedModel> {
+    if (this.disposed) throw new PolicyError('disposed', 'the model cache has been disposed')
+    const path = resolve(modelPath)
+    const entry = this.entryFor(path)
+    entry.pinned = true
+    try {
+      return await entry.loading
+    } catch (error) {
+      entry.pinned = false
+      throw error
+    }
+  }
+
+  /** Lets the model go once nothing else holds it. */
+  async unpin(modelPath: string): Promise<void> {
+    const path = resolve(modelPath)
+    const entry = this.models.get(path)
+    if (!entry) return
+    entry.pinned = false
+    await this.collect(path)
+  }
+
+  /** The model at `modelPath` when pinned and loaded, else undefined. */
+  pinned(modelPath: string): LoadedModel | undefined {
+    const entry = this.models.get(resolve(modelPath))
+    return entry?.pinned ? (entry.ready ?? undefined) : undefined
+  }
+
+  /** Whether the query embedder for `modelPath` is loaded (dense search serves from it). */
+  hasEmbedder(modelPath: string): boolean {
+    const entry = this.models.get(resolve(modelPath))
+    return entry?.embedder != null && entry.ready != null
+  }
+
+  /**
+   * The query embedder on the model at `modelPath`, created once and kept until dispose: the embedding
+   * context sits on the cache's one copy of the model, beside any policy contexts on the same file.
+   */
+  embedder(modelPath: string): Promise<GgufEmbedder> {
+    if (this.disposed) return Promise.reject(new PolicyError('disposed', 'the model cache has been disposed'))
+    const path = resolve(modelPath)
+    const entry = this.entryFor(path)
+    if (!entry.embedder) {
+      // Disposing the embedder (or failing to create it) gives the model back to the cache.
+      const release = async (): Promise<void> => {
+        if (entry.embedder === creating) entry.embedder = null
+        await this.collect(path)
+      }
+      const creating: Promise<GgufEmbedder> = entry.loading.then((loaded) => createGgufEmbedder(path, { runtime: this.runtime, loaded: { model: loaded, release } }))
+      entry.embedder = creating
+      creating.catch(release)
+    }
+    return entry.embedder
+  }
+
+  /** Disposes the model at `path` once nothing holds it: no context, no pin, no embedder. */
   private async collect(path: string): Promise<void> {
     const entry = this.models.get(path)
-    if (!entry || entry.pools.size > 0) return
+    if (!entry || entry.pools.size > 0 || entry.pinned || entry.embedder) return
     this.models.delete(path)
     const loaded = await entry.loading.catch(() => null)
     await loaded?.dispose()
@@ -134,6 +208,8 @@ export class ModelCache {
   entries(): CacheEntryInfo[] {
     return [...this.models.entries()].map(([path, entry]) => ({
       path,
+      pinned: entry.pinned,
+      embedder: entry.embedder !== null,
       contexts: [...entry.pools.entries()].map(([key, slot]) => {
         const [shape, loraPart] = key.split('+lora:')
         const [sequences, contextSize] = shape!.replace('fa', '').split('x').map(Number)
@@ -148,6 +224,7 @@ export class ModelCache {
     const entries = [...this.models.values()]
     this.models.clear()
     for (const entry of entries) {
+      await (await entry.embedder?.catch(() => null))?.dispose()
       for (const slot of entry.pools.values()) await (await slot.creating.catch(() => null))?.dispose()
       await (await entry.loading.catch(() => null))?.dispose()
     }

@@ -8,7 +8,7 @@ import { ApiError, type LoraPairing } from '../../preload/contract'
 import type { ModelTable } from '../db/schema'
 import { PolicyError } from '../llm/errors'
 import { checkLoraFit } from '../policy/llm-policy'
-import type { ModelStore } from './store'
+import { modelColumns, type ModelStore } from './store'
 
 export class LoraPairings {
   constructor(
@@ -28,7 +28,7 @@ export class LoraPairings {
       scale: r.scale,
       rank: r.rank,
       alpha: r.alpha,
-      targets: JSON.parse(r.targets_json) as string[],
+      targets: modelColumns.targets.read(r.targets_json),
       addedAt: r.added_at,
     }))
   }

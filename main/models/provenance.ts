@@ -8,6 +8,7 @@
 import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ModelInfo } from '../../preload/contract'
+import { JsonObject, jsonColumn } from '../db/json-column'
 
 export const provenanceFile = (path: string): string => `${path}.provenance.json`
 
@@ -15,8 +16,7 @@ function readSidecar(path: string): Record<string, unknown> | null {
   const sidecar = provenanceFile(path)
   if (!existsSync(sidecar)) return null
   try {
-    const value = JSON.parse(readFileSync(sidecar, 'utf8')) as unknown
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null
+    return jsonColumn(sidecar, JsonObject).read(readFileSync(sidecar, 'utf8'))
   } catch {
     return null
   }

@@ -5,10 +5,11 @@ import type { Kysely, Selectable } from 'kysely'
 import { ApiError, type JobKind, type LoraPairing, type ModelHolder, type ModelInfo } from '../../preload/contract'
 import type { AppDatabase, ModelTable } from '../db/schema'
 import { LoraPairings } from './lora-pairings'
-import { ModelStore } from './store'
+import { modelColumns, ModelStore } from './store'
 import { PolicyError } from '../llm/errors'
-import { getSharedRuntime, type LoadedModel } from '../llm/llama-runtime'
-import { createGgufEmbedder, type GgufEmbedder } from '../llm/embedder'
+import type { LlmHome } from '../llm/llama-runtime'
+import type { GgufEmbedder } from '../llm/embedder'
+import { disposeModelCache, modelCacheFor, type ModelCache } from '../llm/model-cache'
 import { checkGgufFile } from '../llm/gguf-check'
 import { describeGgufHeader, sha256File, type ModelFileInfo } from '../llm/model-file'
 import { readProvenance } from './provenance'
@@ -16,6 +17,8 @@ import { readProvenance } from './provenance'
 export interface ModelRegistryOptions {
   /** The running jobs whose worker threads hold the model file at an absolute path (the job manager knows). */
   jobHolders?: (path: string) => Array<{ jobId: string; kind: JobKind }>
+  /** The LLM home whose model cache loads, and serves dense search from, the registered files; without it the registry only registers. */
+  llm?: LlmHome
 }
 
 /**
@@ -24,15 +27,9 @@ export interface ModelRegistryOptions {
  * load their own copies (llama.cpp models cannot cross threads).
  */
 export class ModelRegistry {
-  private readonly loaded = new Map<string, LoadedModel>()
-  /** Loads in flight, so two requests for one model load it once. */
-  private readonly loading = new Map<string, Promise<LoadedModel>>()
-  /** Query-time embedders for dense search, one per model file, on the shared runtime. */
-  private readonly embedders = new Map<string, Promise<GgufEmbedder>>()
-  /** Model files whose query embedder has finished loading. */
-  private readonly embedding = new Set<string>()
-
   private readonly store: ModelStore
+  /** The LLM home's model cache, once something has asked for it: it, not the registry, knows what is loaded. */
+  private cache: ModelCache | null = null
 
   constructor(
     db: Kysely<AppDatabase>,
@@ -45,8 +42,8 @@ export class ModelRegistry {
   /** Every holder of a model file now: this process first, then jobs. */
   holdersOf(id: string, path: string): ModelHolder[] {
     const uses: Array<'loaded' | 'search'> = []
-    if (this.loaded.has(id)) uses.push('loaded')
-    if (this.embedding.has(path)) uses.push('search')
+    if (this.cache?.pinned(path)) uses.push('loaded')
+    if (this.cache?.hasEmbedder(path)) uses.push('search')
     const jobs = (this.options.jobHolders?.(path) ?? []).map((h): ModelHolder => ({ where: 'job', jobId: h.jobId, kind: h.kind }))
     return [...(uses.length ? [{ where: 'main' as const, uses }] : []), ...jobs]
   }
@@ -55,8 +52,8 @@ export class ModelRegistry {
   readonly lora: LoraPairings
 
   private toDto(row: Selectable<ModelTable>, lora: LoraPairing[]): ModelInfo {
-    const info = JSON.parse(row.info_json) as ModelFileInfo
-    const live = this.loaded.get(row.id)
+    const info = modelColumns.info.read(row.info_json)
+    const live = this.cache?.pinned(row.path)
     return {
       id: row.id,
       path: row.path,
@@ -75,7 +72,7 @@ export class ModelRegistry {
       loaded: live ? { backend: live.backend, gpuLayers: live.gpuLayers, totalLayers: live.totalLayers, loadMs: live.loadMs } : null,
       holders: this.holdersOf(row.id, row.path),
       lora: lora.filter((p) => p.adapterId === row.id || p.baseId === row.id),
-      provenance: (info as ModelFileInfo & { provenance?: ModelInfo['provenance'] }).provenance ?? null,
+      provenance: info.provenance ?? null,
     }
   }
 
@@ -123,57 +120,46 @@ export class ModelRegistry {
   async load(id: string): Promise<ModelInfo> {
     const row = await this.row(id)
     if (row.role === 'adapter') throw new ApiError('VALIDATION', 'A LoRA adapter is applied to a base model, not loaded on its own')
-    if (!this.loaded.has(id)) {
-      let pending = this.loading.get(id)
-      if (!pending) {
-        pending = getSharedRuntime().then((runtime) => runtime.loadModel(row.path))
-        this.loading.set(id, pending)
-      }
-      try {
-        this.loaded.set(id, await pending)
-      } catch (err) {
-        if (err instanceof PolicyError) throw new ApiError('VALIDATION', err.message)
-        throw err
-      } finally {
-        this.loading.delete(id)
-      }
+    try {
+      // The cache loads each file once: a policy or dense search already on it shares that copy.
+      await (await this.models()).pin(row.path)
+    } catch (err) {
+      if (err instanceof PolicyError) throw new ApiError('VALIDATION', err.message)
+      throw err
     }
     return this.toDto(row, await this.lora.list())
   }
 
   async unload(id: string): Promise<ModelInfo> {
     const row = await this.row(id)
-    const live = this.loaded.get(id)
-    this.loaded.delete(id)
-    await live?.dispose()
+    await this.cache?.unpin(row.path)
     return this.toDto(row, await this.lora.list())
   }
 
+  /** The model cache of the LLM home this registry was handed. */
+  private async models(): Promise<ModelCache> {
+    if (!this.options.llm) throw new Error('This model registry was built without the LLM home: it registers models but cannot load them')
+    const cache = modelCacheFor(await this.options.llm())
+    this.cache = cache
+    return cache
+  }
+
   async runtime(): Promise<{ backend: string; threads: number; gpuDevices: string[]; cores: number; vram: { total: number; used: number } | null; processRss: number }> {
-    const runtime = await getSharedRuntime()
+    const { runtime } = await this.models()
     const info = await runtime.info()
     const vram = info.backend === 'cpu' ? null : await runtime.llama.getVramState().then((v) => ({ total: v.total, used: v.used })).catch(() => null)
     return { backend: info.backend, threads: info.threads, gpuDevices: info.gpuDevices, cores: availableParallelism(), vram, processRss: process.memoryUsage().rss }
   }
 
   /** The embedder for a model file, loaded once and shared by every workspace that uses it. */
-  embedderFor(path: string): Promise<GgufEmbedder> {
-    let pending = this.embedders.get(path)
-    if (!pending) {
-      pending = getSharedRuntime().then((runtime) => createGgufEmbedder(path, { runtime }))
-      pending.then(
-        () => this.embedding.add(resolve(path)),
-        () => this.embedders.delete(path),
-      )
-      this.embedders.set(path, pending)
-    }
-    return pending
+  async embedderFor(path: string): Promise<GgufEmbedder> {
+    return (await this.models()).embedder(path)
   }
 
+  /** Disposes every model the cache holds in this process (the app is closing). */
   async closeAll(): Promise<void> {
-    for (const id of [...this.loaded.keys()]) await this.unload(id).catch(() => undefined)
-    for (const pending of this.embedders.values()) await (await pending.catch(() => null))?.dispose()
-    this.embedders.clear()
-    this.embedding.clear()
+    const cache = this.cache
+    this.cache = null
+    if (cache) await disposeModelCache(cache.runtime)
   }
 }

@@ -1,8 +1,26 @@
 /** The model catalogue in app.db: registered GGUF files (models) and LoRA pairings (lora_adapters). */
 import type { Insertable, Kysely, Selectable } from 'kysely'
+import { z } from 'zod'
+import { ModelInfo } from '../../preload/contract'
+import { jsonColumn, StringList } from '../db/json-column'
 import type { AppDatabase, LoraAdapterTable, ModelTable } from '../db/schema'
 
 export type ModelRow = Selectable<ModelTable>
+
+/**
+ * models.info_json: the file's header facts as checkGgufFile read them when the model was added (ModelFileInfo),
+ * with the provenance of weights trained here. Loose: the registry reads the fields the Models page shows.
+ */
+export const modelColumns = {
+  info: jsonColumn(
+    'models.info_json',
+    z.looseObject({
+      ...ModelInfo.pick({ architecture: true, parameterCount: true, quantization: true, contextLength: true, embeddingLength: true, layers: true, hasChatTemplate: true, sizeBytes: true }).shape,
+      provenance: ModelInfo.shape.provenance.optional(),
+    }),
+  ),
+  targets: jsonColumn('lora_adapters.targets_json', StringList),
+}
 
 export class ModelStore {
   constructor(private readonly db: Kysely<AppDatabase>) {}

@@ -4,7 +4,7 @@
  */
 import type { QuestionDetail, QuestionEdit, QuestionProvenance } from '../../preload/contract'
 import { resolveGold } from '../corpus/gold'
-import { corpusRepositories, type WorkspaceHandle } from '../corpus/repository'
+import { corpusRepositories, questionColumns, type WorkspaceHandle } from '../corpus/repository'
 import { QuestionSetError } from './errors'
 import { assertSplitsNotUsed } from './splits'
 import type { QuestionUsage } from './usage'
@@ -49,7 +49,7 @@ export function saveQuestion(raw: WorkspaceHandle, setId: number, questionId: nu
     const before = repo.one(setId, id)
     if (!before) throw new QuestionSetError('not-found', `No question ${id} in set ${setId}`)
     // The origin stays on record, marked as no longer the origin's text (a rewrite label must not outlive an edit).
-    const provenance: QuestionProvenance = before.meta_json ? { ...(JSON.parse(before.meta_json) as QuestionProvenance) } : { origin: 'manual' }
+    const provenance: QuestionProvenance = questionColumns.meta.readNullable(before.meta_json) ?? { origin: 'manual' }
     if (provenance.origin !== 'manual') provenance.editedByHand = true
     repo.update(setId, id, { ...fields, metaJson: JSON.stringify(provenance) })
   }

@@ -191,7 +191,8 @@ function* jsonRows(text: string): Generator<RawRow> {
   for (const [start, end] of elementSpans(text, at.open)) {
     const line = lines.lineOf(start)
     try {
-      yield { line, value: JSON.parse(text.slice(start, end)) as unknown }
+      const value: unknown = JSON.parse(text.slice(start, end))
+      yield { line, value }
     } catch (err) {
       yield { line, error: `invalid JSON: ${errorText(err)}` }
     }

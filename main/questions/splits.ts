@@ -3,8 +3,8 @@
  * or the value of a field of the imported rows. Each question keeps its split in the database, so a
  * split reads the same on every load; once a run has used one, the set's splits are frozen.
  */
-import type { QuestionProvenance, QuestionSplitSpec } from '../../preload/contract'
-import { corpusRepositories, type QuestionRecord, type WorkspaceHandle } from '../corpus/repository'
+import type { QuestionSplitSpec } from '../../preload/contract'
+import { corpusRepositories, questionColumns, type QuestionRecord, type WorkspaceHandle } from '../corpus/repository'
 import { seededRandom } from '../eval/bootstrap'
 import { QuestionSetError } from './errors'
 import type { QuestionUsage, SplitUseRow } from './usage'
@@ -39,7 +39,7 @@ export function assignSplits(questions: readonly Pick<QuestionRecord, 'id' | 'ty
   const out = new Map<number, string | null>()
   if (spec.method === 'field') {
     for (const q of questions) {
-      const fields = q.meta_json ? ((JSON.parse(q.meta_json) as QuestionProvenance).fields ?? {}) : {}
+      const fields = questionColumns.meta.readNullable(q.meta_json)?.fields ?? {}
       const value = spec.field === 'type' ? (q.type ?? fields.type) : fields[spec.field]
       out.set(q.id, value === undefined || value.trim() === '' ? null : value.trim().slice(0, 64))
     }

@@ -1,7 +1,8 @@
 /** What the Questions page and the CLI read: a set with its splits and report, questions with their gold sentences' text, a question's episodes. */
-import type { ImportReport, QuestionDetail, QuestionFilter, QuestionProvenance, QuestionSetDetail, QuestionSplitSpec, RewriteCounts } from '../../preload/contract'
+import type { QuestionDetail, QuestionFilter, QuestionProvenance, QuestionSetDetail, RewriteCounts } from '../../preload/contract'
 import { resolveGoldAll, type ResolvedGold } from '../corpus/gold'
-import { corpusRepositories, type QuestionRecord, type WorkspaceHandle } from '../corpus/repository'
+import { corpusRepositories, questionColumns, type QuestionRecord, type WorkspaceHandle } from '../corpus/repository'
+import { episodeColumns } from '../db/episode-columns'
 import { normaliseAnswer } from '../eval/normalise'
 import { QuestionSetError } from './errors'
 import type { QuestionUsage } from './usage'
@@ -16,12 +17,12 @@ export function questionSetDetail(raw: WorkspaceHandle, usage: QuestionUsage, se
     source: set.source,
     createdAt: set.createdAt,
     questions: set.questions,
-    splitSpec: set.splitJson ? (JSON.parse(set.splitJson) as QuestionSplitSpec) : null,
+    splitSpec: questionColumns.splitSpec.readNullable(set.splitJson),
     splits: repo.splitCounts(setId),
     // Questions in no split, whether or not the set was ever split (an unsplit set has all of them unassigned).
     unassigned: repo.unassigned(setId),
     usedBy: usage.usedBy(setId),
-    report: set.reportJson ? (JSON.parse(set.reportJson) as ImportReport) : null,
+    report: questionColumns.report.readNullable(set.reportJson),
     rewrites: rewriteSummary(repo.rewriteCounts(setId)),
   }
 }
@@ -39,7 +40,7 @@ function rewriteSummary(rows: ReadonlyArray<{ model: string; status: string; rea
   return [...by.values()]
 }
 
-const provenanceOf = (r: QuestionRecord): QuestionProvenance => (r.meta_json ? (JSON.parse(r.meta_json) as QuestionProvenance) : { origin: 'benchmark' })
+const provenanceOf = (r: QuestionRecord): QuestionProvenance => questionColumns.meta.readNullable(r.meta_json) ?? { origin: 'benchmark' }
 
 /** The answer (any alias) occurs in the question, compared normalised (case, punctuation, articles). */
 export function answerInQuestion(question: string, answers: readonly string[]): boolean {
@@ -51,13 +52,13 @@ export function answerInQuestion(question: string, answers: readonly string[]): 
 }
 
 const names = (r: QuestionRecord) => ({
-  supportingFacts: JSON.parse(r.supporting_facts_json) as { title: string; sentence: number }[],
-  supportingDocs: JSON.parse(r.supporting_docs_json) as string[],
+  supportingFacts: questionColumns.supportingFacts.read(r.supporting_facts_json),
+  supportingDocs: questionColumns.supportingDocs.read(r.supporting_docs_json),
 })
 
 export function toDetail(raw: WorkspaceHandle, r: QuestionRecord, gold: ResolvedGold): QuestionDetail {
   const lookup = corpusRepositories(raw).questionGold
-  const answers = JSON.parse(r.answers_json) as string[]
+  const answers = questionColumns.answers.read(r.answers_json)
   return {
     id: r.id,
     externalId: r.external_id,
@@ -87,7 +88,7 @@ export function searchQuestions(raw: WorkspaceHandle, setId: number, filter: Que
     if (filter.type !== undefined && r.type !== filter.type) return false
     if (filter.origin !== undefined && provenanceOf(r).origin !== filter.origin) return false
     if (text && !r.question.toLowerCase().includes(text) && !r.answers_json.toLowerCase().includes(text)) return false
-    if (filter.answerNotInQuestion && answerInQuestion(r.question, JSON.parse(r.answers_json) as string[])) return false
+    if (filter.answerNotInQuestion && answerInQuestion(r.question, questionColumns.answers.read(r.answers_json))) return false
     return true
   })
   let gold: ResolvedGold[] | null = null
@@ -112,6 +113,6 @@ export function questionEpisodes(usage: QuestionUsage, questionId: number, limit
     trainStep: e.trainStep,
     answer: e.answer,
     turns: e.turns,
-    metrics: Object.fromEntries(Object.entries(JSON.parse(e.metricsJson) as Record<string, unknown>).filter(([, v]) => v === null || typeof v === 'number')) as Record<string, number | null>,
+    metrics: episodeColumns.metrics.read(e.metricsJson),
   }))
 }

@@ -1,5 +1,6 @@
 import type { Embedder } from './types'
 import { STOPWORDS } from './stopwords'
+import { fnv1a } from '../../common'
 
 /**
  * Hashed bag-of-words vectors (the "hashing trick"). NOT a semantic embedding model: it knows no
@@ -26,11 +27,3 @@ export function hashedVector(text: string, dim: number): Float32Array {
   return out
 }
 
-function fnv1a(text: string): number {
-  let h = 0x811c9dc5
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i)
-    h = Math.imul(h, 0x01000193)
-  }
-  return h >>> 0
-}

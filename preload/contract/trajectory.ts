@@ -8,6 +8,23 @@ import { z } from 'zod'
 const NumberRecord = z.record(z.string(), z.number())
 const Json = z.record(z.string(), z.unknown())
 
+/** A sentence a menu item names or would add (Harness-G); `handle` is the per-episode number the menu shows. */
+export const AddedSentenceSchema = z.object({ id: z.number(), documentId: z.number(), title: z.string(), ord: z.number() })
+export const SentenceRefSchema = AddedSentenceSchema.extend({ handle: z.number() })
+
+/**
+ * What a Harness-G menu item points at, for scripted policies, features and the trajectory view: the
+ * sentence a SELECT or ANSWER-with commits, the entity a LOOKUP follows (its query and de-duplication
+ * key), and the sentences the item would add (empty for a bare ANSWER).
+ */
+export const MenuTargetSchema = z.object({
+  sentence: SentenceRefSchema.optional(),
+  entity: z.object({ handle: z.number(), ids: z.array(z.number()), name: z.string(), type: z.string(), canonical: z.string() }).optional(),
+  query: z.string().optional(),
+  key: z.string().optional(),
+  adds: z.array(AddedSentenceSchema),
+})
+
 /** A menu item (Harness-G): what the policy may choose now. */
 export const MenuItemSchema = z.object({
   /** The id the policy answers with, e.g. "S3", "L2", "A", "W1". Unique within one menu. */
@@ -15,8 +32,8 @@ export const MenuItemSchema = z.object({
   type: z.string(),
   /** One line for the policy and the UI. */
   label: z.string(),
-  /** Structured target for scripted policies and the trajectory view (sentence id, entity id, ...). */
-  target: Json.optional(),
+  /** Structured target for scripted policies and the trajectory view (sentence, entity, what it adds). */
+  target: MenuTargetSchema.optional(),
   /** Features for scripted and trainable policies (retrieval score, overlap, graph degree, ...). */
   features: NumberRecord.optional(),
 })
@@ -138,6 +155,9 @@ export const TrajectoryStepSchema = z.object({
 })
 
 export type MenuItemShape = z.infer<typeof MenuItemSchema>
+export type MenuTarget = z.infer<typeof MenuTargetSchema>
+export type SentenceRefShape = z.infer<typeof SentenceRefSchema>
+export type AddedSentenceShape = z.infer<typeof AddedSentenceSchema>
 export type ActionSpaceShape = z.infer<typeof ActionSpaceSchema>
 export type ActionShape = z.infer<typeof ActionSchema>
 export type PreviewShape = z.infer<typeof PreviewSchema>

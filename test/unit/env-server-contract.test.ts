@@ -9,6 +9,7 @@ import { startEnvServer, type EnvServer } from '../../main/env-server'
 import { EpisodeRouter } from '../../main/env-server/router'
 import { RunStore } from '../../main/experiments/store'
 import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
+import { z } from 'zod'
 
 type Json = Record<string, any>
 
@@ -227,10 +228,11 @@ describe('environment server contract', () => {
   it('times idle episodes out and drops them (a clock the test moves)', async () => {
     let clock = 1_000_000
     const sessions = await EpisodeRouter.start({ raw: demo.db.raw, appVersion: 'test', idleTimeoutMs: 60_000, now: () => clock, workers: 0 })
-    const a = (await sessions.create({ environment: 'graph-menu', set: 1, index: 0, seed: 0, config: {} })).parse()
-    const b = (await sessions.create({ environment: 'graph-menu', set: 1, index: 1, seed: 0, config: {} })).parse()
+    const Created = z.looseObject({ episode_id: z.string(), menu: z.array(z.object({ id: z.string() })) })
+    const a = (await sessions.create({ environment: 'graph-menu', set: 1, index: 0, seed: 0, config: {} })).parse(Created)
+    const b = (await sessions.create({ environment: 'graph-menu', set: 1, index: 1, seed: 0, config: {} })).parse(Created)
     clock += 30_000
-    await sessions.step(b.episode_id, { menu_id: b.menu![0]!.id })
+    await sessions.step(b.episode_id, { menu_id: b.menu[0]!.id })
     clock += 40_000
     // a has been idle 70 s, b 40 s.
     expect(sessions.sweep()).toBe(1)

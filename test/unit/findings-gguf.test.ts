@@ -18,6 +18,7 @@ import { JobCancelledError } from '../../main/jobs/protocol'
 import { LexicalAnswerer } from '../../main/policy/answerer/lexical-answerer'
 import { useGgufTrainingFixture } from '../helpers/gguf-training'
 import { STORIES_260K, storiesAvailable, storiesTitle, writeTinyLlama } from '../helpers/gguf'
+import { getSharedRuntime } from '../../main/llm/llama-runtime'
 
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex')
 
@@ -28,6 +29,7 @@ const deps = (throwIfCancelled: () => void = () => {}, onTrainedModel?: (model: 
   jobId: null,
   progress: () => {},
   throwIfCancelled,
+  llm: getSharedRuntime,
   ...(onTrainedModel ? { onTrainedModel } : {}),
 })
 

@@ -18,6 +18,7 @@ import type { TokenBatch } from '../../main/rl/trainer'
 import { useGgufTrainingFixture } from '../helpers/gguf-training'
 import { STORIES_260K, storiesAvailable, storiesTitle } from '../helpers/gguf'
 import { useRuntimeFixture } from '../helpers/gguf/runtime'
+import { getSharedRuntime } from '../../main/llm/llama-runtime'
 
 describe.skipIf(!storiesAvailable)(storiesTitle('RL on the GGUF weights through tool calls (stories260K)'), () => {
   const fixture = useRuntimeFixture()
@@ -69,7 +70,7 @@ describe.skipIf(!storiesAvailable)(storiesTitle('RL on the GGUF weights through 
           gguf: { modelPath: STORIES_260K, learningRate: 0.0002, contextSize, maxTokens },
           ...extra,
         },
-        { answerer: new LexicalAnswerer(), appVersion: 'test', jobId: null, progress: () => {}, throwIfCancelled: () => {}, ggufDir: f.dir, onBatch: (_s, b) => (batch = b) },
+        { answerer: new LexicalAnswerer(), appVersion: 'test', jobId: null, progress: () => {}, throwIfCancelled: () => {}, ggufDir: f.dir, llm: getSharedRuntime, onBatch: (_s, b) => (batch = b) },
       )
       expect(f.demo.db.raw.prepare('select status from runs where id = ?').pluck().get(result.runId)).toBe('done')
       const b = batch as TokenBatch | null

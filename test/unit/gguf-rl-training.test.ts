@@ -13,6 +13,7 @@ import { runTraining, TrainingStore } from '../../main/experiments/training'
 import { LexicalAnswerer } from '../../main/policy/answerer/lexical-answerer'
 import { useGgufTrainingFixture } from '../helpers/gguf-training'
 import { STORIES_260K, storiesAvailable, storiesTitle, writeTinyLlama } from '../helpers/gguf'
+import { getSharedRuntime } from '../../main/llm/llama-runtime'
 
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex')
 
@@ -35,7 +36,7 @@ describe.skipIf(!storiesAvailable)(storiesTitle('RL on the GGUF policy weights (
     }
     let crashAfter = 0
     const deps = {
-      answerer: new LexicalAnswerer(), appVersion: 'test', jobId: null, progress: () => {}, throwIfCancelled: () => {}, ggufDir: f.dir,
+      answerer: new LexicalAnswerer(), appVersion: 'test', jobId: null, progress: () => {}, throwIfCancelled: () => {}, ggufDir: f.dir, llm: getSharedRuntime,
       onStep: (step: number) => {
         if (step === crashAfter) throw new Error('simulated crash')
       },
@@ -97,7 +98,7 @@ describe.skipIf(!storiesAvailable)(storiesTitle('RL on the GGUF policy weights (
         runTraining(
           f.demo.db.raw,
           { environment: 'graph-menu', steps: 1, train: { questionSetId: 1, offset: 0, limit: 4 }, heldOut: { questionSetId: 1, offset: f.total - 2, limit: 2 }, gguf: { modelPath: file } },
-          { answerer: new LexicalAnswerer(), appVersion: 'test', jobId: null, progress: () => {}, throwIfCancelled: () => {}, ggufDir: dir },
+          { answerer: new LexicalAnswerer(), appVersion: 'test', jobId: null, progress: () => {}, throwIfCancelled: () => {}, ggufDir: dir, llm: getSharedRuntime },
         ),
       ).rejects.toThrow(reason)
       expect(runs()).toBe(before)

@@ -128,11 +128,11 @@ describe('free-query baseline', () => {
     expect((await env.step({ kind: 'text', text: '<search>founded company</search>' })).info.valid).toBe(true)
     expect((await env.step({ kind: 'text', text: '{"name": "search", "arguments": {"query": "university"}}' })).info.valid).toBe(true)
     const selects = menuItems(env).filter((i) => i.type === 'SELECT')
-    const first = (selects[0]!.target as any).sentence.id
+    const first = selects[0]!.target!.sentence!.id
     expect((await env.step({ kind: 'tool', name: 'select', arguments: { id: selects[0]!.id } })).info.valid).toBe(true)
     const second = menuItems(env).find((i) => i.type === 'SELECT')!
     expect((await env.step({ kind: 'menu', id: second.id })).info.valid).toBe(true)
-    expect(snap(env).committed).toEqual([first, (second.target as any).sentence.id])
+    expect(snap(env).committed).toEqual([first, second.target!.sentence!.id])
     const w = menuItems(env).find((i) => i.type === 'ANSWER_WITH')!
     const end = await env.step({ kind: 'tool', name: 'answer', arguments: { id: `S${w.id.slice(1)}` } })
     expect(end.done).toBe(true)

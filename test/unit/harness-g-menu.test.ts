@@ -66,11 +66,11 @@ describe('Harness-G menu environment (graph-menu)', () => {
         expect(Object.values(item.features ?? {}).every(Number.isFinite)).toBe(true)
       }
       // Merged: no two SELECT items say the same thing, no two LOOKUPs share an entity or a need key.
-      const texts = items.filter((i) => i.type === 'SELECT').map((i) => first.visible.find((s) => s.id === (i.target as any).sentence.id)!.text.toLowerCase())
+      const texts = items.filter((i) => i.type === 'SELECT').map((i) => first.visible.find((s) => s.id === i.target!.sentence!.id)!.text.toLowerCase())
       expect(new Set(texts).size).toBe(texts.length)
-      const lookups = items.filter((i) => i.type === 'LOOKUP').map((i) => i.target as any)
+      const lookups = items.filter((i) => i.type === 'LOOKUP').map((i) => i.target!)
       expect(new Set(lookups.map((t) => t.key)).size).toBe(lookups.length)
-      expect(new Set(lookups.map((t) => t.entity.canonical)).size).toBe(lookups.length)
+      expect(new Set(lookups.map((t) => t.entity!.canonical)).size).toBe(lookups.length)
       const data = obs.data as SentenceEnvData
       expect(data.environment).toBe('graph-menu')
       expect(data.menu.map((i) => i.id)).toEqual(ids)
@@ -94,17 +94,17 @@ describe('Harness-G menu environment (graph-menu)', () => {
         const visible = new Set(before.visible.map((s) => s.id))
         const committed = new Set(before.committed)
         for (const item of menuOf(env)) {
-          const t = item.target as any
+          const t = item.target!
           if (item.type === 'SELECT' || item.type === 'ANSWER_WITH') {
-            expect(visible.has(t.sentence.id)).toBe(true)
-            expect(committed.has(t.sentence.id)).toBe(false)
+            expect(visible.has(t.sentence!.id)).toBe(true)
+            expect(committed.has(t.sentence!.id)).toBe(false)
           }
           if (item.type === 'LOOKUP') {
-            for (const id of t.entity.ids as number[]) {
+            for (const id of t.entity!.ids) {
               expect(lookupOk(id)).toBe(1)
               expect(visitedEntities.has(id)).toBe(false)
             }
-            expect(usedKeys.has(t.key)).toBe(false)
+            expect(usedKeys.has(t.key!)).toBe(false)
           }
         }
         // Filtered entities are mentioned by visible sentences but never offered.
@@ -120,7 +120,7 @@ describe('Harness-G menu environment (graph-menu)', () => {
         expect(result.info.valid).toBe(true)
         const after = snap(env)
         if (item.type === 'SELECT' || item.type === 'ANSWER_WITH') {
-          const id = (item.target as any).sentence.id
+          const id = item.target!.sentence!.id
           expect(after.committed).toEqual([...before.committed, id])
           expect(visible.has(id)).toBe(true)
         } else {
@@ -128,9 +128,9 @@ describe('Harness-G menu environment (graph-menu)', () => {
         }
         if (item.type === 'LOOKUP') {
           lookups++
-          for (const id of (item.target as any).entity.ids) visitedEntities.add(id)
-          usedKeys.add((item.target as any).key)
-          expect(after.history.at(-1)?.key).toBe((item.target as any).key)
+          for (const id of item.target!.entity!.ids) visitedEntities.add(id)
+          usedKeys.add(item.target!.key!)
+          expect(after.history.at(-1)?.key).toBe(item.target!.key)
         }
         observation = result.observation
       }
@@ -191,7 +191,7 @@ describe('Harness-G menu environment (graph-menu)', () => {
     const w = menuOf(env).find((i) => i.type === 'ANSWER_WITH')!
     const withSentence = await env.step({ kind: 'text', text: w.id })
     expect(withSentence.done).toBe(true)
-    expect(env.outcome().evidence.sentenceIds).toEqual([(w.target as any).sentence.id])
+    expect(env.outcome().evidence.sentenceIds).toEqual([w.target!.sentence!.id])
     expect(env.outcome().endReason).toBe('answer')
 
     await env.reset(q, 0)

@@ -6,6 +6,7 @@
  * only the contract); "sideways" (same floor, another layer) only where its row says so. Every file
  * must belong to a layer, so a new folder has to be placed here on purpose.
  *
+ * common/ is the bottom floor: pure helpers any stack may import, importing nothing itself.
  * bench/, scripts/ and test/ have no rules. To place a new folder, add one line to LAYERS.
  */
 import { readFileSync, readdirSync } from 'node:fs'
@@ -38,13 +39,14 @@ const L = (floor: number, files: string, note: string, extra: Partial<Layer> = {
 // prettier-ignore
 const LAYERS: Layer[] = [
   // ── shared by every stack ──────────────────────────────────────────────────────────────────────
+  L(-1, 'common/**',                          'pure helpers both processes use (byte sizes, hashing): imports nothing', { shared: true, packages: [] }),
   L(0,  'preload/contract/**',                'the typed API contract: route/event zod schemas, trajectory types', { shared: true, packages: ['zod'] }),
 
   // ── main/: the backend, bottom first ──────────────────────────────────────────────────────────
   L(1,  'main/config/**',                     'data-folder resolution, the app version'),
   L(1,  'main/events/**',                     'the in-process event bus'),
   L(1,  'main/db/**',                         'Kysely schema, migrations, SQLite opening, the native binding'),
-  L(1,  'main/text/**',                       'text helpers every floor shares: byte sizes, the plural fold'),
+  L(1,  'main/text/**',                       'text helpers every floor shares: the plural fold'),
   L(1,  'main/eval/**',                       'pure metrics: EM/F1, recalls, bootstrap CIs, seeded RNG'),
   L(2,  'main/corpus/**',                     'parsers, benchmark importers, demo world, chunking, tokens'),
   L(2,  'main/retrieval/**',                  'the search index: BM25, dense, hybrid, grep, readers',  { sideways: ['main/corpus/**'] }),
@@ -93,8 +95,8 @@ const LAYERS: Layer[] = [
 
 /** Only these files may import 'electron': the Electron adapters, the Electron entry, the preload bridge. */
 const ELECTRON_ALLOWED = ['main/adapters/electron-*.ts', 'main/index.ts', 'preload/*']
-/** Never node: built-ins here: the renderer runs in a browser, the contract is shared with it. */
-const NO_NODE_BUILTINS = ['renderer/**', 'preload/contract/**']
+/** Never node: built-ins here: the renderer runs in a browser, the contract and common/ are shared with it. */
+const NO_NODE_BUILTINS = ['renderer/**', 'preload/contract/**', 'common/**']
 /** Repo files outside every layer, and the layers that may read them. */
 const REPO_FILES: Record<string, string[]> = { 'package.json': ['main/config/**'] }
 /**
@@ -215,7 +217,7 @@ function checkImports(files: SourceFile[], rules: Rules = DEFAULT_RULES, known =
         } else if (isBuiltin(specifier) && matches(file.path, rules.noNodeBuiltins)) {
           flag(`layer ${a} may not import node built-ins`)
         } else if (from.packages && !from.packages.includes(pkg)) {
-          flag(`layer ${a} may import only the packages ${from.packages.join(', ')}`)
+          flag(from.packages.length ? `layer ${a} may import only the packages ${from.packages.join(', ')}` : `layer ${a} may import no packages`)
         } else if (from.forbid?.includes(pkg)) {
           flag(`layer ${a} may not import ${pkg}: ${from.forbidWhy ?? 'forbidden by its row'}`)
         }
@@ -262,7 +264,7 @@ function checkImports(files: SourceFile[], rules: Rules = DEFAULT_RULES, known =
 // ── the repo ─────────────────────────────────────────────────────────────────────────────────────
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-const SCANNED = ['main', 'preload', 'renderer']
+const SCANNED = ['common', 'main', 'preload', 'renderer']
 const SOURCE = /\.(ts|mts|cts|mjs|cjs|js|vue)$/
 
 function walk(dir: string): string[] {
@@ -318,11 +320,18 @@ describe('import rules', () => {
       // past the harness face: a deep import from above, and the face itself (fine)
       { path: 'main/policy/k.ts', text: "import { CuratedSet } from '../harness/stateful'\nimport { createEnvironment } from '../harness'\n" },
       { path: 'main/harness/index.ts', text: "export * from './stateful'\n" },
+      // common/ is the bottom floor: every stack may import it, and it imports nothing
+      { path: 'common/bytes.ts', text: '' },
+      { path: 'common/x.ts', text: "import { z } from 'zod'\nimport { ApiError } from '../preload/contract'\nimport { formatBytes } from './bytes'\n" },
+      { path: 'renderer/src/views/W.vue', text: "<script setup lang=\"ts\">\nimport { formatBytes } from '../../../common/bytes'\n</script>\n" },
+      { path: 'main/cli/l.ts', text: "import { formatBytes } from '../../common/bytes'\n" },
       // package.json is readable from main/config only
       { path: 'main/config/version.ts', text: "import pkg from '../../package.json' with { type: 'json' }\n" },
       { path: 'main/api/j.ts', text: "import pkg from '../../package.json' with { type: 'json' }\n" },
     ]
     expect(checkImports(fake)).toEqual([
+      "common/x.ts:1 imports 'zod' (layer common may import no packages)",
+      "common/x.ts:2 imports '../preload/contract' (layer common may not import layer preload/contract: upward, floor 0 is above floor -1)",
       "main/api/j.ts:1 imports '../../package.json' (layer main/api may not read package.json: only main/config/** may)",
       "main/eval/e.ts:1 imports '../../test/helpers/services' (test/helpers/services is in no layer, so layer main/eval may not import it)",
       "main/graph/a.ts:2 imports '../ingest/run' (layer main/graph may not import layer main/ingest: upward, floor 4 is above floor 3)",

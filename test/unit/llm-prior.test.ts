@@ -66,7 +66,7 @@ describe('LLM prior + trainable head', () => {
       environment: 'graph-menu', steps: 2, groupSize: 2, questionsPerStep: 2, evalInterval: 5, seed: 3, learningRate: 0.05,
       head: { arch: 'linear', hidden: 8 }, prior: { modelPath },
       train: { questionSetId: 1, offset: 0, limit: total - 4 }, heldOut: { questionSetId: 1, offset: total - 4, limit: 4 },
-    }, { answerer: new LexicalAnswerer(), appVersion: 'test', jobId: null, progress: () => {}, throwIfCancelled: () => {} })
+    }, { answerer: new LexicalAnswerer(), appVersion: 'test', jobId: null, progress: () => {}, throwIfCancelled: () => {}, llm: async () => runtime })
     const checkpoint = new TrainingStore(demo.db.raw).lastCheckpoint(r.runId)!
     const head = restoreHead(checkpoint.head)
     expect(head.beta).not.toBe(1)

@@ -14,6 +14,7 @@ import { checkLoraFit } from '../../main/policy/llm-policy'
 import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
 import { writeTinyLlama, writeTinyLoraAdapter } from '../helpers/gguf'
 import { startBackend, tempDir, type TestBackend } from '../helpers/services'
+import { getSharedRuntime } from '../../main/llm/llama-runtime'
 
 const tmp = tempDir('harness-lab-lora-')
 const baseOptions = { seed: 4 }
@@ -84,8 +85,8 @@ describe('evaluating base + LoRA', () => {
     expect(withLora.policy).toMatchObject({ lora: { path: adapterPath, scale: 1 } })
     const plain = EvalParams.parse({ environment: 'graph-menu', policy: { kind: 'llm', modelPath: basePath }, questionSetId: 1, limit: 3 })
 
-    const loraPolicy = await policyFor(withLora.policy, 'graph-menu')
-    const basePolicy = await policyFor(plain.policy, 'graph-menu')
+    const loraPolicy = await policyFor(withLora.policy, 'graph-menu', undefined, {}, getSharedRuntime)
+    const basePolicy = await policyFor(plain.policy, 'graph-menu', undefined, {}, getSharedRuntime)
     try {
       expect(loraPolicy.value.name).toMatch(/^llm-menu:base\.gguf@[0-9a-f]{12}\+lora:adapter-r4\.gguf@[0-9a-f]{12}\*1$/)
       expect(basePolicy.value.name).not.toContain('+lora:')
@@ -111,6 +112,6 @@ describe('evaluating base + LoRA', () => {
 
   it('refuses an adapter that does not fit the base before any context is made', async () => {
     const spec = EvalParams.parse({ environment: 'graph-menu', policy: { kind: 'llm', modelPath: basePath, lora: { path: wrongPath } }, questionSetId: 1 })
-    await expect(policyFor(spec.policy, 'graph-menu')).rejects.toThrow(/does not fit base model/)
+    await expect(policyFor(spec.policy, 'graph-menu', undefined, {}, getSharedRuntime)).rejects.toThrow(/does not fit base model/)
   })
 })

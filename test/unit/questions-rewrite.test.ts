@@ -169,7 +169,7 @@ describe('rewrite through a real GGUF', () => {
     expect(first.tokens).toBeGreaterThan(0)
 
     const ctx = jobContext(params)
-    const { result } = await questionsGenerateJobWith({ runtime: fixture.runtime() })(ctx)
+    const { result } = await questionsGenerateJobWith(async () => fixture.runtime())(ctx)
     const rw = result.rewrite!
     expect(rw.model).toMatch(/^stories260K\.gguf@[0-9a-f]{12}$/)
     expect(rw.promptTemplate).toBe('plain')
@@ -210,14 +210,14 @@ describe('rewrite through a real GGUF', () => {
 
   it.skipIf(!storiesAvailable)(storiesTitle('cancelling during the rewrite stores nothing and releases the model'), async () => {
     const ctx = jobContext({ name: 'cancelled', seed: 1, kinds: ['bridge'], maxPerKind: 5, rewrite: { modelPath: STORIES_260K, maxQuestions: 5, maxTokens: 16 } }, 'rewrite')
-    await expect(questionsGenerateJobWith({ runtime: fixture.runtime() })(ctx)).rejects.toBeInstanceOf(JobCancelledError)
+    await expect(questionsGenerateJobWith(async () => fixture.runtime())(ctx)).rejects.toBeInstanceOf(JobCancelledError)
     expect(demo.db.raw.prepare("select count(*) from question_sets where name = 'cancelled'").pluck().get()).toBe(0)
     expect(ctx.holds.at(-1)).toBe(`release ${STORIES_260K}`)
   }, 300_000)
 
   it('a missing model fails the job with a clear error before anything is stored', async () => {
     const ctx = jobContext({ name: 'missing-model', seed: 1, kinds: ['bridge'], maxPerKind: 2, rewrite: { modelPath: join(fixture.tmp.dir, 'nope.gguf') } })
-    await expect(questionsGenerateJobWith({ runtime: fixture.runtime() })(ctx)).rejects.toThrow(/nope\.gguf/)
+    await expect(questionsGenerateJobWith(async () => fixture.runtime())(ctx)).rejects.toThrow(/nope\.gguf/)
     expect(demo.db.raw.prepare("select count(*) from question_sets where name = 'missing-model'").pluck().get()).toBe(0)
   }, 120_000)
 })

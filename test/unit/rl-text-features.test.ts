@@ -11,7 +11,7 @@ import { candidateBuilder, MENU_LAYOUT, encode, layoutNames, squash } from '../.
 import { questionRelation, withTextFeatures } from '../../main/policy/head-policy/text-features'
 
 const sentence = (id: number, title: string, text: string) => ({ id, handle: id, documentId: id, title, ord: 0, text, step: 0, via: null })
-const select = (id: number): MenuItem => ({ id: `S${id}`, type: 'SELECT', label: `S${id}`, target: { sentence: { id } }, features: { rank: id } })
+const select = (id: number): MenuItem => ({ id: `S${id}`, type: 'SELECT', label: `S${id}`, target: { sentence: { id, handle: id, documentId: id, title: `T${id}`, ord: 0 }, adds: [] }, features: { rank: id } })
 
 function observation(committed: ReturnType<typeof sentence>[] = []): SentenceEnvData {
   return {

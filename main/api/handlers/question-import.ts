@@ -1,7 +1,7 @@
 import { ApiError, type ImportReport, type RouteInput } from '../../../preload/contract'
 import type { Services } from '../../app/services'
 import { otherLiveOwner } from '../../app/stale-exports'
-import { corpusRepositories } from '../../corpus/repository'
+import { corpusRepositories, questionColumns } from '../../corpus/repository'
 import { removeUpload, stageUpload, sweepStaleUploads } from '../../questions'
 
 /**
@@ -27,7 +27,7 @@ export async function importQuestionsAsJob(services: Services, input: RouteInput
     }
     const set = corpusRepositories(db).questions.set(end.result.setId)
     if (!set?.reportJson) throw new ApiError('INTERNAL', `Question set #${end.result.setId} was imported but its report is missing`)
-    return { setId: end.result.setId, report: JSON.parse(set.reportJson) as ImportReport }
+    return { setId: end.result.setId, report: questionColumns.report.read(set.reportJson) }
   } finally {
     await removeUpload(services.dataDir, upload)
   }

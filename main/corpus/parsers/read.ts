@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises'
 import { basename, extname } from 'node:path'
-import { formatBytes } from '../../text/bytes'
+import { formatBytes } from '../../../common'
 import { IngestFileError } from '../types'
 
 

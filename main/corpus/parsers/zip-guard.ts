@@ -1,6 +1,6 @@
 import { crc32, inflateRawSync } from 'node:zlib'
 import { IngestFileError } from '../types'
-import { formatBytes } from '../../text/bytes'
+import { formatBytes } from '../../../common'
 
 /**
  * A ZIP archive read with a budget, for containers such as DOCX: the central directory's declared

@@ -5,19 +5,20 @@
  */
 import { countTokens } from '../../corpus/tokens'
 import type { CellEpisode, CellStep } from './store'
+import { stepColumns } from '../../db/episode-columns'
 
 export const EXTRA_METRICS = ['episode.ms', 'episode.observationTokens', 'episode.policyTokens'] as const
 
 /** The menu item type (menu environments) or tool name (tool environments) of a step's action. */
 export function actionType(step: CellStep): string {
-  const action = JSON.parse(step.action_json) as { kind: string; id?: string; name?: string }
-  if (action.kind === 'tool') return action.name ?? 'tool'
+  const action = stepColumns.action.read(step.action_json)
+  if (action.kind === 'tool') return action.name || 'tool'
   if (action.kind === 'menu') {
-    const menu = JSON.parse(step.actions_json) as { items?: { id: string; type?: string }[] }
-    const type = menu.items?.find((i) => i.id === action.id)?.type
+    const menu = stepColumns.actions.read(step.actions_json)
+    const type = menu.kind === 'menu' ? menu.items.find((i) => i.id === action.id)?.type : undefined
     if (type) return type
     // A tool environment that also takes menu ids directly (free query: S<n> selects, A answers): named by the id's letter.
-    const prefix = /^[A-Za-z]+/.exec(action.id ?? '')?.[0]
+    const prefix = /^[A-Za-z]+/.exec(action.id)?.[0]
     return prefix ? `id ${prefix}…` : 'menu id'
   }
   return action.kind
@@ -35,7 +36,7 @@ export function episodeExtras(episode: CellEpisode, steps: readonly CellStep[]):
   const tools: Record<string, number> = {}
   for (const s of steps) {
     observationTokens += countTokens(s.observation_text)
-    const decision = JSON.parse(s.decision_json) as { tokens?: number }
+    const decision = stepColumns.decision.read(s.decision_json)
     if (typeof decision.tokens === 'number') {
       policyTokens += decision.tokens
       reported = true

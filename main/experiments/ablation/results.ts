@@ -8,6 +8,7 @@ import type SQLite from 'better-sqlite3'
 import type { AblationCell, AblationConfig, AblationResults, AblationRowResult, ResolvedRow } from '../../../preload/contract'
 import { metricCatalog } from '../metrics'
 import { runStore } from '../store'
+import { episodeColumns } from '../../db/episode-columns'
 import { TrainingStore } from '../training'
 import { episodeExtras, EXTRA_METRICS } from './episode-extras'
 import { alignKeys, estimate, pairedDifference, type Estimate } from './paired'
@@ -31,7 +32,7 @@ function rowEpisodes(raw: SQLite.Database, cells: readonly AblationCellRecord[],
       const key = `${e.question_id}:${cell.seed}`
       if (episodes[key]) continue
       const extras = episodeExtras(e, runs.episodeSteps(e.id))
-      episodes[key] = { episodeId: e.id, metrics: { ...(JSON.parse(e.metrics_json) as Record<string, number | null>), ...extras.metrics } }
+      episodes[key] = { episodeId: e.id, metrics: { ...episodeColumns.metrics.read(e.metrics_json), ...extras.metrics } }
       for (const [tool, n] of Object.entries(extras.tools)) toolMix[tool] = (toolMix[tool] ?? 0) + n
       if (!questions.has(key)) questions.set(key, { questionId: e.question_id, seed: cell.seed, question: e.question })
     }

@@ -5,11 +5,12 @@
  * trained head, or of the trained GGUF weights when the base's training names a GGUF model. Cells interleave up to the parallel limit within the job (they overlap where they wait:
  * GGUF model calls); progress is stored per cell. Finished cells are skipped when the job runs again.
  */
+import type { LlmHome } from '../../llm/llama-runtime'
 import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import type SQLite from 'better-sqlite3'
-import { AblationConfigSchema, PolicySpec, ResolvedRowSchema, type AblationConfig, type AblationPolicy, type ResolvedRow } from '../../../preload/contract'
+import { PolicySpec, type AblationConfig, type AblationPolicy, type ResolvedRow } from '../../../preload/contract'
 import { environmentFactory, type Answerer, type Policy } from '../../harness'
 import { createHead, restoreHead } from '../../policy/head'
 import { candidateBuilder, HeadPolicy, headInputDim } from '../../policy/head-policy'
@@ -20,7 +21,7 @@ import { runStore } from '../store'
 import { checkGgufTrainable, ggufPolicyOn, runTraining, TrainingStore, type TrainedGguf } from '../training'
 import { computeResults } from './results'
 import { isTrainedGguf, loraPolicySpec, trainingConfig } from './resolve'
-import { ablationStore, type AblationCellRecord } from './store'
+import { ablationColumns, ablationStore, type AblationCellRecord } from './store'
 
 export interface AblationDeps {
   answerer: Answerer
@@ -29,6 +30,8 @@ export interface AblationDeps {
   jobId: string | null
   progress(progress: number, stage: string, message?: string): void
   throwIfCancelled(): void
+  /** The LLM home (handed by the job's composition root) its GGUF policies, priors and trainer come from. */
+  llm?: LlmHome
   /** Folder for the GGUF files its training cells save (default: trained-models/ beside the workspace database). */
   ggufDir?: string
   /**
@@ -50,7 +53,7 @@ const HEAD_DEFAULTS = { arch: 'mlp', hidden: 32, temperature: 1 } as const
 export function storedAblation(raw: SQLite.Database, id: number): { name: string; status: string; config: AblationConfig; resolved: ResolvedRow[] } {
   const record = ablationStore(raw).get(id)
   if (!record) throw new Error(`No ablation #${id}`)
-  return { name: record.name, status: record.status, config: AblationConfigSchema.parse(JSON.parse(record.config_json)), resolved: ResolvedRowSchema.array().parse(JSON.parse(record.resolved_json)) }
+  return { name: record.name, status: record.status, config: ablationColumns.config.read(record.config_json), resolved: ablationColumns.resolved.read(record.resolved_json) }
 }
 
 export async function runAblation(raw: SQLite.Database, id: number, deps: AblationDeps): Promise<AblationRunSummary> {
@@ -95,7 +98,7 @@ export async function runAblation(raw: SQLite.Database, id: number, deps: Ablati
   try {
     // Refused before any cell runs, with a training run's own message: no native trainer here, or a model it cannot train.
     const gguf = config.base.training.gguf
-    if (gguf && todo.some((c) => isTrainedGguf(resolved[c.row]!.policy))) await checkGgufTrainable(gguf)
+    if (gguf && todo.some((c) => isTrainedGguf(resolved[c.row]!.policy))) await checkGgufTrainable(gguf, deps.llm)
     await Promise.all(Array.from({ length: limit }, worker))
     if (failure) throw failure
     deps.throwIfCancelled()
@@ -161,6 +164,7 @@ async function runCell(
           appVersion: deps.appVersion,
           jobId: deps.jobId,
           throwIfCancelled: deps.throwIfCancelled,
+          llm: deps.llm,
           ...(deps.ggufDir !== undefined ? { ggufDir: deps.ggufDir } : {}),
           progress: (p, _stage, message) => {
             // The run id exists from the first step on: record it so a cancelled cell resumes its training.
@@ -181,7 +185,7 @@ async function runCell(
       if (isTrainedGguf(row.policy) && gguf) {
         // The trained weights (the run's last saved GGUF), greedy, as the run's own held-out evaluation plays them.
         if (!checkpoint.gguf) throw new Error(`Training run #${trainRunId} saved no GGUF weights`)
-        const value = await ggufPolicyOn(gguf, row.environment, checkpoint.gguf.modelPath, { temperature: 0, seed: cell.seed })
+        const value = await ggufPolicyOn(gguf, row.environment, checkpoint.gguf.modelPath, { temperature: 0, seed: cell.seed }, deps.llm)
         policy = { value, dispose: () => value.dispose() }
         evaluated = { kind: 'llm', modelPath: checkpoint.gguf.modelPath, sha256: checkpoint.gguf.sha256, trainedFrom: gguf.modelPath, trainingRun: trainRunId, step: checkpoint.step }
       } else {
@@ -191,7 +195,7 @@ async function runCell(
       const p = row.policy as AblationPolicy
       if ((p.kind === 'head' && 'trainingRun' in p) || p.kind === 'head-file') {
         // A finished run's head (or a weights file): evaluated like any other policy.
-        policy = await policyFor(p, row.environment, raw)
+        policy = await policyFor(p, row.environment, raw, {}, deps.llm)
       } else if (p.kind === 'head') {
         const { protocol } = environmentFactory(row.environment)
         policy = headPolicy(row, createHead(HEAD_DEFAULTS.arch, { inputDim: headInputDim(protocol), hidden: HEAD_DEFAULTS.hidden, seed: cell.seed, temperature: HEAD_DEFAULTS.temperature }))
@@ -199,9 +203,9 @@ async function runCell(
         // Parsed here so a build whose policy spec has no LoRA option fails this cell with a plain message.
         const spec = PolicySpec.safeParse(loraPolicySpec(p.modelPath, p.loraPath))
         if (!spec.success) throw new Error('LoRA adapters are not available in this build: the GGUF policy has no lora option')
-        policy = await policyFor(spec.data, row.environment)
+        policy = await policyFor(spec.data, row.environment, undefined, {}, deps.llm)
       } else {
-        policy = await policyFor(p, row.environment, raw, row.envConfig)
+        policy = await policyFor(p, row.environment, raw, row.envConfig, deps.llm)
       }
     }
     try {

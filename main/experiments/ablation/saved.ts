@@ -3,12 +3,12 @@
  * and their stored results, re-run as a copy (a finished ablation never changes), deleted.
  */
 import type SQLite from 'better-sqlite3'
-import { ApiError, AblationResultsSchema, type AblationConfig, type AblationDetail, type AblationSummary, type ResolvedRow } from '../../../preload/contract'
+import { ApiError, type AblationConfig, type AblationDetail, type AblationSummary, type ResolvedRow } from '../../../preload/contract'
 import { corpusRepositories } from '../../corpus/repository'
 import { corpusSignature } from '../questions'
 import { resolveAblation } from './resolve'
 import { storedAblation } from './run'
-import { ablationStore, type AblationRecord, type AblationStatus } from './store'
+import { ablationColumns, ablationStore, type AblationRecord, type AblationStatus } from './store'
 
 const validation = (err: unknown): never => {
   throw new ApiError('VALIDATION', err instanceof Error ? err.message : String(err))
@@ -41,7 +41,7 @@ export function saveAblation(raw: SQLite.Database, name: string, config: Ablatio
 export function listAblations(raw: SQLite.Database): AblationSummary[] {
   return ablationStore(raw)
     .list()
-    .map((r) => summaryOf(r, (JSON.parse(r.resolved_json) as unknown[]).length))
+    .map((r) => summaryOf(r, ablationColumns.resolved.read(r.resolved_json).length))
 }
 
 /** A saved ablation as stored; a running one whose job has ended shows the job's final status. */
@@ -64,10 +64,10 @@ export function ablationDetail(raw: SQLite.Database, id: number, finalStatus?: (
     error,
     config,
     resolved,
-    ranOn: record.ran_on_json ? (JSON.parse(record.ran_on_json) as AblationDetail['ranOn']) : null,
+    ranOn: ablationColumns.ranOn.readNullable(record.ran_on_json),
     corpusSignatureNow: corpusSignature(raw),
     cells: store.cells(id).map((c) => ({ row: c.row, seed: c.seed, status: c.status, done: c.done, total: c.total, runId: c.run_id, trainRunId: c.train_run_id, error: c.error })),
-    results: record.results_json ? AblationResultsSchema.parse(JSON.parse(record.results_json)) : null,
+    results: ablationColumns.results.readNullable(record.results_json),
   }
 }
 

@@ -4,7 +4,18 @@
  */
 import type { Selectable } from 'kysely'
 import { perHandle, statement, type WorkspaceHandle } from '../../corpus/repository'
+import { AblationConfigSchema, AblationResultsSchema, ResolvedRowSchema } from '../../../preload/contract'
+import { jsonColumn } from '../../db/json-column'
 import type { AblationCellTable, AblationTable } from '../../db/schema'
+import { RanOn } from '../run-columns'
+
+/** The ablations table's JSON columns, each with its schema and codec. */
+export const ablationColumns = {
+  config: jsonColumn('ablations.config_json', AblationConfigSchema),
+  resolved: jsonColumn('ablations.resolved_json', ResolvedRowSchema.array()),
+  ranOn: jsonColumn('ablations.ran_on_json', RanOn),
+  results: jsonColumn('ablations.results_json', AblationResultsSchema),
+}
 
 export type AblationRecord = Selectable<AblationTable>
 export type AblationCellRecord = Selectable<AblationCellTable>

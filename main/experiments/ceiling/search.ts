@@ -59,7 +59,7 @@ export function goldUnits(question: EnvQuestion): GoldUnit[] {
 /** The query tool of sentence environments that take free queries (free-query's `search`). */
 const SEARCH_TOOL = 'search'
 const dataOf = (obs: { data: Record<string, unknown> }): SentenceEnvData => obs.data as SentenceEnvData
-const sentenceOf = (item: MenuItem): { id: number; documentId: number } | undefined => (item.target as { sentence?: { id: number; documentId: number } } | undefined)?.sentence
+const sentenceOf = (item: MenuItem): { id: number; documentId: number } | undefined => item.target?.sentence
 
 /** How many gold units the committed sentences cover. */
 export function committedUnitCount(ctx: EnvContext, units: readonly GoldUnit[], sentenceIds: readonly number[]): number {

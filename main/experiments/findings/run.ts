@@ -11,8 +11,9 @@ import { ablationDetail, runAblation, type AblationDeps } from '../ablation'
 import { corpusSignature } from '../questions'
 import { claim } from './claims'
 import { policyText } from './policy-text'
-import { findingsDetail, storedPlan, type StoredExperiment } from './saved'
+import { findingsDetail, storedPlan } from './saved'
 import { findingsStore } from './store'
+import { findingsColumns } from './columns'
 import { armEvidence } from './measure'
 import { BOOTSTRAP, judge } from './verdict'
 
@@ -29,7 +30,7 @@ export async function runFindings(raw: SQLite.Database, id: number, deps: Findin
   const store = findingsStore(raw)
   const detail = findingsDetail(raw, id)
   if (detail.status === 'done') throw new Error(`Findings run #${id} is finished; save a new one to run again`)
-  const experiments = JSON.parse(store.get(id)!.experiments_json) as StoredExperiment[]
+  const experiments = findingsColumns.experiments.read(store.get(id)!.experiments_json)
   store.start(id, deps.jobId, { appVersion: deps.appVersion, corpusSignature: corpusSignature(raw), models: [] })
   try {
     for (const [i, e] of experiments.entries()) {

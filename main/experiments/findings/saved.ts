@@ -8,14 +8,10 @@ import { ablationDetail, saveAblation } from '../ablation'
 import { allClaims, type PlanContext } from './claims'
 import { planFor } from './plan'
 import { findingsStore, type FindingsRecord, type FindingsStatus } from './store'
+import { findingsColumns } from './columns'
 
-export interface StoredExperiment {
-  key: string
-  ablationId: number
-  claims: string[]
-  /** Seconds spent running it, summed over resumes. */
-  seconds: number
-}
+export type { StoredExperiment } from './columns'
+import type { StoredExperiment } from './columns'
 
 const validation = (err: unknown): never => {
   throw new ApiError('VALIDATION', err instanceof Error ? err.message : String(err))
@@ -72,7 +68,7 @@ function detailOf(raw: SQLite.Database, r: FindingsRecord, finalStatus?: FinalSt
     status = ended.status === 'cancelled' ? 'cancelled' : 'failed'
     error = ended.error ?? 'its job ended before the findings run finished'
   }
-  const experiments = JSON.parse(r.experiments_json) as StoredExperiment[]
+  const experiments = findingsColumns.experiments.read(r.experiments_json)
   return {
     id: r.id,
     name: r.name,
@@ -83,7 +79,7 @@ function detailOf(raw: SQLite.Database, r: FindingsRecord, finalStatus?: FinalSt
     error,
     config: FindingsConfigSchema.parse(JSON.parse(r.config_json)),
     experiments: experiments.map((e) => ({ ...e, status: experimentStatus(raw, e.ablationId, finalStatus) })),
-    ranOn: r.ran_on_json ? (JSON.parse(r.ran_on_json) as FindingsDetail['ranOn']) : null,
+    ranOn: findingsColumns.ranOn.readNullable(r.ran_on_json),
     results: r.results_json ? FindingsResultsSchema.parse(JSON.parse(r.results_json)) : null,
   }
 }
@@ -101,7 +97,7 @@ function experimentStatus(raw: SQLite.Database, ablationId: number, finalStatus?
 export function storedPlan(raw: SQLite.Database, id: number): PlanContext {
   const record = findingsStore(raw).get(id)
   if (!record) throw new Error(`No findings run #${id}`)
-  return JSON.parse(record.plan_json) as PlanContext
+  return findingsColumns.plan.read(record.plan_json)
 }
 
 /** Before findings.run is queued: the run exists and is not finished. */

@@ -6,6 +6,7 @@
 import type { Selectable } from 'kysely'
 import { perHandle, statement, type WorkspaceHandle } from '../../corpus/repository'
 import type { FindingsTable } from '../../db/schema'
+import { episodeColumns } from '../../db/episode-columns'
 
 export type FindingsRecord = Selectable<FindingsTable>
 export type FindingsStatus = 'saved' | 'running' | 'done' | 'failed' | 'cancelled'
@@ -64,8 +65,8 @@ export class FindingsStore {
   /** Each training rollout of a run: its step, question and accumulated evidence (sentence or chunk ids). */
   trainingEvidence(runId: number): { step: number; questionId: number; evidence: number[] }[] {
     return this.s.trainingEvidence().all(runId).map((r) => {
-      const outcome = JSON.parse(r.outcome_json) as { evidence?: { sentenceIds?: number[]; chunkIds?: number[] } }
-      return { step: r.step, questionId: r.question_id, evidence: outcome.evidence?.sentenceIds ?? outcome.evidence?.chunkIds ?? [] }
+      const { evidence } = episodeColumns.outcome.read(r.outcome_json)
+      return { step: r.step, questionId: r.question_id, evidence: evidence.sentenceIds ?? evidence.chunkIds ?? [] }
     })
   }
 }

@@ -9,6 +9,7 @@ import type SQLite from 'better-sqlite3'
 import type { Answerer } from '../../harness'
 import { creditSchemes, memoScorer, type StepCredit } from '../../rl/credit'
 import { creditSignals, goldPathLabels, signalQuality, type CreditedGroup, type CreditedRollout, type SignalQuality } from '../../rl/credit-quality'
+import { episodeColumns } from '../../db/episode-columns'
 import { EvidenceResolver } from '../evidence'
 import { creditSteps } from './credit-steps'
 import { rolloutsForReplay } from './queries'
@@ -62,7 +63,7 @@ export async function runCreditQuality(raw: SQLite.Database, runId: number, answ
       skipped++
       continue
     }
-    const gold = JSON.parse(row.goldJson) as Gold
+    const gold = episodeColumns.gold.read(row.goldJson)
     const { trajectory, faithful } = await replayRollout(
       raw,
       { environment: config.environment, envConfig: config.envConfig ?? {}, questionId: row.questionId, question: row.question, seed: row.seed, gold, outcomeJson: row.outcomeJson, steps: row.steps },
@@ -78,7 +79,7 @@ export async function runCreditQuality(raw: SQLite.Database, runId: number, answ
     const scorer = memoScorer(async (ids) => answerer.score(row.question, sentences(ids).map((s) => s.text), answer))
     const credits: Record<string, StepCredit[]> = {}
     for (const name of schemes) credits[name] = await creditSchemes.get(name).impl({ steps, score: (ids) => scorer.score(ids), seed: row.seed })
-    const metrics = JSON.parse(row.metricsJson) as Record<string, number | null>
+    const metrics = episodeColumns.metrics.read(row.metricsJson)
     const key = `${row.step}:${row.questionId ?? row.question}`
     const group = groups.get(key) ?? { questionId: String(row.questionId ?? row.question), questionType: row.questionType ?? null, hops: resolved.documentIds.length, rollouts: [] }
     group.rollouts.push({ labels: goldPathLabels(steps, resolved.sentenceIds), reward: metrics['train.reward'] ?? 0, credits })

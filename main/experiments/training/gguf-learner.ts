@@ -14,9 +14,11 @@ import { createHash } from 'node:crypto'
 import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type SQLite from 'better-sqlite3'
+import { z } from 'zod'
 import type { Policy, Trajectory } from '../../harness'
-import { defaultThreadCount } from '../../llm/llama-runtime'
-import { GgufTrainer, type ProbeItem, type TrainResult } from '../../llm/training'
+import { defaultThreadCount, type LlmHome } from '../../llm/llama-runtime'
+import { GgufTrainer, ProbeItem, type TrainResult } from '../../llm/training'
+import { jsonColumn } from '../../db/json-column'
 import { TeacherForcedPolicy, type LlmDecision } from '../../policy/llm-policy'
 import { scriptedPolicyFor } from '../factories'
 import { imitationBatch, stepDiagnostics, tokenBatch, type TokenBatch, type TokenDecision, type TrainConfig } from '../../rl/trainer'
@@ -40,6 +42,8 @@ export interface GgufLearnerDeps {
   onBatch?(step: number, batch: TokenBatch): void
   progress(progress: number, stage: string, message?: string): void
   throwIfCancelled(): void
+  /** The LLM home (handed by the job's composition root): GGUF policies, a head's prior and the trainer's backend come from it. */
+  llm?: LlmHome
 }
 
 /** Decision prompts in the KL probe (the distribution of each one's first reply token); packed, they share the system prompt. */
@@ -82,10 +86,10 @@ export async function createGgufLearner({ raw, config, runId, checkpoint, deps, 
   if (optimizerState && !existsSync(optimizerState)) throw new Error(`The run's optimizer state (${optimizerState}) is gone: cannot resume run #${runId} exactly`)
   const runDir = join(deps.ggufDir ?? join(dirname(raw.name), 'trained-models'), `run-${runId}`)
   const probeFile = join(runDir, 'probe.json')
-  const policyOn = (path: string, temperature: number) => ggufPolicyOn(gguf, config.environment, path, { temperature, seed: config.seed }, true)
+  const policyOn = (path: string, temperature: number) => ggufPolicyOn(gguf, config.environment, path, { temperature, seed: config.seed }, deps.llm, true)
 
   deps.progress(0, 'training', 'Starting the GGUF trainer')
-  const trainer = await GgufTrainer.start({ backend: await trainerBackend(gguf) })
+  const trainer = await GgufTrainer.start({ backend: await trainerBackend(gguf, deps.llm) })
   /**
    * The trainer's calls take seconds (longer than the job manager's grace before it stops the thread, which
    * would leave the trainer behind): while one runs, the cancel flag is looked at every 100 ms, and a
@@ -124,7 +128,7 @@ export async function createGgufLearner({ raw, config, runId, checkpoint, deps, 
     await cancellable(trainer.load(loadRequestFor(gguf, current, { baseModel: gguf.modelPath, optimizerState, threads: defaultThreadCount() })))
     baseSha256 = await sha256File(gguf.modelPath)
     if (checkpoint) {
-      if (existsSync(probeFile)) probe = JSON.parse(readFileSync(probeFile, 'utf8')) as ProbeItem[]
+      if (existsSync(probeFile)) probe = jsonColumn(probeFile, z.array(ProbeItem)).read(readFileSync(probeFile, 'utf8'))
       else {
         const base = await policyOn(gguf.modelPath, 0)
         const played: Trajectory[] = []

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs'
 import { environmentFactory, type Protocol } from '../../harness'
 import { checkGgufFile } from '../../llm/gguf-check'
-import { getSharedRuntime } from '../../llm/llama-runtime'
+import { runtimeFrom, type LlmHome } from '../../llm/llama-runtime'
 import { GgufTrainer, type LoadRequest, type ProbeItem, type TrainerBackend, type TrainItem, type TrainRequest } from '../../llm/training'
 import { createPolicy, LLM_KIND_FOR_PROTOCOL, type LlmPolicy, type LlmPolicyKind } from '../../policy/llm-policy'
 import { GGUF_ADAMW, type GgufTrainConfig } from '../../../preload/contract'
@@ -19,8 +19,8 @@ export function ggufPolicyKind(environment: string, protocol: Protocol): LlmPoli
 }
 
 /** The trainer's backend for a config: the runtime's GPU backend when layers are offloaded, else the CPU. */
-export async function trainerBackend(gguf: GgufTrainConfig): Promise<TrainerBackend> {
-  const runtime = await getSharedRuntime()
+export async function trainerBackend(gguf: GgufTrainConfig, llm: LlmHome | undefined): Promise<TrainerBackend> {
+  const runtime = await runtimeFrom(llm, `Training ${gguf.modelPath}`)
   return gguf.gpuLayers !== 0 && (runtime.backend === 'cuda' || runtime.backend === 'vulkan') ? runtime.backend : 'cpu'
 }
 
@@ -30,7 +30,7 @@ export const untrainable = (modelPath: string, reason: string): Error => new Err
  * Refuses a GGUF training config before any run row or file exists, with the messages a run gives: the
  * native trainer cannot be built or started here, or the model cannot be trained (a quantised or F16 tensor).
  */
-export async function checkGgufTrainable(gguf: GgufTrainConfig): Promise<void> {
+export async function checkGgufTrainable(gguf: GgufTrainConfig, llm: LlmHome | undefined): Promise<void> {
   if (!existsSync(gguf.modelPath)) throw new Error(`No GGUF model file at ${gguf.modelPath}`)
   // The file itself (header, every tensor's bytes and type, F32), with the reason model add and model trainable give.
   try {
@@ -38,7 +38,7 @@ export async function checkGgufTrainable(gguf: GgufTrainConfig): Promise<void> {
   } catch (err) {
     throw untrainable(gguf.modelPath, err instanceof Error ? err.message : String(err))
   }
-  const trainer = await GgufTrainer.start({ backend: await trainerBackend(gguf) })
+  const trainer = await GgufTrainer.start({ backend: await trainerBackend(gguf, llm) })
   try {
     const estimate = await trainer.estimate({ model: gguf.modelPath, optimizer: gguf.optimizer, contextSize: gguf.contextSize, lastBlocks: gguf.lastBlocks ?? -1, withBase: true })
     if (!estimate.trainable) throw untrainable(gguf.modelPath, estimate.reason)
@@ -48,9 +48,9 @@ export async function checkGgufTrainable(gguf: GgufTrainConfig): Promise<void> {
 }
 
 /** The policy a run's held-out evaluation plays: the weights at `path`, in the environment's protocol, with the run's context and token limits. */
-export async function ggufPolicyOn(gguf: GgufTrainConfig, environment: string, path: string, sampling: { temperature: number; seed: number }, recordTokens = false): Promise<LlmPolicy> {
+export async function ggufPolicyOn(gguf: GgufTrainConfig, environment: string, path: string, sampling: { temperature: number; seed: number }, llm: LlmHome | undefined, recordTokens = false): Promise<LlmPolicy> {
   const kind = ggufPolicyKind(environment, environmentFactory(environment).protocol)
-  return createPolicy({ kind, modelPath: path, contextSize: gguf.contextSize, sequences: 1, recordTokens, maxTokens: gguf.maxTokens, sampling }, await getSharedRuntime())
+  return createPolicy({ kind, modelPath: path, contextSize: gguf.contextSize, sequences: 1, recordTokens, maxTokens: gguf.maxTokens, sampling }, await runtimeFrom(llm, `The GGUF policy ${path}`))
 }
 
 /** The trainer's load request for a config: every option from the config (the trainer has no defaults). */

@@ -4,7 +4,7 @@
  * with Adam. Its checkpoint is the head's weights and Adam's state.
  */
 import { type Protocol } from '../../harness'
-import { getSharedRuntime } from '../../llm/llama-runtime'
+import { runtimeFrom, type LlmHome } from '../../llm/llama-runtime'
 import { Adam, createHead, restoreHead } from '../../policy/head'
 import { candidateBuilder, HeadPolicy, headInputDim, type PriorProvider } from '../../policy/head-policy'
 import { createPolicy, menuPrior, type MenuLlmPolicy } from '../../policy/llm-policy'
@@ -12,19 +12,19 @@ import { trainOnBatch, updateConfigOf, type TrainConfig } from '../../rl/trainer
 import type { Learner } from './learner'
 import type { TrainingCheckpoint } from './store'
 
-async function loadPrior(modelPath: string): Promise<{ policy: MenuLlmPolicy; provider: PriorProvider }> {
-  const policy = (await createPolicy({ kind: 'llm-menu', modelPath }, await getSharedRuntime())) as MenuLlmPolicy
+async function loadPrior(modelPath: string, llm: LlmHome | undefined): Promise<{ policy: MenuLlmPolicy; provider: PriorProvider }> {
+  const policy = (await createPolicy({ kind: 'llm-menu', modelPath }, await runtimeFrom(llm, `The head's GGUF prior ${modelPath}`))) as MenuLlmPolicy
   return { policy, provider: menuPrior(policy) }
 }
 
 const kept = async (): Promise<void> => {}
 
-export async function createHeadLearner(config: TrainConfig, protocol: Protocol, checkpoint: TrainingCheckpoint | null): Promise<Learner> {
+export async function createHeadLearner(config: TrainConfig, protocol: Protocol, checkpoint: TrainingCheckpoint | null, llm?: LlmHome): Promise<Learner> {
   const builder = candidateBuilder(protocol)
   const head = checkpoint ? restoreHead(checkpoint.head) : createHead(config.head.arch, { inputDim: headInputDim(protocol), hidden: config.head.hidden, seed: config.seed, temperature: config.temperature })
   const adam = checkpoint ? Adam.restore(checkpoint.adam) : new Adam(head.size, { lr: config.learningRate })
   // The frozen LLM (on the GPU when there is one) scores every menu id; only beta and the head train.
-  const prior = config.prior ? await loadPrior(config.prior.modelPath) : null
+  const prior = config.prior ? await loadPrior(config.prior.modelPath, llm) : null
   const priorOption = prior ? { prior: prior.provider } : {}
   return {
     rolloutPolicy: async () => ({ policy: new HeadPolicy(head, builder, { mode: 'sample', temperature: config.temperature, ...priorOption }), dispose: kept }),

@@ -6,6 +6,7 @@
  */
 import type SQLite from 'better-sqlite3'
 import { sql } from 'kysely'
+import type { z } from 'zod'
 import {
   ApiError,
   TrainingRunConfig,
@@ -18,6 +19,8 @@ import { workspaceQuery, type RowOf } from '../../db/query'
 import { aggregate, comparePaired, type QuestionResult } from '../../eval'
 import { headlineMetric, rewardTerm, type GoldLevel } from '../../rl/reward-schemes'
 import { TrainingStore } from './store'
+import { episodeColumns } from '../../db/episode-columns'
+import { runColumns, type RunSummaryJson } from '../run-columns'
 
 /** The held-out metrics compared before / after training at each gold level, paired by question. */
 const HELD_OUT_BY_LEVEL: Record<GoldLevel, readonly string[]> = {
@@ -91,11 +94,7 @@ const replayableRollouts = workspaceQuery((db, p: { run: number; from: number; t
 
 type RunRow = RowOf<typeof trainRun>
 
-interface StoredSummary {
-  aggregates?: Record<string, { mean: number | null }>
-  heldOutBefore?: PerQuestion | null
-  heldOutAfter?: PerQuestion | null
-}
+type StoredSummary = z.infer<typeof RunSummaryJson>
 
 const num = (v: unknown, fallback = 0): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback)
 const numOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null)
@@ -116,7 +115,7 @@ function storedConfig(r: RunRow): { stored: Pick<TrainingRunConfig, 'answerer' |
   return { stored: { answerer, answererName }, config }
 }
 
-const summaryOf = (r: RunRow): StoredSummary => (r.summary_json ? (JSON.parse(r.summary_json) as StoredSummary) : {})
+const summaryOf = (r: RunRow): StoredSummary => runColumns.summary.readNullable(r.summary_json) ?? {}
 
 function summarise(raw: SQLite.Database, r: RunRow, jobOf: JobLookup): TrainingRunSummary {
   const { stored, config } = storedConfig(r)
@@ -163,8 +162,8 @@ function stepRows(raw: SQLite.Database, runId: number): { steps: TrainStepDiagno
   const rollouts = new Map(rolloutsPerStep(raw).all({ run: runId }).map((x) => [x.step, x.n]))
   const perQuestion = new Map<number, PerQuestion>()
   const steps = rows.map(({ step, diagnostics_json }) => {
-    const d = JSON.parse(diagnostics_json) as Record<string, unknown>
-    if (d.heldOutPerQuestion) perQuestion.set(step, d.heldOutPerQuestion as PerQuestion)
+    const d = runColumns.diagnostics.read(diagnostics_json)
+    if (d.heldOutPerQuestion) perQuestion.set(step, d.heldOutPerQuestion)
     const heldOut = d.heldOut && typeof d.heldOut === 'object' ? Object.fromEntries(Object.entries(d.heldOut).map(([k, v]) => [k, numOrNull(v)])) : null
     return {
       step,
@@ -253,7 +252,7 @@ export function trainingRollouts(raw: SQLite.Database, runId: number, step: numb
   return {
     total,
     rollouts: rows.map((x) => {
-      const metrics = JSON.parse(x.metrics_json) as Record<string, number | null>
+      const metrics = episodeColumns.metrics.read(x.metrics_json)
       return { id: x.id, questionId: x.question_id, question: x.question, answer: x.answer, turns: x.turns, reward: numOrNull(metrics['train.reward']), metrics }
     }),
   }

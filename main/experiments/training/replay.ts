@@ -8,6 +8,7 @@
 import type SQLite from 'better-sqlite3'
 import { createEnvironment, runEpisode, type Policy, type PolicyDecision, type Trajectory, environmentContext } from '../../harness'
 import { decodeSteps, type CompactStep } from './store'
+import { episodeColumns } from '../../db/episode-columns'
 
 /** Plays back the stored actions with their recorded decisions (and the credit each step received). */
 class StoredActions implements Policy {
@@ -45,7 +46,7 @@ export async function replayRollout(
   const env = createEnvironment(stored.environment, environmentContext(raw), stored.envConfig)
   const question = { id: String(stored.questionId ?? 'replay'), question: stored.question, ...stored.gold }
   const trajectory = await runEpisode(env, new StoredActions(steps), question, stored.seed, { previews: true, observations: options.observations ?? false, maxSteps: steps.length })
-  const before = JSON.parse(stored.outcomeJson) as { evidence?: unknown }
+  const before = episodeColumns.outcome.read(stored.outcomeJson)
   const faithful = trajectory.steps.length === steps.length && JSON.stringify(trajectory.outcome.evidence) === JSON.stringify(before.evidence)
   return { trajectory, faithful }
 }

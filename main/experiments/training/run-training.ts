@@ -55,7 +55,7 @@ const meanOf = (r: HeldOutResult) => Object.fromEntries(Object.entries(r.aggrega
 export async function runTraining(raw: SQLite.Database, input: TrainConfigInput, deps: TrainingDeps, runId: number | null = null): Promise<TrainingOutcome> {
   const config = resolveTrainConfig(raw, input)
   const factory = environmentFactory(config.environment)
-  if (config.gguf && runId === null) await checkGgufTrainable(config.gguf)
+  if (config.gguf && runId === null) await checkGgufTrainable(config.gguf, deps.llm)
   const runs = new RunStore(raw)
   const store = new TrainingStore(raw)
   const id =
@@ -75,7 +75,7 @@ export async function runTraining(raw: SQLite.Database, input: TrainConfigInput,
   try {
     learner = config.gguf
       ? await createGgufLearner({ raw, config, runId: id, checkpoint, deps, heldOutPass: async (policy, onTrajectory) => void (await evaluatePolicy(evalEnv, policy, heldOut, deps.answerer, evidence, config.seed, onTrajectory)) })
-      : await createHeadLearner(config, factory.protocol, checkpoint)
+      : await createHeadLearner(config, factory.protocol, checkpoint, deps.llm)
     const evaluate = async (l: Learner): Promise<HeldOutResult> => {
       const phase = await l.evalPolicy()
       try {

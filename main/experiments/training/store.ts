@@ -7,30 +7,17 @@ import { deflateSync, inflateSync } from 'node:zlib'
 import type SQLite from 'better-sqlite3'
 import { sql } from 'kysely'
 import { workspaceQuery } from '../../db/query'
-import type { Action } from '../../harness'
+import type { z } from 'zod'
+import { CompactStepSchema, runColumns, TrainingCheckpointSchema } from '../run-columns'
 import type { PlayedRollout } from './rollouts'
 
 /** One stored rollout step: enough to replay the episode exactly and to show its credit. */
-export interface CompactStep {
-  action: Action
-  logprob: number | null
-  /** The chosen candidate's index and the candidate count (the head's decision). */
-  index: number | null
-  candidates: number | null
-  credit: { total: number; frontier: number; enablement: number; gain: number }
-  advantage: number
-}
+export type CompactStep = z.infer<typeof CompactStepSchema>
 
-export interface TrainingCheckpoint {
-  step: number
-  head: unknown
-  adam: unknown
-  /** GGUF runs: the weights after this step, the optimizer state beside them and the learning rate the KL guard left. */
-  gguf?: { modelPath: string; sha256: string; optimizerState?: string; lr?: number }
-}
+export type TrainingCheckpoint = z.infer<typeof TrainingCheckpointSchema>
 
 export const encodeSteps = (steps: CompactStep[]): Buffer => deflateSync(Buffer.from(JSON.stringify(steps)))
-export const decodeSteps = (blob: Uint8Array): CompactStep[] => JSON.parse(inflateSync(blob).toString('utf8')) as CompactStep[]
+export const decodeSteps = (blob: Uint8Array): CompactStep[] => runColumns.compactSteps.read(inflateSync(blob).toString('utf8'))
 
 type EpisodeInsert = { run: number; question: number; text: string; seed: number; answer: string; gold: string; outcome: string; metrics: string; turns: number; formatErrors: number; ms: number; step: number; steps: Buffer }
 
@@ -91,11 +78,11 @@ export class TrainingStore {
   /** The last completed step's checkpoint, or null before the first. */
   lastCheckpoint(runId: number): TrainingCheckpoint | null {
     const row = lastCheckpoint(this.raw).value({ run: runId })
-    return row ? (JSON.parse(row) as TrainingCheckpoint) : null
+    return runColumns.checkpoint.readNullable(row)
   }
 
   diagnostics(runId: number): { step: number; diagnostics: unknown }[] {
-    return diagnostics(this.raw).all({ run: runId }).map((r) => ({ step: r.step, diagnostics: JSON.parse(r.diagnostics_json) as unknown }))
+    return diagnostics(this.raw).all({ run: runId }).map((r) => ({ step: r.step, diagnostics: runColumns.diagnostics.read(r.diagnostics_json) }))
   }
 
   /** Average stored bytes per rollout of a run (the storage budget is 20 KB). */
@@ -110,5 +97,5 @@ export function checkpointOf(raw: SQLite.Database, runId: number, step?: number)
   if (last.last === null) throw new Error(`Training run #${runId} has no completed step (no checkpoint yet)`)
   const row = checkpointAt(raw).value({ run: runId, step: step ?? last.last })
   if (!row) throw new Error(`Training run #${runId} has no step ${step}: its checkpoints are steps 0..${last.last}`)
-  return JSON.parse(row) as TrainingCheckpoint
+  return runColumns.checkpoint.read(row)
 }

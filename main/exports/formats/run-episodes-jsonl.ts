@@ -1,6 +1,7 @@
 import type { Action } from '../../harness'
 import { decodeSteps } from '../../experiments/training'
 import { getEpisode } from '../../experiments/queries'
+import { episodeColumns } from '../../db/episode-columns'
 import { defineFormat, jsonLine } from '../format'
 import { episodeRecords, resultOf, rewardOf, runOrThrow } from '../run-episodes'
 
@@ -49,8 +50,8 @@ export const runEpisodesJsonl = defineFormat({
       }
       const result = resultOf(record)
       const components = Object.fromEntries(Object.entries(result.metrics).filter(([k]) => k.startsWith('train.reward.') || (k.startsWith('reward.') && k !== 'reward.total')))
-      const outcome = JSON.parse(record.outcome_json) as { evidence: unknown; seen: unknown; toolsUsed?: unknown }
-      const gold = JSON.parse(record.gold_json) as { supportingFacts?: unknown; supportingDocs?: unknown }
+      const outcome = episodeColumns.outcome.read(record.outcome_json)
+      const gold = episodeColumns.gold.read(record.gold_json)
       out.write(jsonLine({
         ...result, runKind: run.kind, supportingFacts: gold.supportingFacts ?? [], supportingDocs: gold.supportingDocs ?? [],
         reward: rewardOf(result.metrics), rewardComponents: components, evidence: outcome.evidence, seen: outcome.seen, toolsUsed: outcome.toolsUsed ?? [], steps,

@@ -30,7 +30,7 @@ export function renderMenu(items: readonly MenuItem[]): string[] {
   const lines = ['', 'Menu: reply with exactly one id.']
   const width = Math.max(1, ...items.map((i) => i.id.length))
   for (const item of items) {
-    const sentence = (item.target as { sentence?: { handle: number } } | undefined)?.sentence
+    const sentence = item.target?.sentence
     const text = sentence ? `${item.type} #${sentence.handle}` : item.label
     lines.push(`  ${item.id.padEnd(width)}  ${clip(text, 160)}`)
   }

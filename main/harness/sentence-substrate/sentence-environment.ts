@@ -57,7 +57,14 @@ export type SentenceEnvSnapshot = {
 
 export type Resolved = { kind: 'item'; item: MenuItem } | { kind: 'search'; query: string; truncated: boolean } | { formatError: string }
 
-const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T
+/**
+ * A JSON copy of plain data the environment built itself (snapshots, observations, recorded actions): it
+ * must not alias the live state, and must be what storing it would keep. Not stored JSON, so no schema.
+ */
+const json = <T>(value: T): T => {
+  const copy: T = JSON.parse(JSON.stringify(value))
+  return copy
+}
 
 /** The entity keys a question names, by its text: every rollout of a group reads the same question, and the NLP pass is the dearest part of a reset. */
 const questionEntityCache = new LRUCache<string, string[]>({ max: 10_000 })
@@ -273,7 +280,7 @@ export abstract class SentenceEnvironment<Config extends SubstrateConfig> implem
   private async apply(ep: Episode, resolved: Exclude<Resolved, { formatError: string }>): Promise<Omit<HistoryEntry, 'turn' | 'action' | 'valid'>> {
     if (resolved.kind === 'item') {
       const { item } = resolved
-      const sentence = (item.target as { sentence?: { id: number; handle: number } } | undefined)?.sentence
+      const sentence = item.target?.sentence
       if ((item.type === 'SELECT' || item.type === 'ANSWER_WITH') && sentence) {
         ep.committed.push(sentence.id)
         const entityIds = this.afterCommit(ep, sentence.id, item.id)

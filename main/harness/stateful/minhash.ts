@@ -8,6 +8,7 @@
  * are reproducible across runs and machines.
  */
 import { words } from './text'
+import { fnv1a } from '../../../common'
 
 export interface MinHashOptions {
   permutations: number
@@ -35,14 +36,6 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
   return inter / (a.size + b.size - inter)
 }
 
-function fnv1a(text: string): number {
-  let h = 0x811c9dc5
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i)
-    h = Math.imul(h, 0x01000193)
-  }
-  return h >>> 0
-}
 
 function fmix32(x: number): number {
   x ^= x >>> 16

@@ -13,6 +13,8 @@ import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { z } from 'zod'
+import { jsonColumn } from '../../db/json-column'
 
 const run = promisify(execFile)
 
@@ -57,7 +59,7 @@ function nodeLlamaCpp(): { dir: string; release: string } {
     if (up === dir) throw new GgufTrainerUnavailableError('node-llama-cpp is installed without its llama/ folder: cannot find the llama.cpp release to build the GGUF trainer against')
     dir = up
   }
-  const info = JSON.parse(readFileSync(join(dir, 'llama', 'llama.cpp.info.json'), 'utf8')) as { tag: string }
+  const info = jsonColumn(join(dir, 'llama', 'llama.cpp.info.json'), z.looseObject({ tag: z.string() })).read(readFileSync(join(dir, 'llama', 'llama.cpp.info.json'), 'utf8'))
   return { dir, release: info.tag }
 }
 

@@ -43,7 +43,7 @@ export function withTextFeatures(data: SentenceEnvData, candidates: readonly Can
   // A menu candidate's action names its item; the item's target names the sentence.
   const sentenceOf = new Map<string, number>()
   for (const item of data.menu) {
-    const id = (item.target as { sentence?: { id?: unknown } } | undefined)?.sentence?.id
+    const id = item.target?.sentence?.id
     if (typeof id === 'number') sentenceOf.set(item.id, id)
   }
   const sentenceText = (c: Candidate): string | undefined => {

@@ -12,7 +12,7 @@ import { QuestionSetError } from '../errors'
 import { answerInQuestion } from '../view'
 import { bridgeQuestions } from './bridge'
 import { comparisonQuestions } from './comparison'
-import { openQuestionRewriter, rewriteQuestions, type QuestionRewriter } from './rewrite'
+import { rewriteQuestions, type QuestionRewriter } from './rewrite'
 import type { GeneratedQuestion } from './types'
 
 export type { GeneratedQuestion, GoldSentenceRef } from './types'
@@ -69,12 +69,17 @@ export function selectGenerated(candidates: readonly GeneratedQuestion[], params
 /** Opens the rewrite model when the params ask for one (after the cheap checks and the candidates). */
 export type OpenRewriter = (modelPath: string) => Promise<QuestionRewriter>
 
+/** For callers that hold no model: asking for a rewrite is then an error that says so. */
+const noRewriter: OpenRewriter = async (path) => {
+  throw new Error(`A rewrite with ${path} needs a model, and this caller opened none: pass an OpenRewriter (see openQuestionRewriter)`)
+}
+
 /**
  * Generates and stores a new question set; returns its id and the yields. With `params.rewrite`, the
  * kept questions go through the model (rewrite.ts) before the set is written; the model is opened by
  * `openRewriter` and released before the write.
  */
-export async function generateQuestionSet(raw: WorkspaceHandle, params: Omit<QuestionGenerateParams, 'rewrite'> & { rewrite?: QuestionGenerateParams['rewrite'] }, reporter: GenerateReporter = silentReporter, openRewriter: OpenRewriter = (path) => openQuestionRewriter(path)): Promise<QuestionGenerateResult> {
+export async function generateQuestionSet(raw: WorkspaceHandle, params: Omit<QuestionGenerateParams, 'rewrite'> & { rewrite?: QuestionGenerateParams['rewrite'] }, reporter: GenerateReporter = silentReporter, openRewriter: OpenRewriter = noRewriter): Promise<QuestionGenerateResult> {
   const t0 = performance.now()
   const repos = corpusRepositories(raw)
   const repo = repos.questions

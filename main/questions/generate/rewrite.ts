@@ -7,7 +7,7 @@
 import type { QuestionProvenance, QuestionRewriteOptions, RewriteCounts } from '../../../preload/contract'
 import { PolicyError } from '../../llm/errors'
 import { instructLine, renderInstruct, type InstructLine, type InstructPrompt } from '../../llm/instruct-line'
-import { getSharedRuntime, type LlamaRuntime } from '../../llm/llama-runtime'
+import type { LlamaRuntime } from '../../llm/llama-runtime'
 import { describeModel, modelCacheFor } from '../../llm/model-cache'
 import { checkRewrite } from './rewrite-check'
 import type { GeneratedQuestion } from './types'
@@ -36,13 +36,12 @@ const SEQUENCES = 4
 const CONTEXT = 1024
 
 /** Opens the model at `modelPath` through the LLM home's cache (bad files fail here with a clear ModelFileError). */
-export async function openQuestionRewriter(modelPath: string, runtime?: LlamaRuntime): Promise<QuestionRewriter> {
+export async function openQuestionRewriter(modelPath: string, runtime: LlamaRuntime): Promise<QuestionRewriter> {
   // Read from the header first: a missing or bad file, or an embedding model, fails before anything loads.
   const file = await describeModel(modelPath)
   if (file.isEmbeddingModel) throw new PolicyError('invalid-input', `${modelPath} looks like an embedding model (${file.embeddingReasons.join('; ')}): a rewrite needs a generator`)
-  const rt = runtime ?? (await getSharedRuntime())
   // The context is as long as the model allows, up to CONTEXT tokens.
-  const lease = await modelCacheFor(rt).lease(modelPath, { sequences: SEQUENCES, contextSize: Math.min(CONTEXT, file.contextLength ?? CONTEXT) })
+  const lease = await modelCacheFor(runtime).lease(modelPath, { sequences: SEQUENCES, contextSize: Math.min(CONTEXT, file.contextLength ?? CONTEXT) })
   return {
     model: lease.modelId,
     sha256: lease.file.sha256!,

@@ -18,10 +18,10 @@ export const feature = (item: MenuItem, name: string): number => item.features?.
 
 export const ofType = (data: SentenceEnvData, type: string): MenuItem[] => data.menu.filter((i) => i.type === type)
 
-export const sentenceOf = (item: MenuItem): SentenceRef | undefined => (item.target as { sentence?: SentenceRef } | undefined)?.sentence
+export const sentenceOf = (item: MenuItem): SentenceRef | undefined => item.target?.sentence
 
 /** The sentences a menu item would add (SELECT / ANSWER_WITH: its sentence; LOOKUP: its preview), with their documents. */
-export const addsOf = (item: MenuItem): AddedSentence[] => (item.target as { adds?: AddedSentence[] } | undefined)?.adds ?? []
+export const addsOf = (item: MenuItem): AddedSentence[] => item.target?.adds ?? []
 
 export interface AddedSentence {
   id: number
@@ -30,7 +30,7 @@ export interface AddedSentence {
   ord: number
 }
 
-export const entityNameOf = (item: MenuItem): string => (item.target as { entity?: { name: string } } | undefined)?.entity?.name ?? ''
+export const entityNameOf = (item: MenuItem): string => item.target?.entity?.name ?? ''
 
 /** The item with the highest value, the first in menu order on ties. */
 export function best<T>(items: readonly T[], value: (item: T) => number): T | undefined {

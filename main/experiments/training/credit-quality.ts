@@ -43,8 +43,6 @@ export interface CreditQualityReport {
   signals: Record<string, SignalQuality>
 }
 
-type Gold = { answers: string[]; supportingFacts: { title: string; sentence: number }[]; supportingDocs: string[] }
-
 export async function runCreditQuality(raw: SQLite.Database, runId: number, answerer: Answerer, options: CreditQualityOptions = {}): Promise<CreditQualityReport> {
   const fromStep = options.fromStep ?? 0
   const toStep = options.toStep ?? fromStep

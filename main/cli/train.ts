@@ -120,9 +120,13 @@ export function registerTrainCommands(cli: Cli): void {
         const { metrics } = await call('harness.catalog', {})
         const info = metrics.find((m) => m.name === detail.run.headlineMetric)
         console.log(`Training run #${detail.run.id} "${detail.run.name}": ${detail.run.stepsDone} steps on ${detail.run.goldLevel}-level gold, reward ${Object.entries(detail.config.reward.weights).filter(([, w]) => w !== 0).map(([t, w]) => `${w} × ${t}`).join(' + ')}`)
-        console.log(`Held-out ${info?.label ?? detail.run.headlineMetric} (greedy head): ${formatMetric(detail.run.heldOutBefore, info)} → ${formatMetric(detail.run.heldOutAfter, info)}  (${detail.heldOut.before?.questions ?? 0} questions)\n`)
+        console.log(`Held-out ${info?.label ?? detail.run.headlineMetric} (greedy ${detail.config.gguf ? 'GGUF policy' : 'head'}): ${formatMetric(detail.run.heldOutBefore, info)} → ${formatMetric(detail.run.heldOutAfter, info)}  (${detail.heldOut.before?.questions ?? 0} questions)\n`)
         console.log(heldOutTable(detail, metrics))
-        console.log(`\nRun #${detail.run.id}  (evaluate its head: npm run cli -- eval ${workspaceId} --env ${detail.config.environment} --policy head --training-run ${detail.run.id} --split <split>)`)
+        console.log(
+          detail.config.gguf
+            ? `\nRun #${detail.run.id}  (its final weights are registered as a policy model: npm run cli -- model list)`
+            : `\nRun #${detail.run.id}  (evaluate its head: npm run cli -- eval ${workspaceId} --env ${detail.config.environment} --policy head --training-run ${detail.run.id} --split <split>)`,
+        )
       }),
     )
 

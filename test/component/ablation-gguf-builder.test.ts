@@ -67,7 +67,7 @@ describe('Ablations page: a GGUF training row', () => {
     w.unmount()
     const again = await chooseGgufTraining()
     await until(() => blocked(again).exists() && blocked(again).text().includes('No registered policy model is F32'), 'the F16 reason')
-    expect(blocked(again).text()).toMatch(/\(tiny-llama-spm: F16\): llama\.cpp trains F32 weights only/)
+    expect(blocked(again).text()).toMatch(/\(tiny-f16\.gguf: F16\): llama\.cpp trains F32 weights only/)
     expect(modelOptions(again)).toEqual([])
     expect(again.get('[data-test=ablation-run]').attributes('disabled')).toBeDefined()
   })

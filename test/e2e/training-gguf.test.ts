@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { GgufTrainSchema } from '../../preload/contract'
-import { ensureTrainerBinary, GgufTrainerUnavailableError } from '../../main/llm/training'
+import { trainerUnavailableReason } from '../helpers/gguf-training'
 import { closeBrowserApp, openBrowserApp, OUTPUT_DIR, requireChromium, type ServedApp } from '../helpers/browser'
 import { STORIES_260K, storiesAvailable, storiesTitle } from '../helpers/gguf'
 import { tempDir } from '../helpers/services'
@@ -25,12 +25,7 @@ describe.runIf(run && storiesAvailable)(storiesTitle('GGUF training in Chromium 
   const STEPS = 5
 
   beforeAll(async () => {
-    try {
-      await ensureTrainerBinary()
-    } catch (err) {
-      if (!(err instanceof GgufTrainerUnavailableError)) throw err
-      unavailable = err.message
-    }
+    unavailable = await trainerUnavailableReason()
     ;({ app, browser, page } = await openBrowserApp(join(tmp.dir, 'data')))
   }, 300_000)
   afterAll(async () => {

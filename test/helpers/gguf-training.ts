@@ -14,17 +14,23 @@ export interface GgufTrainingFixture {
   readonly dir: string
 }
 
+/** Why the native trainer cannot run here ('' when it can, after building it if needed): tests skip with it. */
+export async function trainerUnavailableReason(): Promise<string> {
+  try {
+    await ensureTrainerBinary()
+    return ''
+  } catch (err) {
+    if (!(err instanceof GgufTrainerUnavailableError)) throw err
+    return err.message
+  }
+}
+
 /** Registers the hooks of a GGUF training test file: the trainer binary built (or why not), a demo workspace, an output folder. */
 export function useGgufTrainingFixture(prefix: string): GgufTrainingFixture {
   const out = tempDir(prefix)
   const state = { demo: undefined as DemoWorkspace | undefined, total: 0, unavailable: '' }
   beforeAll(async () => {
-    try {
-      await ensureTrainerBinary()
-    } catch (err) {
-      if (!(err instanceof GgufTrainerUnavailableError)) throw err
-      state.unavailable = err.message
-    }
+    state.unavailable = await trainerUnavailableReason()
     state.demo = await openDemoWorkspace(7, 0.6)
     state.total = Number(state.demo.db.raw.prepare('select count(*) from questions').pluck().get())
   }, 600_000)

@@ -11,9 +11,9 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ensureTrainerBinary, GgufTrainerUnavailableError } from '../../main/llm/training'
 import { openSqlite } from '../../main/db/open'
 import { STORIES_260K, storiesAvailable, storiesTitle } from '../helpers/gguf'
+import { trainerUnavailableReason } from '../helpers/gguf-training'
 import { tempDir } from '../helpers/services'
 
 const run = promisify(execFile)
@@ -52,13 +52,8 @@ describe.skipIf(!storiesAvailable)(storiesTitle('GGUF run killed with SIGKILL an
     })
 
   beforeAll(async () => {
-    try {
-      await ensureTrainerBinary()
-    } catch (err) {
-      if (!(err instanceof GgufTrainerUnavailableError)) throw err
-      unavailable = err.message
-      return
-    }
+    unavailable = await trainerUnavailableReason()
+    if (unavailable) return
     await cli('corpus', 'demo', 'kill', '--seed', '7', '--size', '0.6')
     workspaceId = (JSON.parse(await cli('--json', 'workspace', 'list')) as { id: string }[])[0]!.id
   }, 600_000)

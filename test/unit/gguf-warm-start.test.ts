@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { runTraining, TrainingStore } from '../../main/experiments/training'
+import { getSharedRuntime } from '../../main/llm/llama-runtime'
 import { LexicalAnswerer } from '../../main/policy/answerer/lexical-answerer'
 import type { TokenBatch } from '../../main/rl/trainer'
 import { useGgufTrainingFixture } from '../helpers/gguf-training'
@@ -15,7 +16,7 @@ import { STORIES_260K, storiesAvailable, storiesTitle } from '../helpers/gguf'
 
 describe.skipIf(!storiesAvailable)(storiesTitle('Warm start of the GGUF policy from a teacher (stories260K)'), () => {
   const f = useGgufTrainingFixture('harness-gguf-warm-')
-  const deps = () => ({ answerer: new LexicalAnswerer(), appVersion: 'test', jobId: null, progress: () => {}, throwIfCancelled: () => {}, ggufDir: f.dir })
+  const deps = () => ({ answerer: new LexicalAnswerer(), appVersion: 'test', jobId: null, progress: () => {}, throwIfCancelled: () => {}, ggufDir: f.dir, llm: getSharedRuntime })
   const config = (teacher: string) => ({
     environment: 'graph-menu',
     steps: 3,

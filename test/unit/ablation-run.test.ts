@@ -208,6 +208,9 @@ describe('ablation matrix', () => {
 
   it('runs on a stored split of the set: every cell evaluates exactly that split', async () => {
     const onSplit = { ...base(), split: 'test', limit: 100, seeds: [1] }
+    // The demo arrives split: start this set from no split.
+    const { raw } = await backend.services.workspaces.handle(workspaceId)
+    raw.prepare('update questions set split = null where set_id = ?').run(setId)
     await expect(backend.call('ablations.save', { workspaceId, name: 'no split yet', config: { base: onSplit, rows: [{ label: 'oracle', policy: { kind: 'scripted', name: 'oracle' } }] } })).rejects.toThrow(/split test/)
     const detail = await backend.call('questions.split', { workspaceId, setId, spec: { method: 'ratio', seed: 1, ratios: { train: 8, dev: 1, test: 1 } } })
     const test = detail.splits.find((x) => x.name === 'test')!.count

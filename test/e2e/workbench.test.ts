@@ -34,7 +34,7 @@ describe.runIf(run)('workbench in Chromium (browser mode)', () => {
 
   it('creates a workspace that survives a reload, then renames it', async () => {
     await page.goto(app.url)
-    await page.getByText('No workspaces yet').waitFor()
+    await page.locator('[data-test=first-run]').waitFor()
     expect(page.url()).not.toContain('token=')
     await page.fill('[data-test=new-workspace-name]', 'E2E corpus')
     await page.click('[data-test=create-workspace]')
@@ -141,7 +141,7 @@ describe.runIf(run)('workbench in Chromium (browser mode)', () => {
     const done = page.locator('[data-test=runs-table] tr[data-status=done]')
     await done.first().waitFor({ timeout: 600_000 })
     // Labels, units and columns come from the backend's metric catalogue: fractions as percentages with one decimal.
-    expect(await done.first().locator('[data-metric="sp.recall"] .value').textContent()).toMatch(/^\d{1,3}\.\d%$/)
+    expect(await done.first().locator('[data-metric="sp.f1"] .value').textContent()).toMatch(/^\d{1,3}\.\d%$/)
     expect(await page.locator('[data-test=runs-table] thead th[data-metric="answer.em.official"]').textContent()).toContain('EM (official HotpotQA/2Wiki)')
 
     await page.selectOption('[data-test=eval-environment]', 'stateful')
@@ -262,9 +262,9 @@ describe.runIf(run)('workbench in Chromium (browser mode)', () => {
       await page.click('[data-test=confirm-button]')
       await row(name).waitFor({ state: 'detached' })
     }
-    await page.getByText('No workspaces yet').waitFor()
+    await page.locator('[data-test=first-run]').waitFor()
     await page.reload()
-    await page.getByText('No workspaces yet').waitFor()
+    await page.locator('[data-test=first-run]').waitFor()
     await page.screenshot({ path: join(OUTPUT_DIR, 'workbench-empty.png'), fullPage: true })
   })
 })

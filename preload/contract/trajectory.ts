@@ -104,6 +104,8 @@ export const EpisodeOutcomeSchema = z.object({
   evidence: EvidenceIdsSchema,
   /** Everything the agent saw (trajectory recall). */
   seen: EvidenceIdsSchema,
+  /** What the policy's own queries made visible (free query's searches); absent where the policy writes no queries. */
+  queried: EvidenceIdsSchema.optional(),
   /** The answer if the environment or policy produced one; the answerer fills it otherwise. */
   answer: z.string().optional(),
   turns: z.number(),

@@ -36,6 +36,25 @@ describe('episode scoring and storage', () => {
     expect(m.formatErrors).toBe(1)
   })
 
+  it('scores the gold that the policy\'s own queries found, only where the outcome names queried sentences', () => {
+    const [q] = loadQuestions(db.raw, { questionSetId: 1, limit: 1 })
+    const ids = goldSentenceIds(q!)
+    expect(ids.length).toBeGreaterThanOrEqual(2)
+    const evidence = new EvidenceResolver(db.raw)
+    const base = { evidence: { sentenceIds: ids }, seen: { sentenceIds: ids }, turns: 3, formatErrors: 0, endReason: 'answer', toolsUsed: [] }
+    const otherDocumentSentence = db.raw.prepare('select id from sentences where document_id not in (select document_id from sentences where id in (select value from json_each(?))) limit 1').pluck().get(JSON.stringify(ids)) as number
+    const found = scoreEpisode(q!, { ...base, queried: { sentenceIds: [ids[0]!, otherDocumentSentence] } }, '', evidence)
+    expect(found['sp.queryRecall']).toBeCloseTo(1 / ids.length, 12)
+    const goldDocuments = q!.gold!.documentIds
+    const foundDocuments = new Set(db.raw.prepare('select document_id from sentences where id = ?').pluck().all(ids[0]!) as number[])
+    expect(found['paragraph.queryRecall']).toBeCloseTo(goldDocuments.filter((d) => foundDocuments.has(d)).length / goldDocuments.length, 12)
+    const none = scoreEpisode(q!, { ...base, queried: { sentenceIds: [] } }, '', evidence)
+    expect(none).toMatchObject({ 'sp.queryRecall': 0, 'paragraph.queryRecall': 0 })
+    const menu = scoreEpisode(q!, base, '', evidence)
+    expect(menu).not.toHaveProperty('sp.queryRecall')
+    expect(menu).not.toHaveProperty('paragraph.queryRecall')
+  })
+
   it('loads every question with its gold resolved by id, and scores ad-hoc copies identically', () => {
     const questions = loadQuestions(db.raw, { questionSetId: 1, limit: 1000 })
     expect(questions.length).toBeGreaterThan(10)

@@ -89,6 +89,8 @@ describe('free-query baseline', () => {
         expect(visible.has(id)).toBe(false)
       }
       searched += added.length
+      // The outcome names exactly what the policy's own queries surfaced (the reset retrieval's sentences are not among them).
+      expect(env.outcome().queried).toEqual({ sentenceIds: added })
       const last = snap(env).history.at(-1)!
       expect(last).toMatchObject({ type: 'SEARCH', query, valid: true })
       expect((result.observation.data as SentenceEnvData).queries).toEqual([query])
@@ -96,6 +98,17 @@ describe('free-query baseline', () => {
       expect(new Set(added.map(titleOf)).size).toBeGreaterThan(0)
     }
     expect(searched).toBeGreaterThan(0)
+  })
+
+  it('reports no queried sentences before any search, and none in the menu environment', async () => {
+    const fq = fqEnv()
+    await fq.reset(questions[0]!, 0)
+    expect(fq.outcome().queried).toEqual({ sentenceIds: [] })
+    const menu = createEnvironment('graph-menu', ctx)
+    await menu.reset(questions[0]!, 0)
+    const lookup = menuItems(menu).find((i) => i.type === 'LOOKUP')!
+    await menu.step({ kind: 'menu', id: lookup.id })
+    expect(menu.outcome().queried).toBeUndefined()
   })
 
   it('cuts queries to the length limit before retrieval', async () => {

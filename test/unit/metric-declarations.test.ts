@@ -38,7 +38,8 @@ describe('metric declarations', () => {
     const ids = q!.supportingFacts.map(
       (f) => db.raw.prepare('select s.id from sentences s join documents d on d.id = s.document_id where d.title = ? and s.ord = ?').pluck().get(f.title, f.sentence) as number,
     )
-    const outcome = { evidence: { sentenceIds: ids }, seen: { sentenceIds: ids }, turns: 3, formatErrors: 0, endReason: 'answer', toolsUsed: [] }
+    // A free-query outcome (queried sentences named), so every computed metric applies.
+    const outcome = { evidence: { sentenceIds: ids }, seen: { sentenceIds: ids }, queried: { sentenceIds: ids.slice(0, 1) }, turns: 3, formatErrors: 0, endReason: 'answer', toolsUsed: [] }
     const scored = scoreEpisode(q!, outcome, q!.answers[0]!, new EvidenceResolver(db.raw))
     // scoreEpisode writes exactly the declarations that compute from the scored episode (this question has every gold level).
     expect(Object.keys(scored).sort()).toEqual(metrics.declarations().filter((d) => 'compute' in d.impl).map((d) => d.name).sort())

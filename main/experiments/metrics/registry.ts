@@ -22,6 +22,7 @@ import { harness1TrajectoryAnswerRecall } from './harness1-trajectory-answer-rec
 import { paragraphAllGold } from './paragraph-all-gold'
 import { paragraphF1 } from './paragraph-f1'
 import { paragraphPrecision } from './paragraph-precision'
+import { paragraphQueryRecall } from './paragraph-query-recall'
 import { paragraphRecall } from './paragraph-recall'
 import { paragraphTrajectoryRecall } from './paragraph-trajectory-recall'
 import { harness1RewardTermMetrics } from './reward-terms'
@@ -30,6 +31,7 @@ import { spAllGold } from './sp-all-gold'
 import { spEm } from './sp-em'
 import { spF1 } from './sp-f1'
 import { spPrecision } from './sp-precision'
+import { spQueryRecall } from './sp-query-recall'
 import { spRecall } from './sp-recall'
 import { trainReward } from './train-reward'
 import { trainRewardTermMetrics } from './train-reward-terms'
@@ -51,6 +53,8 @@ export const metrics = namedRegistry<MetricDeclaration>('metric', [
   paragraphF1,
   paragraphAllGold,
   paragraphTrajectoryRecall,
+  spQueryRecall,
+  paragraphQueryRecall,
   harness1CuratedRecall,
   harness1AnswerRecall,
   harness1TrajectoryAnswerRecall,

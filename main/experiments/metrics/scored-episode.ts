@@ -1,5 +1,5 @@
 import type { EnvQuestion, EpisodeOutcome } from '../../harness'
-import { goldFactUnits, sentenceKey } from '../../corpus/gold'
+import { goldFactUnits, sentenceKey, type GoldFactUnit, type ResolvedGold } from '../../corpus/gold'
 import { scoreAnswer, supportingFactScore, type Harness1Recalls } from '../../eval'
 import { goldDocumentRecalls } from '../../rl/rewards/harness1-gold'
 import type { EvidenceResolver } from '../evidence'
@@ -17,6 +17,11 @@ export interface ScoredEpisode {
   answer: Readonly<Record<AnswerVariant, { em: number; f1: number }>> | null
   supportingFacts: { recall: number; precision: number; f1: number; em: number } | null
   documents: Harness1Recalls | null
+  /**
+   * What the policy's own queries found (free query): the share of the gold facts, and of the gold
+   * documents, that its searches made visible; null where it writes no queries, a part null without that gold.
+   */
+  queried: { facts: number | null; documents: number | null } | null
 }
 
 /**
@@ -47,5 +52,18 @@ export function scoredEpisode(question: EnvQuestion, outcome: EpisodeOutcome, an
     const seenDocs = [...seenSentences.map((s) => s.documentId), ...seenChunks.map((c) => c.documentId)]
     documents = goldDocumentRecalls(evidence.goldEvidence, gold, curatedDocs, [...seenDocs, ...curatedDocs], question.answers)
   }
-  return { outcome, answer: answers, supportingFacts, documents }
+  return { outcome, answer: answers, supportingFacts, documents, queried: queriedShares(outcome, gold, facts, evidence) }
+}
+
+function queriedShares(outcome: EpisodeOutcome, gold: ResolvedGold, facts: readonly GoldFactUnit[], evidence: EvidenceResolver): ScoredEpisode['queried'] {
+  if (!outcome.queried) return null
+  const found = evidence.sentences(outcome.queried.sentenceIds ?? [])
+  const foundKeys = new Set(found.map((s) => sentenceKey(s.id)))
+  const foundDocuments = new Set(found.map((s) => s.documentId))
+  const share = (hits: number, of: number) => (of === 0 ? null : hits / of)
+  return {
+    facts: share(facts.filter((f) => foundKeys.has(f.key)).length, facts.length),
+    // Unresolved gold documents (documentId null) count as never found.
+    documents: share(gold.documents.filter((d) => d.documentId !== null && foundDocuments.has(d.documentId)).length, gold.documents.length),
+  }
 }

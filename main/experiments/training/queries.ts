@@ -22,10 +22,13 @@ import { TrainingStore } from './store'
 import { episodeColumns } from '../../db/episode-columns'
 import { runColumns, type RunSummaryJson } from '../run-columns'
 
-/** The held-out metrics compared before / after training at each gold level, paired by question. */
+/**
+ * The held-out metrics compared before / after training at each gold level, paired by question; one
+ * that no question measured (gold found by own queries outside free query) is left out of the table.
+ */
 const HELD_OUT_BY_LEVEL: Record<GoldLevel, readonly string[]> = {
-  sentence: ['sp.f1', 'sp.recall', 'sp.precision', 'sp.allGold', 'evidence.count'],
-  paragraph: ['paragraph.f1', 'paragraph.recall', 'paragraph.precision', 'paragraph.allGold', 'evidence.count'],
+  sentence: ['sp.f1', 'sp.recall', 'sp.precision', 'sp.allGold', 'evidence.count', 'sp.queryRecall'],
+  paragraph: ['paragraph.f1', 'paragraph.recall', 'paragraph.precision', 'paragraph.allGold', 'evidence.count', 'paragraph.queryRecall'],
   answer: ['answer.f1.official', 'answer.em.official', 'evidence.count'],
 }
 
@@ -223,13 +226,13 @@ function heldOutOf(summary: StoredSummary, status: string, perQuestion: Map<numb
   }
   const comparison =
     beforeRows && after
-      ? compared.map((metric) => {
-          const c = comparePaired(records(beforeRows), records(after.rows), metric, { seed })
-          return {
+      ? compared
+          .map((metric) => ({ metric, c: comparePaired(records(beforeRows), records(after.rows), metric, { seed }) }))
+          .filter(({ c }) => c.count > 0)
+          .map(({ metric, c }) => ({
             metric, count: c.count, beforeMean: c.baselineMean, afterMean: c.candidateMean, meanDifference: c.meanDifference,
             lower: c.ci?.lower ?? null, upper: c.ci?.upper ?? null, wins: c.wins, ties: c.ties, losses: c.losses,
-          }
-        })
+          }))
       : []
   return { before: beforeRows ? side('before training', beforeRows, seed) : null, after: after ? side(after.at, after.rows, seed) : null, comparison }
 }

@@ -1,4 +1,4 @@
-import type { Action, ActionSpace, EnvContext, Preview } from '../types'
+import type { Action, ActionSpace, EnvContext, EpisodeOutcome, Preview } from '../types'
 import type { Episode, HistoryEntry } from '../sentence-substrate/episode'
 import { renderState } from '../sentence-substrate/render'
 import { SentenceEnvironment, type Resolved, type SentenceEnvData } from '../sentence-substrate/sentence-environment'
@@ -9,6 +9,9 @@ import type { FreeQueryConfig } from './config'
 import { capQuery, freeQueryTools, parseToolText } from './tools'
 
 type Search = Extract<Resolved, { kind: 'search' }>
+
+/** The provenance of a sentence the policy's own query made visible. */
+const SEARCHED = 'search'
 
 /**
  * The Search-R1-style baseline over the menu environment's substrate: the same reset retrieval,
@@ -55,6 +58,10 @@ export class FreeQueryEnvironment extends SentenceEnvironment<FreeQueryConfig> {
     return { ...super.observationData(), queries: this.queries(), maxQueryChars: this.config.maxQueryChars }
   }
 
+  protected override queriedOutcome(ep: Episode): Pick<EpisodeOutcome, 'queried'> {
+    return { queried: { sentenceIds: [...ep.visible.values()].filter((s) => s.via === SEARCHED).sort((a, b) => a.handle - b.handle).map((s) => s.id) } }
+  }
+
   protected async extraItems(): Promise<BuiltItems> {
     return { items: [], previews: new Map() }
   }
@@ -92,7 +99,7 @@ export class FreeQueryEnvironment extends SentenceEnvironment<FreeQueryConfig> {
     if (resolved.kind !== 'search') throw new Error(`${this.name}: no transition for ${JSON.stringify(resolved)}`)
     const { key, adds } = await this.plan(ep, resolved)
     ep.usedKeys.add(key)
-    const added = ep.surface(adds, 'search')
+    const added = ep.surface(adds, SEARCHED)
     return {
       type: 'SEARCH',
       query: resolved.query,

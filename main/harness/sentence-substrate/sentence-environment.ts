@@ -224,11 +224,17 @@ export abstract class SentenceEnvironment<Config extends SubstrateConfig> implem
     return {
       evidence: { sentenceIds: [...ep.committed] },
       seen: { sentenceIds: [...ep.visible.values()].sort((a, b) => a.handle - b.handle).map((s) => s.id) },
+      ...this.queriedOutcome(ep),
       turns: ep.turn,
       formatErrors: ep.formatErrors,
       endReason: ep.endReason ?? 'running',
       toolsUsed: [...new Set(ep.history.filter((h) => h.valid && h.type).map((h) => h.type!))],
     }
+  }
+
+  /** The sentences the policy's own queries surfaced, for an environment where it writes them (free query). */
+  protected queriedOutcome(_ep: Episode): Pick<EpisodeOutcome, 'queried'> {
+    return {}
   }
 
   protected observation(): Observation {

@@ -37,6 +37,7 @@ export function registerReproduceCommands(cli: Cli): void {
     .option('--model <path>', 'with --policy gguf: the F32 GGUF model to train (quantised models are refused before anything runs)')
     .option('--gguf-options <json>', 'with --policy gguf: GGUF training options as JSON, e.g. \'{"contextSize":2048,"learningRate":0.0005}\' (Harness-1 prompts need a larger context than the default 512)')
     .option('--seeds <n>', "seeds per cell (default: the budget's)")
+    .option('--claims <list>', 'the claims to run, by number, e.g. 1,2 (default: all five)')
     .option('--budget <quick|full>', 'quick: minutes on the demo world; full: the papers\' protocol as far as the machine allows', 'quick')
     .option('--answerer <lexical|path>', 'lexical stand-in, or a GGUF model path', 'lexical')
     .option('--steps <n>', "training steps per arm instead of the budget's (listed as a departure)")
@@ -64,6 +65,7 @@ export function registerReproduceCommands(cli: Cli): void {
             budget: o.budget,
             answerer: o.answerer === 'lexical' || o.answerer === undefined ? { kind: 'lexical' } : { kind: 'gguf', modelPath: o.answerer },
             ...(o.seeds !== undefined ? { seeds: int('--seeds', o.seeds) } : {}),
+            ...(o.claims !== undefined ? { claims: o.claims.split(',').map((n) => int('--claims', n.trim())) } : {}),
             overrides: {
               ...(o.steps !== undefined ? { steps: int('--steps', o.steps) } : {}),
               ...(o.heldOut !== undefined ? { heldOut: int('--held-out', o.heldOut) } : {}),

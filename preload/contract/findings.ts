@@ -23,6 +23,8 @@ export const FindingsConfigSchema = z.strictObject({
   /** Seeds per cell; left out, the budget's. */
   seeds: z.number().int().min(1).max(10).optional(),
   budget: FindingsBudget.default('quick'),
+  /** The claims to run, by number; left out, all five. */
+  claims: z.array(z.number().int().min(1)).min(1).optional(),
   answerer: AnswererSpec.default({ kind: 'lexical' }),
   /** Sizes that replace the budget's (a miniature run, or a longer one); the report lists them as departures. */
   overrides: z

@@ -120,4 +120,15 @@ describe('findings run (miniature)', () => {
     // The finished experiment was not run again: its cells keep their runs.
     expect((await backend.call('ablations.get', { workspaceId, id: detail.experiments[0]!.ablationId })).cells.map((c) => c.runId)).toEqual(firstRuns)
   }, 600_000)
+
+  it('saves only the claims asked for (their experiments), and refuses a claim that does not exist', async () => {
+    const overrides = { heldOut: 4, train: 6, steps: 2, groupSize: 2, questionsPerStep: 2 }
+    const catalog = await backend.call('findings.catalog', {})
+    const saved = await backend.call('findings.save', { workspaceId, config: { questionSetId: setId, claims: [1, 2], overrides } })
+    expect(saved.experiments.flatMap((e) => e.claims).sort()).toEqual(catalog.filter((c) => c.number <= 2).map((c) => c.name).sort())
+    expect(saved.name).toMatch(/claims 1, 2\)$/)
+    const before = (await backend.call('findings.list', { workspaceId })).length
+    await expect(backend.call('findings.save', { workspaceId, config: { questionSetId: setId, claims: [2, 9], overrides } })).rejects.toThrow(/No claim 9/)
+    expect(await backend.call('findings.list', { workspaceId })).toHaveLength(before)
+  })
 })

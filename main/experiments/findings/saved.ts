@@ -24,10 +24,14 @@ export function saveFindings(raw: SQLite.Database, config: FindingsConfig): Find
   } catch (err) {
     return validation(err)
   }
-  const name = `Findings (${config.budget}, ${plan.seeds.length} seed${plan.seeds.length === 1 ? '' : 's'})`
+  const chosen = allClaims().filter((c) => config.claims === undefined || config.claims.includes(c.number))
+  const unknown = (config.claims ?? []).filter((n) => !allClaims().some((c) => c.number === n))
+  if (unknown.length > 0) validation(new Error(`No claim ${unknown.join(', ')}: the claims are ${allClaims().map((c) => c.number).join(', ')}`))
+  const only = config.claims === undefined ? '' : `, claim${chosen.length === 1 ? '' : 's'} ${chosen.map((c) => c.number).join(', ')}`
+  const name = `Findings (${config.budget}, ${plan.seeds.length} seed${plan.seeds.length === 1 ? '' : 's'}${only})`
   return raw.transaction(() => {
     const experiments: StoredExperiment[] = []
-    for (const c of allClaims()) {
+    for (const c of chosen) {
       const { key, config: ablation } = c.experiment(plan)
       const known = experiments.find((e) => e.key === key)
       if (known) {

@@ -1,5 +1,5 @@
 import type { Token } from 'node-llama-cpp'
-import type { EnvQuestion } from '../../harness'
+import { systemPrompt, type EnvQuestion, type PromptParams, type Protocol, type ToolSchema } from '../../harness'
 import type { PolicyDecision } from '../../harness'
 import { PolicyError } from '../../llm/errors'
 import type { SequencePool } from '../../llm/sequence-pool'
@@ -17,10 +17,14 @@ export interface PolicyModel {
 }
 
 export interface LlmPolicyOptions {
+  /** The protocol it speaks: its system prompt is the protocol's (main/harness/protocols.ts). */
+  protocol: Protocol
+  /** What the system prompt reads of the environment's config (the run's own, e.g. the free query's maxQueryChars). */
+  promptParams?: PromptParams
   sampling?: SamplingSettings
   /** 'auto' (default): the model's chat template when it has one, else the plain layout. */
   template?: TemplateChoice
-  /** Replaces the built-in system prompt for this environment kind. */
+  /** Replaces the protocol's instructions in the system prompt (the tools block still follows). */
   systemPrompt?: string
   /** Keep the prompt and chosen token ids in each decision (for training the model's own weights). */
   recordTokens?: boolean
@@ -60,7 +64,7 @@ export abstract class LlmPolicyBase {
   private readonly seeds: EpisodeSeeds
   private disposed = false
 
-  constructor(protected readonly model: PolicyModel, protected readonly options: LlmPolicyOptions = {}) {
+  constructor(protected readonly model: PolicyModel, protected readonly options: LlmPolicyOptions) {
     this.sampling = resolveSampling(options.sampling)
     this.seeds = new EpisodeSeeds(this.sampling.seed)
     this.renderer = new PromptRenderer(model.pool.model, options.template ?? 'auto')
@@ -82,6 +86,11 @@ export abstract class LlmPolicyBase {
   protected nextStep(): { seed: number; step: number } {
     if (this.disposed) throw new PolicyError('disposed', `${this.name} has been disposed`)
     return this.seeds.next(this.name)
+  }
+
+  /** The system prompt for this state: the one the environment server and the SFT export give for the same run. */
+  protected systemPromptFor(tools: readonly ToolSchema[] = [], describeTools?: boolean): string {
+    return systemPrompt(this.options.protocol, this.options.promptParams ?? {}, tools, { instructions: this.options.systemPrompt, describeTools })
   }
 
   /** Renders system + observation, cutting the observation's middle if the prompt and `reserve` generated tokens would not fit. */

@@ -1,5 +1,5 @@
 import type { Token } from 'node-llama-cpp'
-import { systemPrompt, type EnvQuestion, type PromptParams, type Protocol, type ToolSchema } from '../../harness'
+import { systemPrompt, type ActionSpace, type EnvQuestion, type PromptParams, type Protocol } from '../../harness'
 import type { PolicyDecision } from '../../harness'
 import { PolicyError } from '../../llm/errors'
 import type { SequencePool } from '../../llm/sequence-pool'
@@ -26,6 +26,8 @@ export interface LlmPolicyOptions {
   template?: TemplateChoice
   /** Replaces the protocol's instructions in the system prompt (the tools block still follows). */
   systemPrompt?: string
+  /** Tool kinds: list each tool in the system prompt as a compact signature with its descriptions (default true). */
+  describeTools?: boolean
   /** Keep the prompt and chosen token ids in each decision (for training the model's own weights). */
   recordTokens?: boolean
 }
@@ -88,9 +90,10 @@ export abstract class LlmPolicyBase {
     return this.seeds.next(this.name)
   }
 
-  /** The system prompt for this state: the one the environment server and the SFT export give for the same run. */
-  protected systemPromptFor(tools: readonly ToolSchema[] = [], describeTools?: boolean): string {
-    return systemPrompt(this.options.protocol, this.options.promptParams ?? {}, tools, { instructions: this.options.systemPrompt, describeTools })
+  /** The system prompt act() sends in this action space: the protocol's with the run's parameters, as the environment server and the SFT export give it. */
+  systemPromptAt(actions: ActionSpace): string {
+    const tools = actions.kind === 'tools' ? actions.tools : []
+    return systemPrompt(this.options.protocol, this.options.promptParams ?? {}, tools, { instructions: this.options.systemPrompt, describeTools: this.options.describeTools })
   }
 
   /** Renders system + observation, cutting the observation's middle if the prompt and `reserve` generated tokens would not fit. */

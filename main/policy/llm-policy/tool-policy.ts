@@ -16,8 +16,6 @@ export interface ToolPolicyOptions extends LlmPolicyOptions {
   maxTokens?: number
   /** Cap for strings whose schema has no maxLength (default 512 characters). */
   maxStringLength?: number
-  /** List each tool in the system prompt as a compact signature with its descriptions (default true). */
-  describeTools?: boolean
 }
 
 /** Free query: the query cap when the caller gives no environment config (promptParams.maxQueryChars). */
@@ -62,7 +60,7 @@ export class ToolLlmPolicy extends LlmPolicyBase implements Policy {
   private promptFor(observation: Observation, actions: ActionSpace & { kind: 'tools' }) {
     if (actions.tools.length === 0) throw new PolicyError('invalid-input', `${this.name}: no tools are available (the episode is over)`)
     if (this.maxQueryChars !== null) assertSearchTool(actions.tools, this.name)
-    const system = this.systemPromptFor(actions.tools, this.toolOptions.describeTools)
+    const system = this.systemPromptAt(actions)
     const maxTokens = Math.min(this.maxTokens, Math.max(8, Math.floor(this.contextSize / 2)))
     return { maxTokens, ...this.renderFitted(system, observation.text, TOOLS_CUE, maxTokens) }
   }

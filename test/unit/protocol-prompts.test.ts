@@ -16,7 +16,7 @@ import { writeExport } from '../../main/exports'
 import { createEnvironment, environmentContext, environmentNames, type ActionSpace } from '../../main/harness'
 import { LlamaRuntime } from '../../main/llm/llama-runtime'
 import { disposeModelCache, type LlmPolicy } from '../../main/policy/llm-policy'
-import { policySide } from '../../main/policy/protocols'
+import { candidateBuilder, HEAD_PROTOCOLS, policySide } from '../../main/policy/protocols'
 import { creditNames, creditSchemes } from '../../main/rl/credit'
 import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
 import { fixtureDir, writeTinyLlama } from '../helpers/gguf'
@@ -118,5 +118,9 @@ describe('the policy side of each protocol', () => {
       expect(creditNames()).toContain(credit)
       expect(creditFits(creditSchemes.get(credit).capabilities, protocol), protocol).toBe(true)
     }
+  })
+
+  it("hands out head candidates built for the protocol they are listed under", () => {
+    for (const protocol of HEAD_PROTOCOLS) expect(candidateBuilder(protocol).protocol).toBe(protocol)
   })
 })

@@ -215,7 +215,7 @@ export const runRoutes = {
           presets: z.array(z.object({ name: z.string(), label: z.string(), delta: z.record(z.string(), z.unknown()) })),
         }),
       ),
-      scriptedPolicies: z.array(z.object({ name: z.string(), description: z.string(), protocols: z.array(z.string()) })),
+      scriptedPolicies: z.array(z.object({ name: z.string(), description: z.string(), protocols: z.array(ProtocolNameSchema) })),
       /** Published Harness-1 reward weights (the editable preset). */
       rewardWeights: z.record(z.string(), z.unknown()),
       /** Every metric the app stores: label (with its normalisation), direction, display format, group. */

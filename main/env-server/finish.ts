@@ -5,10 +5,11 @@
  * episode scores the same whether the app's trainer or an external one played it.
  */
 import type SQLite from 'better-sqlite3'
-import type { Answerer, EpisodeOutcome, EnvQuestion, Trajectory } from '../harness'
+import type { Answerer, EpisodeOutcome, EnvQuestion, Protocol, Trajectory } from '../harness'
 import type { EvidenceResolver } from '../experiments/evidence'
 import { creditSteps } from '../experiments/training/credit-steps'
 import { rewarderFor } from '../experiments/rewards'
+import { policySide } from '../policy/protocols'
 import { scoreEpisode } from '../experiments/score'
 import { creditSchemes, memoScorer, type StepCredit } from '../rl/credit'
 import { computeReward, evidenceLevel, rewardPreset, type GoldProfile, type RewardConfig, type RewardValue } from '../rl/reward-schemes'
@@ -30,9 +31,9 @@ export function defaultReward(family: 'harness-g' | 'harness-1', gold?: GoldProf
   return rewardPreset(level === 'paragraph' ? 'paragraph-f1' : level === 'answer' ? 'answer-f1' : 'sp-f1').config
 }
 
-/** SNC needs the menu's previews; the other protocols get outcome-only credit unless asked otherwise. */
-export function defaultCredit(protocol: string): string {
-  return protocol === 'sentence-menu' ? 'snc' : 'outcome'
+/** The credit a protocol's episodes get unless asked otherwise (the policy side's table: main/policy/protocols.ts). */
+export function defaultCredit(protocol: Protocol): string {
+  return policySide(protocol).defaultCredit
 }
 
 /** The finish hook of the episode loop: the answer (the environment's, the trainer's, else the answerer's) and every metric the reward may read. */

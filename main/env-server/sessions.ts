@@ -8,11 +8,11 @@
  */
 import { randomUUID } from 'node:crypto'
 import type SQLite from 'better-sqlite3'
-import { createEnvironment, environmentCatalog, environmentFactory, environmentNames, EpisodeRun, resolvedConfig, environmentContext, type Action, type ActionSpace, type Answerer, type EnvContext, type Trajectory } from '../harness'
+import { creditFits } from '../../preload/contract'
+import { createEnvironment, environmentCatalog, environmentFactory, environmentNames, EpisodeRun, promptParams, protocolDeclaration, resolvedConfig, systemPrompt, environmentContext, type Action, type ActionSpace, type Answerer, type EnvContext, type Protocol, type Trajectory } from '../harness'
 import { EvidenceResolver } from '../experiments/evidence'
 import type { StoredQuestion } from '../experiments/questions'
 import { LexicalAnswerer } from '../policy/answerer/lexical-answerer'
-import { FREE_QUERY_SYSTEM_PROMPT, MENU_SYSTEM_PROMPT, TOOLS_SYSTEM_PROMPT } from '../policy/prompt'
 import { checkRewardConfig, checkRewardFits, goldProfile, type RewardConfig } from '../rl/reward-schemes'
 import { creditNames, creditSchemes } from '../rl/credit'
 import { defaultCredit, defaultReward, finishHook, rewardAndCredit, type FinishContext } from './finish'
@@ -52,7 +52,7 @@ interface Session {
   run: EpisodeRun
   question: StoredQuestion
   environment: string
-  protocol: string
+  protocol: Protocol
   config: Record<string, unknown>
   reward: RewardConfig
   credit: string
@@ -81,12 +81,6 @@ export interface EnvServerCounters {
 
 type OpenAiTool = { type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown> } }
 type WireMenuItem = { id: string; type: string; label: string; features?: Record<string, number> }
-
-const SYSTEM_PROMPTS: Record<string, string> = {
-  'sentence-menu': MENU_SYSTEM_PROMPT,
-  'sentence-search': FREE_QUERY_SYSTEM_PROMPT,
-  'harness1-tools': TOOLS_SYSTEM_PROMPT,
-}
 
 export class EpisodeSessions {
   private readonly sessions = new Map<string, Session>()
@@ -129,7 +123,7 @@ export class EpisodeSessions {
     }
     const credit = body.credit ?? this.options.credit ?? defaultCredit(factory.protocol)
     if (!creditNames().includes(credit)) throw new EnvServerError(400, `Unknown credit scheme "${credit}"; known: ${creditNames().join(', ')}`, 'credit')
-    if (creditSchemes.get(credit).capabilities.needsPreviews && factory.protocol !== 'sentence-menu') throw new EnvServerError(400, `Credit "${credit}" needs the menu's previews: only sentence-menu environments (graph-menu) support it; use "outcome" for ${body.environment}`, 'credit')
+    if (!creditFits(creditSchemes.get(credit).capabilities, factory.protocol)) throw new EnvServerError(400, `Credit "${credit}" needs the menu's previews: only environments whose protocol previews its actions support it; use "${defaultCredit(factory.protocol)}" for ${body.environment}`, 'credit')
     let question: StoredQuestion
     try {
       question = body.question_id !== undefined ? this.questions.byId(body.question_id) : body.set !== undefined ? this.questions.bySet(body.set, body.split as string | undefined, body.index!) : this.questions.bySplit(body.split!, body.index!)
@@ -184,10 +178,10 @@ export class EpisodeSessions {
       group_id: body.group_id ?? null,
       question: { id: question.rowId, text: question.question },
       messages: [
-        { role: 'system' as const, content: SYSTEM_PROMPTS[factory.protocol] ?? '' },
+        { role: 'system' as const, content: systemPrompt(factory.protocol, promptParams(factory.protocol, session.config), actions.kind === 'tools' ? actions.tools : []) },
         { role: 'user' as const, content: session.run.observation.text },
       ],
-      action_kind: factory.actionKind,
+      action_kind: protocolDeclaration(factory.protocol).actionKind,
       ...wireActions(actions, true),
       done: session.run.done,
     }
@@ -282,13 +276,16 @@ export class EpisodeSessions {
   }
 }
 
-/** The catalogue GET /v1/environments serves: every registered environment with the reward, credit and system prompt this server gives it. */
+/**
+ * The catalogue GET /v1/environments serves: every registered environment with the reward, credit and
+ * system prompt this server gives it (for its default config; an episode's prompt also lists its tools).
+ */
 export function environmentsOf(options: Pick<SessionOptions, 'reward' | 'credit'>) {
   return environmentCatalog().map((e) => ({
     ...e,
     reward: options.reward ?? defaultReward(e.family),
     credit: options.credit ?? defaultCredit(e.protocol),
-    systemPrompt: SYSTEM_PROMPTS[e.protocol] ?? null,
+    systemPrompt: systemPrompt(e.protocol, promptParams(e.protocol, e.defaults)),
   }))
 }
 

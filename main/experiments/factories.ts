@@ -1,13 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs'
 import type SQLite from 'better-sqlite3'
 import type { EvalParams } from '../../preload/contract'
-import { candidateBuilder, HeadPolicy, readHeadWeights } from '../policy/head-policy'
+import { HeadPolicy, readHeadWeights } from '../policy/head-policy'
+import { candidateBuilder, policySide } from '../policy/protocols'
 import { trainedHeadFor } from './training/trained-head'
-import { createEnvironment, environmentContext, environmentFactory, type Answerer, type EnvQuestion, type Policy } from '../harness'
+import { createEnvironment, environmentContext, environmentFactory, promptParams, resolvedConfig, type Answerer, type EnvQuestion, type Policy } from '../harness'
 import { oraclePlanner } from './ceiling'
 import { createAnswerer } from '../policy/answerer'
 import { runtimeFrom, type LlmHome } from '../llm/llama-runtime'
-import { createPolicy, LLM_KIND_FOR_PROTOCOL } from '../policy/llm-policy'
+import { createPolicy } from '../policy/llm-policy'
 import { createScriptedPolicy, type OraclePlanner } from '../policy/scripted'
 
 type PolicySpec = EvalParams['policy']
@@ -22,8 +23,8 @@ export interface Disposable<T> {
  * The policy a spec names, speaking the protocol the environment declares. A trained head (a training
  * run's checkpoint, or a weights file) plays greedily, as the held-out evaluation of its run does; it
  * needs the workspace database to read the run. Given the database, the oracle plans ahead through a
- * twin of the environment (built with `envConfig`, the episodes' own settings). A GGUF policy loads
- * through `llm`, the LLM home the composition root hands down.
+ * twin of the environment (built with `envConfig`, the episodes' own settings), and a GGUF policy's
+ * system prompt reads it. A GGUF policy loads through `llm`, the LLM home the composition root hands down.
  */
 export async function policyFor(spec: PolicySpec, environment: string, raw?: SQLite.Database, envConfig: Record<string, unknown> = {}, llm?: LlmHome): Promise<Disposable<Policy>> {
   const { protocol } = environmentFactory(environment)
@@ -39,7 +40,14 @@ export async function policyFor(spec: PolicySpec, environment: string, raw?: SQL
     return { value: new HeadPolicy(head, candidateBuilder(protocol), { mode: 'greedy' }), dispose: async () => undefined }
   }
   const policy = await createPolicy(
-    { kind: LLM_KIND_FOR_PROTOCOL[protocol], modelPath: spec.modelPath, sampling: { temperature: spec.temperature, topK: spec.topK, topP: spec.topP }, lora: spec.lora },
+    {
+      kind: policySide(protocol).llmKind,
+      modelPath: spec.modelPath,
+      sampling: { temperature: spec.temperature, topK: spec.topK, topP: spec.topP },
+      lora: spec.lora,
+      // The system prompt reads the episodes' own config, as the environment server and the SFT export do.
+      ...promptParams(protocol, resolvedConfig(environment, envConfig)),
+    },
     await runtimeFrom(llm, `The GGUF policy ${spec.modelPath}`),
   )
   return { value: policy, dispose: () => policy.dispose() }

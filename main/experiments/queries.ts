@@ -287,11 +287,11 @@ export async function getEpisode(raw: WorkspaceHandle, episodeId: number) {
   const outcome: EpisodeOutcome = episodeColumns.outcome.read(r.outcome_json)
   const storedGold = episodeColumns.gold.read(r.gold_json)
   const { sentenceIds, documentIds, ...goldEvidence } = goldEvidenceOf(raw, storedGold, outcome)
-  const base = { ...toEpisode(r), seed: r.seed, environment, runName: r.run_name, runKind: r.run_kind, outcome, goldEvidence, prunedAt: r.pruned_at ?? null }
+  const base = { ...toEpisode(r), seed: r.seed, environment, envConfig: envSource.envConfig ?? {}, runName: r.run_name, runKind: r.run_kind, outcome, goldEvidence, prunedAt: r.pruned_at ?? null }
   const withPath = <S extends PathStep>(steps: S[]) => ({ steps, path: pathOf(raw, steps, { sentenceIds, documentIds }) })
   if (r.steps_blob) {
     const { trajectory, faithful } = await replayRollout(raw, {
-      environment, envConfig: envSource.envConfig ?? {}, questionId: r.question_id, question: r.question, seed: r.seed,
+      environment, envConfig: base.envConfig, questionId: r.question_id, question: r.question, seed: r.seed,
       gold: storedGold, outcomeJson: r.outcome_json, steps: r.steps_blob,
     })
     let previous: unknown = trajectory.initialSnapshot

@@ -1,3 +1,4 @@
+import { PROTOCOL_CAPABILITIES, type ActionKind } from '../../preload/contract/protocols'
 import type { EnvContext, Environment, EnvironmentFactory } from './types'
 
 /** Environments by name, over a fixed list of declarations; a run names one and gives a config delta over its defaults. */
@@ -15,7 +16,8 @@ export interface EnvironmentInfo {
   name: string
   description: string
   family: EnvironmentFactory['family']
-  actionKind: EnvironmentFactory['actionKind']
+  /** Its protocol's action kind. */
+  actionKind: ActionKind
   protocol: EnvironmentFactory['protocol']
   rewardScheme: EnvironmentFactory['rewardScheme']
   defaults: Record<string, unknown>
@@ -53,7 +55,7 @@ export function environmentRegistry(declarations: readonly EnvironmentFactory<an
           name,
           description: f.description,
           family: f.family,
-          actionKind: f.actionKind,
+          actionKind: PROTOCOL_CAPABILITIES[f.protocol].actionKind,
           protocol: f.protocol,
           rewardScheme: f.rewardScheme,
           defaults: { ...f.defaults } as Record<string, unknown>,

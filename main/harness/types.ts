@@ -8,6 +8,7 @@ import type { ActionShape, ActionSpaceShape, EpisodeOutcomeShape, MenuItemShape,
 import type { ResolvedGold } from '../corpus/gold'
 import { workspaceCorpus, type CorpusReader, type WorkspaceHandle } from '../corpus/repository'
 import { createRetriever, type Retriever } from '../retrieval'
+import type { Protocol } from './protocols'
 
 /** A question with its gold, as stored in the workspace (`questions` table). */
 export interface EnvQuestion {
@@ -94,16 +95,6 @@ export function envCorpus(ctx: EnvContext): EnvCorpus {
   return ctx.corpus
 }
 
-/**
- * The observation/action contract an environment speaks. Policies declare the protocols they drive, so a
- * policy is matched to an environment by what it speaks, never by the environment's name.
- * - sentence-menu: Harness-G menu (Observation.data is the sentence substrate's SentenceEnvData);
- * - sentence-search: the free-query baseline over the same substrate (search / select / answer tools);
- * - harness1-tools: Harness-1's tools over its working memory.
- */
-export type Protocol = 'sentence-menu' | 'sentence-search' | 'harness1-tools'
-export const PROTOCOLS: readonly Protocol[] = ['sentence-menu', 'sentence-search', 'harness1-tools']
-
 /** An ablation row: a named config delta over the environment's defaults. */
 export interface EnvironmentPreset {
   name: string
@@ -116,8 +107,7 @@ export interface EnvironmentFactory<Config extends Record<string, unknown> = Rec
   description: string
   /** Which published system it implements (or the baseline of). */
   family: 'harness-g' | 'harness-1'
-  /** Menu ids or tool calls. */
-  actionKind: 'menu' | 'tools'
+  /** The protocol it speaks; the action kind, previews and the ANSWER action are the protocol's (main/harness/protocols.ts). */
   protocol: Protocol
   /** The reward scheme (a name in rl/rewards) that fits it; evaluations store its terms beside the metrics. */
   rewardScheme: string | null

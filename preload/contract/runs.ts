@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { route } from './define'
 import { MetricInfoSchema } from './metric-info'
+import { ActionKindSchema, ProtocolNameSchema } from './protocols'
 import { questionRangeShape } from './question-range'
 import { RunConfig } from './run-config'
 import { EpisodeOutcomeSchema, StepViewSchema, TrajectoryStepSchema } from './trajectory'
@@ -206,15 +207,15 @@ export const runRoutes = {
           name: z.string(),
           description: z.string(),
           family: z.enum(['harness-g', 'harness-1']),
-          actionKind: z.enum(['menu', 'tools']),
-          protocol: z.enum(['sentence-menu', 'sentence-search', 'harness1-tools']),
+          actionKind: ActionKindSchema,
+          protocol: ProtocolNameSchema,
           rewardScheme: z.string().nullable(),
           defaults: z.record(z.string(), z.unknown()),
           /** Ablation rows: each is a config delta over the environment's defaults. */
           presets: z.array(z.object({ name: z.string(), label: z.string(), delta: z.record(z.string(), z.unknown()) })),
         }),
       ),
-      scriptedPolicies: z.array(z.object({ name: z.string(), description: z.string(), protocols: z.array(z.string()) })),
+      scriptedPolicies: z.array(z.object({ name: z.string(), description: z.string(), protocols: z.array(ProtocolNameSchema) })),
       /** Published Harness-1 reward weights (the editable preset). */
       rewardWeights: z.record(z.string(), z.unknown()),
       /** Every metric the app stores: label (with its normalisation), direction, display format, group. */
@@ -302,6 +303,8 @@ export const runRoutes = {
     EpisodeRow.extend({
       seed: z.number(),
       environment: z.string(),
+      /** The environment's config the episode ran with, as its run stored it. */
+      envConfig: z.record(z.string(), z.unknown()),
       runName: z.string(),
       runKind: z.string(),
       outcome: EpisodeOutcomeSchema,

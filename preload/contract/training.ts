@@ -6,6 +6,7 @@ import { z } from 'zod'
 import { route } from './define'
 import { QuestionRange } from './question-range'
 import { MetricInfoSchema } from './metric-info'
+import { ActionKindSchema, ProtocolNameSchema } from './protocols'
 import { CreditQualityInput, CreditQualityReportSchema } from './credit-quality'
 
 export const RewardConfigSchema = z.strictObject({
@@ -204,7 +205,7 @@ export const TrainingCatalogSchema = z.object({
   rewardPresets: z.array(z.object({ name: z.string(), label: z.string(), reward: RewardConfigSchema })),
   /** Harness-1's reward weights with the published defaults, editable when the harness1 term is weighted. */
   harness1Weights: z.array(z.object({ name: z.string(), label: z.string(), description: z.string(), published: z.number(), integer: z.boolean(), min: z.number().nullable() })),
-  credit: z.array(z.object({ name: z.string(), label: z.string(), description: z.string(), needsMenu: z.boolean(), usesLambda: z.boolean() })),
+  credit: z.array(z.object({ name: z.string(), label: z.string(), description: z.string(), needsPreviews: z.boolean(), usesLambda: z.boolean() })),
   estimators: z.array(z.object({ name: z.string(), label: z.string(), description: z.string() })),
   /** Each loss with the clip options it reads, and their defaults (null: off). */
   losses: z.array(
@@ -220,9 +221,9 @@ export const TrainingCatalogSchema = z.object({
   defaults: SavedTrainConfigSchema,
   /** Every registered environment, and whether the policy head drives its protocol. */
   environments: z.array(
-    z.object({ name: z.string(), description: z.string(), family: z.string(), actionKind: z.enum(['menu', 'tools']), protocol: z.string(), headDriven: z.boolean() }),
+    z.object({ name: z.string(), description: z.string(), family: z.string(), actionKind: ActionKindSchema, protocol: ProtocolNameSchema, headDriven: z.boolean() }),
   ),
-  headProtocols: z.array(z.string()),
+  headProtocols: z.array(ProtocolNameSchema),
   /** Descriptions of the training diagnostics and held-out metrics the metric catalogue does not list (labels, units). */
   metrics: z.array(MetricInfoSchema),
 })

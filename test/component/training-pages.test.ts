@@ -86,7 +86,7 @@ describe('Rewards page and Training section', () => {
     // Credit options follow the environment: the free-query environment has no previews, so outcome only.
     await w.get('[data-test=train-environment-default]').setValue('free-query')
     await settle(1)
-    expect(w.findAll('[data-test=credit-scheme] option').map((o) => o.attributes('value'))).toEqual(catalog.credit.filter((c) => !c.needsMenu).map((c) => c.name))
+    expect(w.findAll('[data-test=credit-scheme] option').map((o) => o.attributes('value'))).toEqual(catalog.credit.filter((c) => !c.needsPreviews).map((c) => c.name))
     await w.get('[data-test=train-environment-default]').setValue('graph-menu')
     await settle(1)
     expect(w.findAll('[data-test=credit-scheme] option').map((o) => o.attributes('value'))).toEqual(catalog.credit.map((c) => c.name))

@@ -40,7 +40,7 @@ describe('free-query baseline', () => {
     if (space.kind !== 'tools') return
     expect(space.tools.map((t) => t.name)).toEqual(['search', 'select', 'answer'])
     for (const tool of space.tools) expect(tool.parameters).toMatchObject({ type: 'object', additionalProperties: false })
-    expect((space.tools[0]!.parameters as any).properties.query.maxLength).toBe(FREE_QUERY_DEFAULTS.maxQueryChars)
+    expect(space.tools[0]!.parameters).toMatchObject({ properties: { query: { maxLength: FREE_QUERY_DEFAULTS.maxQueryChars } } })
   })
 
   it('shares the substrate with the menu environment: same reset state, same SELECT/ANSWER items', async () => {

@@ -7,7 +7,7 @@ import {
   toGrammarSchema, ToolLlmPolicy, type LlmDecision,
 } from '../../main/policy/llm-policy'
 import { patternToGbnf } from '../../main/policy/llm-policy/pattern-gbnf'
-import { describeTools, typeSignature } from '../../main/policy/prompt'
+import { describeTools, typeSignature } from '../../main/harness'
 import { fixtureDir, writeTinyLlama } from '../helpers/gguf'
 
 const tmp = fixtureDir()

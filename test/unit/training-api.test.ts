@@ -65,8 +65,8 @@ describe('training API', () => {
     expect(c.losses.find((l) => l.name === 'reinforce')!.params).toEqual([])
     // Bounds and capabilities come from the declarations: the dual clip must exceed 1 or be off; outcome credit needs no menu.
     expect(c.losses.find((l) => l.name === 'ppo-clip')!.params[1]).toMatchObject({ key: 'dualClip', min: 1, minExclusive: true, max: null, nullable: true })
-    expect(c.credit.find((x) => x.name === 'outcome')).toMatchObject({ needsMenu: false, usesLambda: false })
-    expect(c.credit.find((x) => x.name === 'snc')).toMatchObject({ needsMenu: true, usesLambda: true })
+    expect(c.credit.find((x) => x.name === 'outcome')).toMatchObject({ needsPreviews: false, usesLambda: false })
+    expect(c.credit.find((x) => x.name === 'snc')).toMatchObject({ needsPreviews: true, usesLambda: true })
     expect(c.defaults).toEqual(SavedTrainConfigSchema.parse({ environment: 'graph-menu' }))
     const driven = environmentCatalog().filter((e) => (HEAD_PROTOCOLS as string[]).includes(e.protocol)).map((e) => e.name)
     expect(c.environments.filter((e) => e.headDriven).map((e) => e.name)).toEqual(driven)

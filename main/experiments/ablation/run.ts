@@ -185,7 +185,7 @@ async function runCell(
       if (isTrainedGguf(row.policy) && gguf) {
         // The trained weights (the run's last saved GGUF), greedy, as the run's own held-out evaluation plays them.
         if (!checkpoint.gguf) throw new Error(`Training run #${trainRunId} saved no GGUF weights`)
-        const value = await ggufPolicyOn(gguf, row.environment, checkpoint.gguf.modelPath, { temperature: 0, seed: cell.seed }, deps.llm)
+        const value = await ggufPolicyOn(gguf, row.environment, row.envConfig, checkpoint.gguf.modelPath, { temperature: 0, seed: cell.seed }, deps.llm)
         policy = { value, dispose: () => value.dispose() }
         evaluated = { kind: 'llm', modelPath: checkpoint.gguf.modelPath, sha256: checkpoint.gguf.sha256, trainedFrom: gguf.modelPath, trainingRun: trainRunId, step: checkpoint.step }
       } else {
@@ -203,7 +203,7 @@ async function runCell(
         // Parsed here so a build whose policy spec has no LoRA option fails this cell with a plain message.
         const spec = PolicySpec.safeParse(loraPolicySpec(p.modelPath, p.loraPath))
         if (!spec.success) throw new Error('LoRA adapters are not available in this build: the GGUF policy has no lora option')
-        policy = await policyFor(spec.data, row.environment, undefined, {}, deps.llm)
+        policy = await policyFor(spec.data, row.environment, undefined, row.envConfig, deps.llm)
       } else {
         policy = await policyFor(p, row.environment, raw, row.envConfig, deps.llm)
       }

@@ -16,10 +16,12 @@ import { HARNESS1_WEIGHT_FIELDS, TRAINING_METRICS } from './descriptions'
 
 const words = (d: { name: string; label: string; description: string }) => ({ name: d.name, label: d.label, description: d.description })
 
-/** The environment a new config names: the first one the head drives, graph-menu where registered. */
+/** The environment a new config names: the first one the head drives, in the registry's order (graph-menu first). */
 export function defaultTrainEnvironment(): string {
-  const driven = environmentCatalog().filter((e) => (HEAD_PROTOCOLS as readonly string[]).includes(e.protocol))
-  return (driven.find((e) => e.name === 'graph-menu') ?? driven[0])?.name ?? 'graph-menu'
+  const driven = environmentCatalog().filter((e) => HEAD_PROTOCOLS.includes(e.protocol))
+  const first = driven[0] ?? environmentCatalog()[0]
+  if (!first) throw new Error('No environment is registered')
+  return first.name
 }
 
 /** The TrainConfig defaults, minus the splits. */
@@ -36,7 +38,7 @@ export function trainingCatalog(): TrainingCatalog {
     ],
     rewardPresets: REWARD_PRESETS.map((p) => ({ name: p.name, label: p.label, reward: p.config })),
     harness1Weights: HARNESS1_WEIGHT_FIELDS.map((f) => ({ ...f, published: PUBLISHED_HARNESS1_WEIGHTS[f.name] })),
-    credit: creditSchemes.declarations().map((d) => ({ ...words(d), needsMenu: d.capabilities.needsPreviews, usesLambda: d.capabilities.usesLambda })),
+    credit: creditSchemes.declarations().map((d) => ({ ...words(d), needsPreviews: d.capabilities.needsPreviews, usesLambda: d.capabilities.usesLambda })),
     estimators: estimators.declarations().map(words),
     losses: losses.declarations().map((d) => ({
       ...words(d),
@@ -52,7 +54,7 @@ export function trainingCatalog(): TrainingCatalog {
       family: e.family,
       actionKind: e.actionKind,
       protocol: e.protocol,
-      headDriven: (HEAD_PROTOCOLS as readonly string[]).includes(e.protocol),
+      headDriven: HEAD_PROTOCOLS.includes(e.protocol),
     })),
     headProtocols: [...HEAD_PROTOCOLS],
     metrics: TRAINING_METRICS(),

@@ -86,7 +86,7 @@ export async function createGgufLearner({ raw, config, runId, checkpoint, deps, 
   if (optimizerState && !existsSync(optimizerState)) throw new Error(`The run's optimizer state (${optimizerState}) is gone: cannot resume run #${runId} exactly`)
   const runDir = join(deps.ggufDir ?? join(dirname(raw.name), 'trained-models'), `run-${runId}`)
   const probeFile = join(runDir, 'probe.json')
-  const policyOn = (path: string, temperature: number) => ggufPolicyOn(gguf, config.environment, path, { temperature, seed: config.seed }, deps.llm, true)
+  const policyOn = (path: string, temperature: number) => ggufPolicyOn(gguf, config.environment, config.envConfig, path, { temperature, seed: config.seed }, deps.llm, true)
 
   deps.progress(0, 'training', 'Starting the GGUF trainer')
   const trainer = await GgufTrainer.start({ backend: await trainerBackend(gguf, deps.llm) })

@@ -4,16 +4,17 @@
  * the trainer's backend, and whether the native trainer can train the model at all.
  */
 import { existsSync } from 'node:fs'
-import { environmentFactory, type Protocol } from '../../harness'
+import { environmentFactory, promptParams, resolvedConfig, type Protocol } from '../../harness'
 import { checkGgufFile } from '../../llm/gguf-check'
 import { runtimeFrom, type LlmHome } from '../../llm/llama-runtime'
 import { GgufTrainer, type LoadRequest, type ProbeItem, type TrainerBackend, type TrainItem, type TrainRequest } from '../../llm/training'
-import { createPolicy, LLM_KIND_FOR_PROTOCOL, type LlmPolicy, type LlmPolicyKind } from '../../policy/llm-policy'
+import { createPolicy, type LlmPolicy, type LlmPolicyKind } from '../../policy/llm-policy'
+import { policySide } from '../../policy/protocols'
 import { GGUF_ADAMW, type GgufTrainConfig } from '../../../preload/contract'
 
 /** The LLM policy kind that plays `environment` and whose decisions train: the one evaluation runs use for its protocol. */
 export function ggufPolicyKind(environment: string, protocol: Protocol): LlmPolicyKind {
-  const kind = (LLM_KIND_FOR_PROTOCOL as Partial<Record<string, LlmPolicyKind>>)[protocol]
+  const kind = (policySide(protocol) as ReturnType<typeof policySide> | undefined)?.llmKind
   if (!kind) throw new Error(`Training the GGUF weights needs an LLM policy for the environment's protocol; ${environment} speaks "${protocol}", which no LLM policy kind plays`)
   return kind
 }
@@ -47,10 +48,11 @@ export async function checkGgufTrainable(gguf: GgufTrainConfig, llm: LlmHome | u
   }
 }
 
-/** The policy a run's held-out evaluation plays: the weights at `path`, in the environment's protocol, with the run's context and token limits. */
-export async function ggufPolicyOn(gguf: GgufTrainConfig, environment: string, path: string, sampling: { temperature: number; seed: number }, llm: LlmHome | undefined, recordTokens = false): Promise<LlmPolicy> {
-  const kind = ggufPolicyKind(environment, environmentFactory(environment).protocol)
-  return createPolicy({ kind, modelPath: path, contextSize: gguf.contextSize, sequences: 1, recordTokens, maxTokens: gguf.maxTokens, sampling }, await runtimeFrom(llm, `The GGUF policy ${path}`))
+/** The policy a run's held-out evaluation plays: the weights at `path`, in the environment's protocol (its system prompt reading `envConfig`, the run's), with the run's context and token limits. */
+export async function ggufPolicyOn(gguf: GgufTrainConfig, environment: string, envConfig: Record<string, unknown>, path: string, sampling: { temperature: number; seed: number }, llm: LlmHome | undefined, recordTokens = false): Promise<LlmPolicy> {
+  const { protocol } = environmentFactory(environment)
+  const kind = ggufPolicyKind(environment, protocol)
+  return createPolicy({ kind, modelPath: path, contextSize: gguf.contextSize, sequences: 1, recordTokens, maxTokens: gguf.maxTokens, sampling, ...promptParams(protocol, resolvedConfig(environment, envConfig)) }, await runtimeFrom(llm, `The GGUF policy ${path}`))
 }
 
 /** The trainer's load request for a config: every option from the config (the trainer has no defaults). */

@@ -8,12 +8,14 @@ import { runtimeFrom, type LlmHome } from '../../llm/llama-runtime'
 import { Adam, createHead, restoreHead } from '../../policy/head'
 import { candidateBuilder, HeadPolicy, headInputDim, type PriorProvider } from '../../policy/head-policy'
 import { createPolicy, menuPrior, type MenuLlmPolicy } from '../../policy/llm-policy'
+import { policySide } from '../../policy/protocols'
 import { trainOnBatch, updateConfigOf, type TrainConfig } from '../../rl/trainer'
 import type { Learner } from './learner'
 import type { TrainingCheckpoint } from './store'
 
-async function loadPrior(modelPath: string, llm: LlmHome | undefined): Promise<{ policy: MenuLlmPolicy; provider: PriorProvider }> {
-  const policy = (await createPolicy({ kind: 'llm-menu', modelPath }, await runtimeFrom(llm, `The head's GGUF prior ${modelPath}`))) as MenuLlmPolicy
+/** The frozen LLM that scores the menu ids (a prior is refused for protocols without a menu: resolve-config.ts). */
+async function loadPrior(protocol: Protocol, modelPath: string, llm: LlmHome | undefined): Promise<{ policy: MenuLlmPolicy; provider: PriorProvider }> {
+  const policy = (await createPolicy({ kind: policySide(protocol).llmKind, modelPath }, await runtimeFrom(llm, `The head's GGUF prior ${modelPath}`))) as MenuLlmPolicy
   return { policy, provider: menuPrior(policy) }
 }
 
@@ -24,7 +26,7 @@ export async function createHeadLearner(config: TrainConfig, protocol: Protocol,
   const head = checkpoint ? restoreHead(checkpoint.head) : createHead(config.head.arch, { inputDim: headInputDim(protocol), hidden: config.head.hidden, seed: config.seed, temperature: config.temperature })
   const adam = checkpoint ? Adam.restore(checkpoint.adam) : new Adam(head.size, { lr: config.learningRate })
   // The frozen LLM (on the GPU when there is one) scores every menu id; only beta and the head train.
-  const prior = config.prior ? await loadPrior(config.prior.modelPath, llm) : null
+  const prior = config.prior ? await loadPrior(protocol, config.prior.modelPath, llm) : null
   const priorOption = prior ? { prior: prior.provider } : {}
   return {
     rolloutPolicy: async () => ({ policy: new HeadPolicy(head, builder, { mode: 'sample', temperature: config.temperature, ...priorOption }), dispose: kept }),

@@ -6,7 +6,7 @@
  * replay says so.
  */
 import type SQLite from 'better-sqlite3'
-import { createEnvironment, runEpisode, type Policy, type PolicyDecision, type Trajectory, environmentContext } from '../../harness'
+import { createEnvironment, environmentFactory, protocolDeclaration, runEpisode, type Action, type Policy, type PolicyDecision, type Trajectory, environmentContext } from '../../harness'
 import { decodeSteps, type CompactStep } from './store'
 import { episodeColumns } from '../../db/episode-columns'
 
@@ -14,14 +14,14 @@ import { episodeColumns } from '../../db/episode-columns'
 class StoredActions implements Policy {
   readonly name = 'replay'
   private next = 0
-  constructor(private readonly steps: CompactStep[]) {}
+  constructor(private readonly steps: CompactStep[], private readonly answer: Action) {}
   reset(): void {
     this.next = 0
   }
   async act(): Promise<PolicyDecision> {
     const s = this.steps[this.next++]
     // Past the stored steps (a changed corpus made the episode longer): stop.
-    if (!s) return { action: { kind: 'menu', id: 'A' } }
+    if (!s) return { action: this.answer }
     return {
       action: s.action,
       ...(s.logprob !== null ? { logprob: s.logprob } : {}),
@@ -45,7 +45,7 @@ export async function replayRollout(
   const steps = decodeSteps(stored.steps)
   const env = createEnvironment(stored.environment, environmentContext(raw), stored.envConfig)
   const question = { id: String(stored.questionId ?? 'replay'), question: stored.question, ...stored.gold }
-  const trajectory = await runEpisode(env, new StoredActions(steps), question, stored.seed, { previews: true, observations: options.observations ?? false, maxSteps: steps.length })
+  const trajectory = await runEpisode(env, new StoredActions(steps, protocolDeclaration(environmentFactory(stored.environment).protocol).answer), question, stored.seed, { previews: true, observations: options.observations ?? false, maxSteps: steps.length })
   const before = episodeColumns.outcome.read(stored.outcomeJson)
   const faithful = trajectory.steps.length === steps.length && JSON.stringify(trajectory.outcome.evidence) === JSON.stringify(before.evidence)
   return { trajectory, faithful }

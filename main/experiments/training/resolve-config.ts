@@ -3,13 +3,14 @@
  * run is parsed here once and checked by one set of rules: the choices a saved config also gets
  * (`checkTrainChoices`: registry names, what the environment can feed the credit scheme, the loss's
  * declared bounds, the reward) and, for a run, its splits and the gold they hold. Capabilities come from
- * the declarations (a credit scheme's `needsPreviews`, an environment's `actionKind`), never from a name.
+ * the declarations (a credit scheme's `needsPreviews`, the previews and action kind of an environment's
+ * protocol), never from a name.
  */
 import { existsSync } from 'node:fs'
 import type SQLite from 'better-sqlite3'
-import { TrainConfigSchema, type SavedTrainConfig, type TrainConfig, type TrainConfigInput } from '../../../preload/contract'
-import { createEnvironment, environmentContext, environmentFactory } from '../../harness'
-import { candidateBuilder } from '../../policy/head-policy'
+import { creditFits, TrainConfigSchema, type SavedTrainConfig, type TrainConfig, type TrainConfigInput } from '../../../preload/contract'
+import { createEnvironment, environmentContext, environmentFactory, protocolDeclaration } from '../../harness'
+import { candidateBuilder, policySide } from '../../policy/protocols'
 import { createScriptedPolicy } from '../../policy/scripted'
 import { creditSchemes } from '../../rl/credit'
 import { estimators } from '../../rl/estimators'
@@ -40,8 +41,8 @@ export function checkTrainChoices(raw: SQLite.Database, config: SavedTrainConfig
   })
   const factory = environmentFactory(config.environment)
   check('Credit', () => {
-    if (creditSchemes.get(config.credit.scheme).capabilities.needsPreviews && factory.actionKind !== 'menu') {
-      throw new Error(`"${config.credit.scheme}" reads menu previews; ${config.environment} has none: use "outcome"`)
+    if (!creditFits(creditSchemes.get(config.credit.scheme).capabilities, factory.protocol)) {
+      throw new Error(`"${config.credit.scheme}" reads menu previews; ${config.environment} has none: use "${policySide(factory.protocol).defaultCredit}"`)
     }
   })
   check('Estimator', () => estimators.get(config.estimator))
@@ -51,7 +52,7 @@ export function checkTrainChoices(raw: SQLite.Database, config: SavedTrainConfig
     resolveHarness1Weights(config.reward.harness1Weights)
   })
   check('Prior', () => {
-    if (config.prior && factory.protocol !== 'sentence-menu') throw new Error(`An LLM prior scores menu ids; ${config.environment} has no menu: train without a prior`)
+    if (config.prior && protocolDeclaration(factory.protocol).actionKind !== 'menu') throw new Error(`An LLM prior scores menu ids; ${config.environment} has no menu: train without a prior`)
   })
   check('GGUF', () => {
     if (config.gguf) ggufPolicyKind(config.environment, factory.protocol)

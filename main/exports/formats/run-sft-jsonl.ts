@@ -1,21 +1,20 @@
 import type { ActionShape, ActionSpaceShape } from '../../../preload/contract'
 import { getEpisode } from '../../experiments/queries'
-import { environmentFactory, environmentNames } from '../../harness'
-import { DEFAULT_MAX_QUERY_CHARS, menuPromptBody } from '../../policy/llm-policy'
-import { describeTools, FREE_QUERY_SYSTEM_PROMPT, MENU_SYSTEM_PROMPT, TOOLS_SYSTEM_PROMPT } from '../../policy/prompt'
+import { environmentFactory, environmentNames, promptParams, resolvedConfig, systemPrompt, type Protocol } from '../../harness'
+import { menuPromptBody } from '../../policy/llm-policy'
 import { defineFormat, jsonLine } from '../format'
 import { episodeRecords, rewardOf, runOrThrow } from '../run-episodes'
 
 type Message = { role: 'system' | 'user' | 'assistant'; content: string }
 
 /**
- * The system and user messages the app's LLM policies send for a step (the same prompt texts and
- * menu rendering), so a model fine-tuned on these sees at training time what it sees here.
+ * The system and user messages the app's LLM policies send for a step (the protocol's system prompt
+ * with the run's own environment config, the same menu rendering), so a model fine-tuned on these sees
+ * at training time what it sees here.
  */
-export function promptMessages(protocol: string | null, observationText: string, actions: ActionSpaceShape): Message[] {
-  if (actions.kind === 'menu') return [{ role: 'system', content: MENU_SYSTEM_PROMPT }, { role: 'user', content: menuPromptBody(observationText, actions.items) }]
-  const base = protocol === 'sentence-search' ? `${FREE_QUERY_SYSTEM_PROMPT}\nQueries have at most ${DEFAULT_MAX_QUERY_CHARS} characters.` : TOOLS_SYSTEM_PROMPT
-  return [{ role: 'system', content: `${base}\n\n${describeTools(actions.tools)}` }, { role: 'user', content: observationText }]
+export function promptMessages(protocol: Protocol, envConfig: Record<string, unknown>, observationText: string, actions: ActionSpaceShape): Message[] {
+  const system = systemPrompt(protocol, promptParams(protocol, envConfig), actions.kind === 'tools' ? actions.tools : [])
+  return [{ role: 'system', content: system }, { role: 'user', content: actions.kind === 'menu' ? menuPromptBody(observationText, actions.items) : observationText }]
 }
 
 /** The assistant turn for the chosen action: the menu id, the tool call as JSON, or the raw text. */
@@ -47,10 +46,13 @@ export const runSftJsonl = defineFormat({
       checkpoint()
       const e = await getEpisode(raw, id)
       if (!e) continue
-      const protocol = environmentNames().includes(e.environment) ? environmentFactory(e.environment).protocol : null
+      // An environment no longer registered has no prompt to rebuild: its steps are left out.
+      const registered = environmentNames().includes(e.environment)
+      const protocol = registered ? environmentFactory(e.environment).protocol : null
+      const envConfig = registered ? resolvedConfig(e.environment, e.envConfig) : {}
       for (const s of e.steps) {
-        if (!s.info.valid) continue
-        const messages = [...promptMessages(protocol, s.observationText, s.actions), { role: 'assistant' as const, content: actionText(s.action) }]
+        if (!s.info.valid || !protocol) continue
+        const messages = [...promptMessages(protocol, envConfig, s.observationText, s.actions), { role: 'assistant' as const, content: actionText(s.action) }]
         out.write(jsonLine({ messages, metadata: { runId, episodeId: e.id, questionId: e.questionId, t: s.t, environment: e.environment, reward: rewardOf(e.metrics), metrics: e.metrics, credit: s.credit } }))
         rows++
       }

@@ -1,3 +1,4 @@
+import { MENU_ANSWER_ID } from '../../../preload/contract/protocols'
 import type { Action, ActionSpace, EnvContext, EpisodeOutcome, Preview } from '../types'
 import type { Episode, HistoryEntry } from '../sentence-substrate/episode'
 import { renderState } from '../sentence-substrate/render'
@@ -86,7 +87,7 @@ export class FreeQueryEnvironment extends SentenceEnvironment<FreeQueryConfig> {
       case 'select':
       case 'answer': {
         if (extra.length > 0 || query !== undefined) return { formatError: `${action.name} takes only "id"` }
-        if (action.name === 'answer' && id === undefined) return this.itemOf('A')
+        if (action.name === 'answer' && id === undefined) return this.itemOf(MENU_ANSWER_ID)
         if (typeof id !== 'string' || !/^[SW][0-9]+$/.test(id)) return { formatError: `${action.name} needs an "id" such as S3` }
         return this.itemOf(`${action.name === 'select' ? 'S' : 'W'}${id.slice(1)}`)
       }

@@ -15,7 +15,6 @@ export const freeQueryFactory: EnvironmentFactory<FreeQueryConfig> = {
   description:
     'Free-query baseline (Search-R1 style) over the Harness-G substrate: the policy writes search queries; SELECT, ANSWER_WITH and ANSWER as in the menu environment, with the same budgets.',
   family: 'harness-g',
-  actionKind: 'tools',
   protocol: 'sentence-search',
   rewardScheme: null,
   presets: [{ name: 'free-query', label: 'Free query (defaults)', delta: {} }],

@@ -1,3 +1,4 @@
+import { MENU_ANSWER_ID } from '../../../preload/contract/protocols'
 import type { Action, ToolSchema } from '../types'
 
 /** The free-query tools. SELECT and ANSWER also take the menu ids S<n>, W<n> and A directly. */
@@ -41,7 +42,7 @@ export function freeQueryTools(maxQueryChars: number): ToolSchema[] {
  * for an id the tools cannot name.
  */
 export function toolCallForMenuId(id: string): Extract<Action, { kind: 'tool' }> | null {
-  if (id === 'A') return { kind: 'tool', name: 'answer', arguments: {} }
+  if (id === MENU_ANSWER_ID) return { kind: 'tool', name: 'answer', arguments: {} }
   const m = /^([SW])([0-9]+)$/.exec(id)
   if (!m) return null
   return m[1] === 'S' ? { kind: 'tool', name: 'select', arguments: { id } } : { kind: 'tool', name: 'answer', arguments: { id: `S${m[2]}` } }

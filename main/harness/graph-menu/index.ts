@@ -26,7 +26,6 @@ export const graphMenuFactory: EnvironmentFactory<GraphMenuConfig> = {
   description:
     'Harness-G menu environment: SELECT a visible sentence, LOOKUP an entity (the environment writes the query), ANSWER_WITH a sentence, or ANSWER; bounded menus with previews.',
   family: 'harness-g',
-  actionKind: 'menu',
   protocol: 'sentence-menu',
   rewardScheme: null,
   presets: [

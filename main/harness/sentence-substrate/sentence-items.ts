@@ -1,3 +1,4 @@
+import { MENU_ANSWER_ID } from '../../../preload/contract/protocols'
 import type { MenuItem, Preview } from '../types'
 import type { CorpusView } from './corpus'
 import type { Episode, VisibleSentence } from './episode'
@@ -131,12 +132,12 @@ export function sentenceItems(
     answer.previews.set(id, { sentenceIds: [s.id], summary: `commits #${s.handle} and answers: ${clip(s.text, 160)}` })
   })
   answer.items.push({
-    id: 'A',
+    id: MENU_ANSWER_ID,
     type: 'ANSWER',
     label: `ANSWER with the ${ep.committed.length} committed sentence${ep.committed.length === 1 ? '' : 's'}`,
     target: { adds: [] },
     features: { committed: ep.committed.length, newSentences: 0 },
   })
-  answer.previews.set('A', { sentenceIds: [], summary: `answers with ${ep.committed.length} committed sentence(s); adds nothing` })
+  answer.previews.set(MENU_ANSWER_ID, { sentenceIds: [], summary: `answers with ${ep.committed.length} committed sentence(s); adds nothing` })
   return { select, answer }
 }

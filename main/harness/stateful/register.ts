@@ -16,7 +16,6 @@ export const statefulFactory: EnvironmentFactory<StatefulConfig> = {
   description:
     'Harness-1: stateful working memory (candidate pool, curated set with importance tags, evidence graph, verification, search history, budget markers) over tool calls; every mechanism switchable.',
   family: 'harness-1',
-  actionKind: 'tools',
   protocol: 'harness1-tools',
   rewardScheme: 'harness1',
   presets: HARNESS1_ABLATIONS,
@@ -29,7 +28,6 @@ export const transcriptFactory: EnvironmentFactory<StatefulConfig> = {
   name: TRANSCRIPT_ENVIRONMENT,
   description: 'Harness-1 baseline: the same tools with an append-only transcript of raw observations instead of working memory.',
   family: 'harness-1',
-  actionKind: 'tools',
   protocol: 'harness1-tools',
   rewardScheme: 'harness1',
   presets: [{ name: 'transcript', label: 'Transcript baseline', delta: {} }],

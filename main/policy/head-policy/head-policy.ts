@@ -7,12 +7,10 @@
  */
 import { seededRandom } from '../../eval'
 import type { Policy, PolicyDecision } from '../../harness'
-import type { ActionSpace, EnvQuestion, Observation, Protocol } from '../../harness'
+import { protocolDeclaration, type ActionSpace, type EnvQuestion, type Observation } from '../../harness'
 import { argmax, sampleIndex, type PolicyHead } from '../head'
 import { encode, layoutDimension } from './features'
 import type { Candidate, CandidateBuilder } from './candidate'
-import { harness1Candidates } from './harness1-candidates'
-import { menuCandidates, searchCandidates } from './sentence-candidates'
 
 /** The head's own draws: a stream of their own, so the episode seed never echoes another seeded component. */
 const STREAM = 0x48454144
@@ -39,23 +37,6 @@ export interface HeadPolicyOptions {
   temperature?: number
   prior?: PriorProvider
 }
-
-const BUILDERS: Partial<Record<Protocol, CandidateBuilder>> = {
-  'sentence-menu': menuCandidates,
-  'sentence-search': searchCandidates,
-  'harness1-tools': harness1Candidates,
-}
-
-export const HEAD_PROTOCOLS = Object.keys(BUILDERS) as Protocol[]
-
-export function candidateBuilder(protocol: Protocol): CandidateBuilder {
-  const b = BUILDERS[protocol]
-  if (!b) throw new Error(`The policy head does not drive ${protocol} environments; it drives ${HEAD_PROTOCOLS.join(', ')}`)
-  return b
-}
-
-/** The input dimension a head needs for an environment speaking `protocol`. */
-export const headInputDim = (protocol: Protocol): number => layoutDimension(candidateBuilder(protocol).layout)
 
 export class HeadPolicy implements Policy {
   readonly name: string
@@ -88,7 +69,7 @@ export class HeadPolicy implements Policy {
   async act(observation: Observation, actions: ActionSpace): Promise<PolicyDecision> {
     const t = this.acts++
     const candidates = this.active.candidates(observation, actions)
-    if (candidates.length === 0) return { action: { kind: 'menu', id: 'A' } }
+    if (candidates.length === 0) return { action: protocolDeclaration(this.builder.protocol).answer }
     const state = this.active.state(observation)
     const rows = candidates.map((c) => encode(this.builder.layout, c.type, c.features, state))
     const prior = this.options.prior ? await this.options.prior(observation, candidates) : null

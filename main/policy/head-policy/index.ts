@@ -1,4 +1,5 @@
-export { HeadPolicy, HEAD_PROTOCOLS, candidateBuilder, headInputDim, type HeadDecisionRecord, type HeadPolicyOptions, type PriorProvider } from './head-policy'
+export { HeadPolicy, type HeadDecisionRecord, type HeadPolicyOptions, type PriorProvider } from './head-policy'
+export { HEAD_PROTOCOLS, candidateBuilder, headInputDim } from '../protocols'
 export { MENU_LAYOUT, SEARCH_LAYOUT, QUERY_CANDIDATES, queryCandidates } from './sentence-candidates'
 export { withMenuContext } from './menu-context'
 export { HARNESS1_CANDIDATES, HARNESS1_LAYOUT, HARNESS1_TOOLS, harness1Candidates } from './harness1-candidates'

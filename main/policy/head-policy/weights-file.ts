@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto'
 import type { Protocol } from '../../harness'
 import { headCheckpointSchema, restoreHead, type HeadCheckpoint, type PolicyHead } from '../head'
 import { layoutNames, type FeatureLayout } from './features'
-import { candidateBuilder } from './head-policy'
+import { candidateBuilder } from '../protocols'
 
 export const HEAD_WEIGHTS_FORMAT = 'harness-lab.head-weights'
 

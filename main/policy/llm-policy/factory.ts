@@ -1,4 +1,4 @@
-import type { Protocol } from '../../harness'
+import { protocolDeclaration, type PromptParams } from '../../harness'
 import { PolicyError } from '../../llm/errors'
 import type { LlamaRuntime } from '../../llm/llama-runtime'
 import type { TemplateChoice } from '../prompt'
@@ -6,18 +6,14 @@ import { MenuLlmPolicy } from './menu-policy'
 import { modelCacheFor, type PoolOptions } from '../../llm/model-cache'
 import type { SamplingSettings } from './sampling'
 import { ToolLlmPolicy } from './tool-policy'
+import { llmKindProtocol } from '../protocols'
 
+/** The LLM policy kinds; which protocol each speaks is the policy side's table's (main/policy/protocols.ts). */
 export const LLM_POLICY_KINDS = ['llm-menu', 'llm-tools', 'llm-free-query'] as const
 export type LlmPolicyKind = (typeof LLM_POLICY_KINDS)[number]
 
-/** The LLM policy kind that speaks an environment's protocol: menu ids, free queries, or Harness-1 tool calls. */
-export const LLM_KIND_FOR_PROTOCOL: Record<Protocol, LlmPolicyKind> = {
-  'sentence-menu': 'llm-menu',
-  'sentence-search': 'llm-free-query',
-  'harness1-tools': 'llm-tools',
-}
-
-export interface LlmPolicySpec extends PoolOptions {
+/** A policy spec; its prompt parameters (PromptParams: the free query's maxQueryChars) are the run's environment config's (promptParams()). */
+export interface LlmPolicySpec extends PoolOptions, PromptParams {
   kind: LlmPolicyKind
   modelPath: string
   sampling?: SamplingSettings
@@ -27,8 +23,6 @@ export interface LlmPolicySpec extends PoolOptions {
   maxTokens?: number
   /** Tool kinds: cap for strings whose schema has none (default 512 characters). */
   maxStringLength?: number
-  /** Free query: most characters per query (default 96). */
-  maxQueryChars?: number
   /** Keep prompt and chosen token ids in each decision (training the GGUF weights). */
   recordTokens?: boolean
 }
@@ -46,14 +40,10 @@ export async function createPolicy(spec: LlmPolicySpec, runtime: LlamaRuntime): 
   }
   const lease = await modelCacheFor(runtime).lease(spec.modelPath, spec)
   try {
-    const common = { sampling: spec.sampling, template: spec.template, systemPrompt: spec.systemPrompt, recordTokens: spec.recordTokens }
-    if (spec.kind === 'llm-menu') return new MenuLlmPolicy(lease, common)
-    return new ToolLlmPolicy(lease, {
-      ...common,
-      maxTokens: spec.maxTokens,
-      maxStringLength: spec.maxStringLength,
-      freeQuery: spec.kind === 'llm-free-query' ? { maxQueryChars: spec.maxQueryChars } : undefined,
-    })
+    const protocol = llmKindProtocol(spec.kind)
+    const common = { protocol, promptParams: { maxQueryChars: spec.maxQueryChars }, sampling: spec.sampling, template: spec.template, systemPrompt: spec.systemPrompt, recordTokens: spec.recordTokens }
+    if (protocolDeclaration(protocol).actionKind === 'menu') return new MenuLlmPolicy(lease, common)
+    return new ToolLlmPolicy(lease, { ...common, maxTokens: spec.maxTokens, maxStringLength: spec.maxStringLength })
   } catch (error) {
     await lease.release()
     throw error

@@ -1,4 +1,4 @@
-export { createPolicy, LLM_KIND_FOR_PROTOCOL, LLM_POLICY_KINDS, type LlmPolicy, type LlmPolicyKind, type LlmPolicySpec } from './factory'
+export { createPolicy, LLM_POLICY_KINDS, type LlmPolicy, type LlmPolicyKind, type LlmPolicySpec } from './factory'
 export { MenuLlmPolicy, menuPromptBody } from './menu-policy'
 export { TeacherForcedPolicy } from './teacher-forced'
 export { menuPrior } from './menu-prior'

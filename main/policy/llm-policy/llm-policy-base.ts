@@ -1,5 +1,5 @@
 import type { Token } from 'node-llama-cpp'
-import type { EnvQuestion } from '../../harness'
+import { systemPrompt, type ActionSpace, type EnvQuestion, type PromptParams, type Protocol } from '../../harness'
 import type { PolicyDecision } from '../../harness'
 import { PolicyError } from '../../llm/errors'
 import type { SequencePool } from '../../llm/sequence-pool'
@@ -17,11 +17,17 @@ export interface PolicyModel {
 }
 
 export interface LlmPolicyOptions {
+  /** The protocol it speaks: its system prompt is the protocol's (main/harness/protocols.ts). */
+  protocol: Protocol
+  /** What the system prompt reads of the environment's config (the run's own, e.g. the free query's maxQueryChars). */
+  promptParams?: PromptParams
   sampling?: SamplingSettings
   /** 'auto' (default): the model's chat template when it has one, else the plain layout. */
   template?: TemplateChoice
-  /** Replaces the built-in system prompt for this environment kind. */
+  /** Replaces the protocol's instructions in the system prompt (the tools block still follows). */
   systemPrompt?: string
+  /** Tool kinds: list each tool in the system prompt as a compact signature with its descriptions (default true). */
+  describeTools?: boolean
   /** Keep the prompt and chosen token ids in each decision (for training the model's own weights). */
   recordTokens?: boolean
 }
@@ -60,7 +66,7 @@ export abstract class LlmPolicyBase {
   private readonly seeds: EpisodeSeeds
   private disposed = false
 
-  constructor(protected readonly model: PolicyModel, protected readonly options: LlmPolicyOptions = {}) {
+  constructor(protected readonly model: PolicyModel, protected readonly options: LlmPolicyOptions) {
     this.sampling = resolveSampling(options.sampling)
     this.seeds = new EpisodeSeeds(this.sampling.seed)
     this.renderer = new PromptRenderer(model.pool.model, options.template ?? 'auto')
@@ -82,6 +88,12 @@ export abstract class LlmPolicyBase {
   protected nextStep(): { seed: number; step: number } {
     if (this.disposed) throw new PolicyError('disposed', `${this.name} has been disposed`)
     return this.seeds.next(this.name)
+  }
+
+  /** The system prompt act() sends in this action space: the protocol's with the run's parameters, as the environment server and the SFT export give it. */
+  systemPromptAt(actions: ActionSpace): string {
+    const tools = actions.kind === 'tools' ? actions.tools : []
+    return systemPrompt(this.options.protocol, this.options.promptParams ?? {}, tools, { instructions: this.options.systemPrompt, describeTools: this.options.describeTools })
   }
 
   /** Renders system + observation, cutting the observation's middle if the prompt and `reserve` generated tokens would not fit. */

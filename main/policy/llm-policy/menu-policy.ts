@@ -2,7 +2,7 @@ import type { Policy } from '../../harness'
 import type { Action, ActionSpace, MenuItem, Observation } from '../../harness'
 import { ConstrainedChooser } from '../../llm/choice'
 import { PolicyError } from '../../llm/errors'
-import { MENU_CUE, MENU_SYSTEM_PROMPT } from '../prompt'
+import { MENU_CUE } from '../prompt'
 import { LogprobScorer } from '../../llm/scoring'
 import { LlmPolicyBase, type LlmDecision, type LlmPolicyOptions, type PolicyModel } from './llm-policy-base'
 
@@ -26,7 +26,7 @@ export class MenuLlmPolicy extends LlmPolicyBase implements Policy {
   private readonly chooser: ConstrainedChooser
   private readonly scorer: LogprobScorer
 
-  constructor(model: PolicyModel, options: LlmPolicyOptions = {}) {
+  constructor(model: PolicyModel, options: LlmPolicyOptions) {
     super(model, options)
     this.name = `llm-menu:${model.modelId}`
     this.chooser = new ConstrainedChooser(model.pool)
@@ -41,7 +41,7 @@ export class MenuLlmPolicy extends LlmPolicyBase implements Policy {
   async menuLogprobs(observation: Observation, actions: ActionSpace, ids: readonly string[]): Promise<number[]> {
     if (actions.kind !== 'menu') throw new PolicyError('invalid-input', `${this.name} needs a menu action space, got ${actions.kind}`)
     const reserve = Math.max(...ids.map((id) => Buffer.byteLength(id))) + 1
-    const system = this.options.systemPrompt ?? MENU_SYSTEM_PROMPT
+    const system = this.systemPromptAt(actions)
     const { tokens } = this.renderFitted(system, menuPromptBody(observation.text, actions.items), MENU_CUE, reserve)
     const scores = await this.scorer.scoreBatch(ids.map((id) => ({ prompt: tokens, target: id })))
     return scores.map((s) => s.sum)
@@ -51,7 +51,7 @@ export class MenuLlmPolicy extends LlmPolicyBase implements Policy {
   private promptFor(observation: Observation, actions: ActionSpace & { kind: 'menu' }) {
     if (actions.items.length === 0) throw new PolicyError('invalid-input', `${this.name}: the menu is empty (the episode is over)`)
     const reserve = Math.max(...actions.items.map((item) => Buffer.byteLength(item.id))) + 1
-    const system = this.options.systemPrompt ?? MENU_SYSTEM_PROMPT
+    const system = this.systemPromptAt(actions)
     return this.renderFitted(system, menuPromptBody(observation.text, actions.items), MENU_CUE, reserve)
   }
 

@@ -1,9 +1,10 @@
 import type { Policy } from '../../harness'
-import { toolCallForMenuId, type Action, type ActionSpace, type Observation, type ToolSchema } from '../../harness'
+import { protocolDeclaration, toolCallForMenuId, type Action, type ActionSpace, type Observation, type ToolSchema } from '../../harness'
 import { LlamaGrammar } from 'node-llama-cpp'
 import { PolicyError } from '../../llm/errors'
 import { LruCache } from '../../llm/lru-cache'
-import { describeTools, FREE_QUERY_SYSTEM_PROMPT, TOOLS_CUE, TOOLS_SYSTEM_PROMPT } from '../prompt'
+import { TOOLS_CUE } from '../prompt'
+import { policySide } from '../protocols'
 import { assertSearchTool, capQueryInAction, capQueryInGrammar } from './free-query'
 import { generateWithGrammar } from './generate'
 import { completedJsonEnd } from './json-scan'
@@ -15,12 +16,9 @@ export interface ToolPolicyOptions extends LlmPolicyOptions {
   maxTokens?: number
   /** Cap for strings whose schema has no maxLength (default 512 characters). */
   maxStringLength?: number
-  /** Free-query mode: the action space must have `search({ query })`, and queries are capped to this many characters. */
-  freeQuery?: { maxQueryChars?: number }
-  /** List each tool in the system prompt as a compact signature with its descriptions (default true). */
-  describeTools?: boolean
 }
 
+/** Free query: the query cap when the caller gives no environment config (promptParams.maxQueryChars). */
 export const DEFAULT_MAX_QUERY_CHARS = 96
 
 /**
@@ -35,10 +33,12 @@ export class ToolLlmPolicy extends LlmPolicyBase implements Policy {
   private readonly maxTokens: number
   private readonly maxQueryChars: number | null
 
-  constructor(model: PolicyModel, private readonly toolOptions: ToolPolicyOptions = {}) {
-    super(model, toolOptions)
-    this.maxQueryChars = toolOptions.freeQuery ? Math.max(1, Math.floor(toolOptions.freeQuery.maxQueryChars ?? DEFAULT_MAX_QUERY_CHARS)) : null
-    this.name = `${this.maxQueryChars === null ? 'llm-tools' : 'llm-free-query'}:${model.modelId}`
+  constructor(model: PolicyModel, private readonly toolOptions: ToolPolicyOptions) {
+    // Where the protocol lets the policy write its own queries (free query), they are capped: the prompt says so.
+    const maxQueryChars = protocolDeclaration(toolOptions.protocol).queryTool === null ? null : Math.max(1, Math.floor(toolOptions.promptParams?.maxQueryChars ?? DEFAULT_MAX_QUERY_CHARS))
+    super(model, maxQueryChars === null ? toolOptions : { ...toolOptions, promptParams: { ...toolOptions.promptParams, maxQueryChars } })
+    this.maxQueryChars = maxQueryChars
+    this.name = `${policySide(toolOptions.protocol).llmKind}:${model.modelId}`
     this.maxTokens = Math.max(8, Math.floor(toolOptions.maxTokens ?? 256))
   }
 
@@ -60,8 +60,7 @@ export class ToolLlmPolicy extends LlmPolicyBase implements Policy {
   private promptFor(observation: Observation, actions: ActionSpace & { kind: 'tools' }) {
     if (actions.tools.length === 0) throw new PolicyError('invalid-input', `${this.name}: no tools are available (the episode is over)`)
     if (this.maxQueryChars !== null) assertSearchTool(actions.tools, this.name)
-    const base = this.options.systemPrompt ?? (this.maxQueryChars === null ? TOOLS_SYSTEM_PROMPT : `${FREE_QUERY_SYSTEM_PROMPT}\nQueries have at most ${this.maxQueryChars} characters.`)
-    const system = this.toolOptions.describeTools === false ? base : `${base}\n\n${describeTools(actions.tools)}`
+    const system = this.systemPromptAt(actions)
     const maxTokens = Math.min(this.maxTokens, Math.max(8, Math.floor(this.contextSize / 2)))
     return { maxTokens, ...this.renderFitted(system, observation.text, TOOLS_CUE, maxTokens) }
   }

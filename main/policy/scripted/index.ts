@@ -1,13 +1,13 @@
 /**
- * Scripted policies (no model), registered by name with the protocols they drive: greedy, random and
- * oracle speak the sentence substrate (menu and free query), scripted-tools speaks Harness-1's tools.
+ * Scripted policies (no model), registered by name: greedy, random and oracle speak the sentence
+ * substrate (menu and free query), scripted-tools speaks Harness-1's tools (main/policy/protocols.ts).
  */
 import type { Policy } from '../../harness'
 import type { Protocol } from '../../harness'
 import { GreedyPolicy } from './harness-g/greedy'
 import { OraclePolicy, type OraclePlanner } from './harness-g/oracle'
 import { RandomPolicy } from './harness-g/random'
-import type { SentenceProtocol } from './harness-g/observation'
+import { scriptedProtocols } from '../protocols'
 import { ScriptedToolPolicy } from './harness-1/tool-policy'
 
 export { GreedyPolicy, lookupValue } from './harness-g/greedy'
@@ -19,6 +19,7 @@ export { firstHopQueries, namesIn, readQuestion, type QuestionReading } from './
 export interface ScriptedPolicyDeclaration {
   name: string
   description: string
+  /** The protocols it drives, as the policy side's table (main/policy/protocols.ts) lists them. */
   protocols: readonly Protocol[]
   create(protocol: Protocol, options: ScriptedPolicyOptions): Policy
 }
@@ -28,15 +29,17 @@ export interface ScriptedPolicyOptions {
   planner?: OraclePlanner
 }
 
-const SENTENCE: readonly SentenceProtocol[] = ['sentence-menu', 'sentence-search']
-const asSentence = (p: Protocol): SentenceProtocol => p as SentenceProtocol
+/** Which protocols each drives is the policy side's table's (main/policy/protocols.ts), not theirs. */
+const DECLARATIONS = {
+  greedy: { description: 'Commits the sentence covering the most unmet question terms; otherwise the most promising LOOKUP or search.', create: (p) => new GreedyPolicy(p) },
+  random: { description: 'Uniform over what is available (seeded by the episode seed).', create: (p) => new RandomPolicy(p) },
+  oracle: { description: 'Follows the gold: an upper bound on what the environment lets a policy reach, not a baseline.', create: (p, o) => new OraclePolicy(p, o.planner) },
+  'scripted-tools': { description: 'Harness-1 tool script: fan-out search, curate by tag, verify, end.', create: () => new ScriptedToolPolicy() },
+} satisfies Record<string, Pick<ScriptedPolicyDeclaration, 'description' | 'create'>>
 
-const declarations: ScriptedPolicyDeclaration[] = [
-  { name: 'greedy', description: 'Commits the sentence covering the most unmet question terms; otherwise the most promising LOOKUP or search.', protocols: SENTENCE, create: (p) => new GreedyPolicy(asSentence(p)) },
-  { name: 'random', description: 'Uniform over what is available (seeded by the episode seed).', protocols: SENTENCE, create: (p) => new RandomPolicy(asSentence(p)) },
-  { name: 'oracle', description: 'Follows the gold: an upper bound on what the environment lets a policy reach, not a baseline.', protocols: SENTENCE, create: (p, o) => new OraclePolicy(asSentence(p), o.planner) },
-  { name: 'scripted-tools', description: 'Harness-1 tool script: fan-out search, curate by tag, verify, end.', protocols: ['harness1-tools'], create: () => new ScriptedToolPolicy() },
-]
+export type ScriptedPolicyName = keyof typeof DECLARATIONS
+
+const declarations: ScriptedPolicyDeclaration[] = Object.entries(DECLARATIONS).map(([name, d]) => ({ name, ...d, protocols: scriptedProtocols(name) }))
 
 export function scriptedPolicies(): readonly ScriptedPolicyDeclaration[] {
   return declarations

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
-import type { GgufTrainerStatus, TrainingCatalog } from '../../../preload/contract'
+import { creditFits, protocolCapabilities, type GgufTrainerStatus, type TrainingCatalog } from '../../../preload/contract'
 import { useApi } from '../api'
 import { attemptInto } from './attempt'
 import { useCatalogStore } from './catalog'
@@ -48,11 +48,17 @@ export const useTrainingCatalogStore = defineStore('training-catalog', () => {
   const environments = computed(() => (catalog.value?.environments ?? []).filter((e) => e.headDriven))
   const loss = (name: string) => catalog.value?.losses.find((l) => l.name === name)
   const credit = (name: string) => catalog.value?.credit.find((c) => c.name === name)
-  /** Credit schemes an environment can use (previews-based credit needs a menu). */
+  const protocolOf = (environment: string) => catalog.value?.environments.find((e) => e.name === environment)?.protocol
+  /** Whether an environment's protocol previews its actions (what credit from previews and the credit-quality report read). */
+  const previews = (environment: string): boolean => {
+    const protocol = protocolOf(environment)
+    return protocol !== undefined && protocolCapabilities(protocol).previews
+  }
+  /** Credit schemes an environment can use (the contract's one rule: credit that reads previews needs them). */
   const creditFor = (environment: string) => {
-    const menu = catalog.value?.environments.find((e) => e.name === environment)?.actionKind === 'menu'
-    return (catalog.value?.credit ?? []).filter((c) => menu || !c.needsMenu)
+    const protocol = protocolOf(environment)
+    return (catalog.value?.credit ?? []).filter((c) => (protocol === undefined ? !c.needsPreviews : creditFits(c, protocol)))
   }
 
-  return { catalog, error, load, trainer, loadTrainer, environments, loss, credit, creditFor }
+  return { catalog, error, load, trainer, loadTrainer, environments, loss, credit, creditFor, previews }
 })

@@ -1,8 +1,7 @@
-import type { Policy, PolicyDecision } from '../../../harness'
-import type { SentenceProtocol } from './observation'
+import type { Policy, PolicyDecision, Protocol } from '../../../harness'
 import type { ActionSpace, MenuItem, Observation } from '../../../harness'
 import type { SentenceEnvData } from '../../../harness'
-import { best, entityQuery, feature, normalisedText, ofType, searchKey, sentenceData, stemSet, usedQueryKeys } from './observation'
+import { answerDecision, best, entityQuery, feature, normalisedText, ofType, searchKey, sentenceData, stemSet, usedQueryKeys, queryToolOf } from './observation'
 
 const menu = (id: string): PolicyDecision => ({ action: { kind: 'menu', id } })
 const search = (query: string): PolicyDecision => ({ action: { kind: 'tool', name: 'search', arguments: { query } } })
@@ -24,7 +23,7 @@ export const lookupValue = (item: MenuItem): number =>
 export class GreedyPolicy implements Policy {
   readonly name = 'greedy'
 
-  constructor(private readonly protocol: SentenceProtocol) {}
+  constructor(private readonly protocol: Protocol) {}
 
   reset(): void {}
 
@@ -33,11 +32,11 @@ export class GreedyPolicy implements Policy {
     const select = ofType(data, 'SELECT')[0]
     const answerWith = ofType(data, 'ANSWER_WITH')[0]
     if (data.turnsLeft <= 1) {
-      return answerWith && (feature(answerWith, 'need') > 0 || data.committed.length === 0) ? menu(answerWith.id) : menu('A')
+      return answerWith && (feature(answerWith, 'need') > 0 || data.committed.length === 0) ? menu(answerWith.id) : answerDecision(this.protocol)
     }
     if (select && feature(select, 'need') > 0) return menu(select.id)
-    const more = this.protocol === 'sentence-menu' ? this.lookup(data) : this.search(data)
-    return more ?? menu('A')
+    const more = queryToolOf(this.protocol) === null ? this.lookup(data) : this.search(data)
+    return more ?? answerDecision(this.protocol)
   }
 
   private lookup(data: SentenceEnvData): PolicyDecision | null {

@@ -1,9 +1,12 @@
 import { capQuery } from '../../../harness'
 import { contentTerms, normalisedText, queryKey, stemSet, type SentenceEnvData, type SentenceRef, type SentenceView, type Term } from '../../../harness'
-import type { MenuItem, Observation, Protocol } from '../../../harness'
+import { protocolDeclaration, type MenuItem, type Observation, type PolicyDecision, type Protocol } from '../../../harness'
 
-/** The two protocols of the sentence substrate that the Harness-G scripted policies drive. */
-export type SentenceProtocol = Extract<Protocol, 'sentence-menu' | 'sentence-search'>
+/** The query tool where the policy writes its own queries (free query); null where it follows the menu's LOOKUPs. */
+export const queryToolOf = (protocol: Protocol): string | null => protocolDeclaration(protocol).queryTool
+
+/** The protocol's ANSWER: stop with the committed evidence. */
+export const answerDecision = (protocol: Protocol): PolicyDecision => ({ action: protocolDeclaration(protocol).answer })
 
 /** The structured observation of the sentence environments, checked enough to fail loudly on another environment's. */
 export function sentenceData(observation: Observation, policy: string): SentenceEnvData {

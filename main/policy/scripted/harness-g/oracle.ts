@@ -1,10 +1,9 @@
-import type { Policy, PolicyDecision } from '../../../harness'
-import type { SentenceProtocol } from './observation'
+import type { Policy, PolicyDecision, Protocol } from '../../../harness'
 import type { Action, ActionSpace, EnvQuestion, MenuItem, Observation, ResolvedGold } from '../../../harness'
 import type { SentenceEnvData } from '../../../harness'
 import { resolveGoldIn, type GoldCatalogue, type GoldDocumentRow } from '../../../corpus/gold'
 import { lookupValue } from './greedy'
-import { addsOf, best, entityNameOf, entityQuery, feature, normalisedText, ofType, searchKey, sentenceData, sentenceOf, usedQueryKeys } from './observation'
+import { answerDecision, addsOf, best, entityNameOf, entityQuery, feature, normalisedText, ofType, searchKey, sentenceData, sentenceOf, usedQueryKeys, queryToolOf } from './observation'
 
 const menu = (id: string): PolicyDecision => ({ action: { kind: 'menu', id } })
 
@@ -91,7 +90,7 @@ export class OraclePolicy implements Policy {
   private planned: Action[] | null | undefined
 
   constructor(
-    private readonly protocol: SentenceProtocol,
+    private readonly protocol: Protocol,
     private readonly planner?: OraclePlanner,
   ) {}
 
@@ -135,7 +134,7 @@ export class OraclePolicy implements Policy {
     const committed = new Set(data.committed.map((s) => s.id))
     // Facts still to commit; an unresolved one only while it may still turn up.
     const open = gold.facts.filter((f) => (f.sentenceId === null ? !final : !committed.has(f.sentenceId)))
-    if (open.length === 0) return menu('A')
+    if (open.length === 0) return answerDecision(this.protocol)
 
     const goldSelect = ofType(data, 'SELECT').filter(isGold)
     const goldAnswer = ofType(data, 'ANSWER_WITH').filter(isGold)
@@ -144,21 +143,21 @@ export class OraclePolicy implements Policy {
       if (last && goldAnswer[0]) return menu(goldAnswer[0].id)
       return menu(goldSelect[0]!.id)
     }
-    if (data.turnsLeft <= 1) return menu('A')
+    if (data.turnsLeft <= 1) return answerDecision(this.protocol)
 
     // Where the open facts are: their documents (by id once resolved) and titles (for names and queries).
     const openTitles = new Set(open.map((f) => f.title))
     const titles = [...new Set(gold.facts.map((f) => f.title))].filter((t) => openTitles.has(t))
     const documents = new Set(open.map((f) => f.documentId).filter((id): id is number => id !== null))
-    const fetch = this.protocol === 'sentence-menu' ? this.lookup(data, titles, documents, goldIds) : this.search(data, titles)
-    return fetch ?? menu('A')
+    const fetch = queryToolOf(this.protocol) === null ? this.lookup(data, titles, documents, goldIds) : this.search(data, titles)
+    return fetch ?? answerDecision(this.protocol)
   }
 
   private followDocuments(data: SentenceEnvData, gold: ResolvedGold, final: boolean): PolicyDecision {
     const committedDocuments = new Set(data.committed.map((s) => s.documentId))
     // Gold documents with no committed sentence yet; an unresolved one only while it may still turn up.
     const open = gold.documents.filter((d) => (d.documentId === null ? !final : !committedDocuments.has(d.documentId)))
-    if (open.length === 0) return menu('A')
+    if (open.length === 0) return answerDecision(this.protocol)
     const openIds = new Set(open.map((d) => d.documentId).filter((id): id is number => id !== null))
     const inOpen = (item: MenuItem): boolean => {
       const s = sentenceOf(item)
@@ -179,10 +178,10 @@ export class OraclePolicy implements Policy {
       }
       return menu(chosen.id)
     }
-    if (data.turnsLeft <= 1) return menu('A')
+    if (data.turnsLeft <= 1) return answerDecision(this.protocol)
     const titles = [...new Set(open.map((d) => d.title ?? d.name))]
-    if (this.protocol === 'sentence-search') return this.search(data, titles) ?? menu('A')
-    return this.lookup(data, titles, openIds, new Set()) ?? this.bridge(data, gold) ?? menu('A')
+    if (queryToolOf(this.protocol) !== null) return this.search(data, titles) ?? answerDecision(this.protocol)
+    return this.lookup(data, titles, openIds, new Set()) ?? this.bridge(data, gold) ?? answerDecision(this.protocol)
   }
 
   /**

@@ -1,8 +1,7 @@
 import { seededRandom } from '../../../eval'
-import type { Policy, PolicyDecision } from '../../../harness'
-import type { SentenceProtocol } from './observation'
+import type { Policy, PolicyDecision, Protocol } from '../../../harness'
 import type { ActionSpace, Observation } from '../../../harness'
-import { entityQuery, searchKey, sentenceData, usedQueryKeys } from './observation'
+import { answerDecision, entityQuery, searchKey, sentenceData, usedQueryKeys, queryToolOf } from './observation'
 
 /** Policy draws are their own stream: the same episode seed must not echo other seeded components. */
 const STREAM = 0x52414e44
@@ -16,7 +15,7 @@ export class RandomPolicy implements Policy {
   readonly name = 'random'
   private random: () => number = seededRandom(STREAM)
 
-  constructor(private readonly protocol: SentenceProtocol) {}
+  constructor(private readonly protocol: Protocol) {}
 
   reset(episode: { seed: number }): void {
     // High bits folded in, so seeds 2**32 apart still differ.
@@ -26,16 +25,17 @@ export class RandomPolicy implements Policy {
   async act(observation: Observation, _actions: ActionSpace): Promise<PolicyDecision> {
     const data = sentenceData(observation, this.name)
     const choices: PolicyDecision[] = data.menu.map((item) => ({ action: { kind: 'menu', id: item.id } }))
-    if (this.protocol === 'sentence-search') {
+    const queryTool = queryToolOf(this.protocol)
+    if (queryTool !== null) {
       const used = usedQueryKeys(data)
       for (const query of [data.question, ...data.entities.map((e) => entityQuery(data, e.name))]) {
         const key = searchKey(data, query)
         if (used.has(key)) continue
         used.add(key)
-        choices.push({ action: { kind: 'tool', name: 'search', arguments: { query } } })
+        choices.push({ action: { kind: 'tool', name: queryTool, arguments: { query } } })
       }
     }
     const pick = choices[Math.floor(this.random() * choices.length)]
-    return pick ? { ...pick, logprob: -Math.log(choices.length) } : { action: { kind: 'menu', id: 'A' } }
+    return pick ? { ...pick, logprob: -Math.log(choices.length) } : answerDecision(this.protocol)
   }
 }

@@ -6,7 +6,7 @@
  * costs a fraction of the tokens of the raw JSON Schema, which matters with small contexts and long
  * observations.
  */
-import type { ToolSchema } from '../../harness'
+import type { ToolSchema } from './types'
 
 type Json = Record<string, unknown>
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)

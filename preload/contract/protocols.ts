@@ -1,0 +1,48 @@
+/**
+ * The protocols, declared once: how a policy talks to an environment. Each name comes with its
+ * capabilities as data (the action kind, whether the environment previews an action, the action that
+ * stops with the evidence gathered so far), so every reader (the harness, the policies, the trainer, the
+ * environment server, the renderer) tests a capability, never a protocol's name. The harness adds the
+ * tools and the system prompt (main/harness/protocols.ts); the policy side its entries
+ * (main/policy/protocols.ts), each table checked by the compiler for every name here.
+ */
+import { z } from 'zod'
+import type { ActionShape } from './trajectory'
+
+/**
+ * - sentence-menu: Harness-G menu (Observation.data is the sentence substrate's SentenceEnvData);
+ * - sentence-search: the free-query baseline over the same substrate (search / select / answer tools);
+ * - harness1-tools: Harness-1's tools over its working memory.
+ */
+export const PROTOCOL_NAMES = ['sentence-menu', 'sentence-search', 'harness1-tools'] as const
+export const ProtocolNameSchema = z.enum(PROTOCOL_NAMES)
+export type ProtocolName = z.infer<typeof ProtocolNameSchema>
+
+export const ActionKindSchema = z.enum(['menu', 'tools'])
+/** Menu ids or tool calls. */
+export type ActionKind = z.infer<typeof ActionKindSchema>
+
+/** The menu id of ANSWER (stop with the committed evidence) wherever a sentence-substrate menu is spoken. */
+export const MENU_ANSWER_ID = 'A'
+
+export interface ProtocolCapabilities {
+  /** Menu ids or tool calls. */
+  actionKind: ActionKind
+  /** The environment previews what each action would add (what a credit scheme that reads previews needs). */
+  previews: boolean
+  /** The action that stops the episode with the evidence gathered so far. */
+  answer: ActionShape
+}
+
+export const PROTOCOL_CAPABILITIES = {
+  'sentence-menu': { actionKind: 'menu', previews: true, answer: { kind: 'menu', id: MENU_ANSWER_ID } },
+  'sentence-search': { actionKind: 'tools', previews: false, answer: { kind: 'menu', id: MENU_ANSWER_ID } },
+  'harness1-tools': { actionKind: 'tools', previews: false, answer: { kind: 'tool', name: 'end_search', arguments: { reasoning: '' } } },
+} as const satisfies Record<ProtocolName, ProtocolCapabilities>
+
+export const protocolCapabilities = (protocol: ProtocolName): ProtocolCapabilities => PROTOCOL_CAPABILITIES[protocol]
+
+/** The one rule: a credit scheme that reads previews needs a protocol whose environment gives them. */
+export function creditFits(credit: { needsPreviews: boolean }, protocol: ProtocolName): boolean {
+  return !credit.needsPreviews || PROTOCOL_CAPABILITIES[protocol].previews
+}

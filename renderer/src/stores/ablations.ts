@@ -90,7 +90,9 @@ export const useAblationsStore = defineStore('ablations', () => {
       if (envs.find((e) => e.name === t.run.environment)?.protocol !== protocol) continue
       out.push({ key: policyKey(t.spec), label: `${t.label} (finished run)`, policy: t.spec })
     }
-    for (const m of models.models.filter((x) => x.role === 'policy')) out.push({ key: `llm:${m.path}`, label: `GGUF: ${m.name}`, policy: { kind: 'llm', modelPath: m.path, temperature: 0, topK: 0, topP: 1 } })
+    // A file trained here says which run and step wrote it (its name alone, "step-1.gguf", does not).
+    const trainedBy = (m: (typeof models.models)[number]): string => (m.provenance ? ` (trained by run #${m.provenance.runId}, step ${m.provenance.step})` : '')
+    for (const m of models.models.filter((x) => x.role === 'policy')) out.push({ key: `llm:${m.path}`, label: `GGUF: ${m.name}${trainedBy(m)}`, policy: { kind: 'llm', modelPath: m.path, temperature: 0, topK: 0, topP: 1 } })
     return out
   })
   const basePolicy = computed(() => policies.value.find((p) => p.key === draft.policyKey)?.policy ?? null)

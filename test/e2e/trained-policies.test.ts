@@ -1,0 +1,214 @@
+/// <reference lib="dom" />
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { closeBrowserApp, HANG_GUARD_MS, launchChromium, OUTPUT_DIR, requireChromium, serveBuiltApp, type ServedApp } from '../helpers/browser'
+import { STORIES_260K, storiesAvailable } from '../helpers/gguf'
+import { trainerUnavailableReason } from '../helpers/gguf-training'
+import { tempDir } from '../helpers/services'
+
+const run = requireChromium()
+/** Every evaluation takes the same first questions of the test split, so the comparison pairs all of them. */
+const QUESTIONS = 4
+
+/**
+ * Issue 33's done-when, in Chromium at 1440 x 900 from a fresh data folder and only through the page:
+ * create the demo world, evaluate greedy, train a head and a GGUF policy (stories260K, registered on the
+ * Models page; skipped with its reason where the native trainer or the shared model is missing),
+ * evaluate both trained policies on the test split (named by run and step), compare all of them on the
+ * Runs page, see them offered as ablation rows, and open the findings. Every wait is on the page's state.
+ */
+describe.runIf(run)('trained policies evaluated and compared from the page at 1440 x 900 (browser mode)', () => {
+  const tmp = tempDir('harness-lab-e2e-trained-policies-')
+  let app: ServedApp
+  let browser: Browser
+  let page: Page
+  /** Why the GGUF half is skipped ('' when it runs). */
+  let ggufSkip = ''
+  const runIds: Record<'greedy' | 'head' | 'gguf', string | null> = { greedy: null, head: null, gguf: null }
+  const training: Record<'head' | 'gguf', string | null> = { head: null, gguf: null }
+  const shotsDir = process.env.SHOTS_DIR ?? OUTPUT_DIR
+  const shot = (name: string) => page.screenshot({ path: join(shotsDir, `trained-${name}.png`) })
+  const fitsWindow = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)
+
+  beforeAll(async () => {
+    mkdirSync(shotsDir, { recursive: true })
+    ggufSkip = !storiesAvailable ? `no stories260K.gguf at ${STORIES_260K} (../shared is absent)` : await trainerUnavailableReason()
+    app = await serveBuiltApp(join(tmp.dir, 'data'))
+    browser = await launchChromium()
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+    page.setDefaultTimeout(HANG_GUARD_MS)
+    page.on('pageerror', (err) => console.error('page error:', err))
+  })
+  afterAll(async () => {
+    await closeBrowserApp({ app, browser })
+    tmp.cleanup()
+  })
+
+  /** Starts an evaluation from the Runs page's form on the test split's first questions; resolves to the new run's id once it is done. */
+  const evaluate = async (policy: string): Promise<string> => {
+    await page.click('[data-test=nav-runs]')
+    await page.locator('[data-test=eval-launcher]').waitFor()
+    const before = await page.locator('[data-test=runs-table] tbody tr').count()
+    await page.selectOption('[data-test=eval-policy]', policy)
+    await page.selectOption('[data-test=eval-split]', 'test')
+    await page.fill('[data-test=eval-limit]', String(QUESTIONS))
+    await page.click('[data-test=eval-start]')
+    await page.waitForFunction((n) => document.querySelectorAll('[data-test=runs-table] tbody tr').length > n, before, { timeout: 600_000 })
+    // Newest first: the new run heads the table.
+    const row = page.locator('[data-test=runs-table] tbody tr').first()
+    const id = (await row.getAttribute('data-run'))!
+    await page.locator(`[data-test=runs-table] tr[data-run="${id}"][data-status=done], [data-test=runs-table] tr[data-run="${id}"][data-status=failed]`).waitFor({ timeout: 1_200_000 })
+    expect(await row.getAttribute('data-status'), (await row.textContent()) ?? '').toBe('done')
+    return id
+  }
+
+  /** Fills the Training page's launch form for a tiny run: 2 steps of 2 rollouts, held-out on the dev split's first questions. */
+  const fillTinyRun = async (name: string, heldOut: number) => {
+    await page.click('[data-test=nav-training]')
+    const launcher = page.locator('[data-test=training-launcher]')
+    await launcher.locator('[data-test=train-steps]').waitFor()
+    expect(await launcher.locator('[data-test=heldout-split]').inputValue()).toBe('dev')
+    await launcher.locator('[data-test=heldout-limit]').fill(String(heldOut))
+    await launcher.locator('[data-test=train-steps]').fill('2')
+    await launcher.locator('[data-test=train-group-size]').fill('2')
+    await launcher.locator('[data-test=train-questions-per-step]').fill('1')
+    await launcher.locator('[data-test=train-eval-interval]').fill('1')
+    await launcher.locator('[data-test=train-name]').fill(name)
+    return launcher
+  }
+
+  /** Launches the filled form and waits for the run to finish; resolves to its id. */
+  const trainToEnd = async (name: string): Promise<string> => {
+    await page.locator('[data-test=training-launcher] [data-test=train-start]').click()
+    const row = page.locator('[data-test=training-runs] tr').filter({ hasText: name })
+    await row.waitFor({ timeout: 600_000 })
+    const id = (await row.getAttribute('data-run'))!
+    await page.locator(`[data-test=training-run][data-run="${id}"][data-status=done], [data-test=training-run][data-run="${id}"][data-status=failed]`).waitFor({ timeout: 1_200_000 })
+    expect(await page.locator('[data-test=training-run]').getAttribute('data-status'), (await page.locator('[data-test=training-run]').textContent()) ?? '').toBe('done')
+    return id
+  }
+
+  it('creates the demo world from the first screen and evaluates greedy on the test split', async () => {
+    await page.goto(app.url)
+    await page.locator('[data-test=first-run]').waitFor()
+    await page.click('[data-test=create-demo-workspace]')
+    await page.locator('[data-test=corpus-counts] [data-count=documents] dd').filter({ hasText: /^[1-9]/ }).waitFor({ timeout: 600_000 })
+    runIds.greedy = await evaluate('greedy')
+    expect(await page.locator(`[data-test=runs-table] tr[data-run="${runIds.greedy}"] .setup`).textContent()).toContain('graph-menu · greedy')
+  }, 1_200_000)
+
+  it('trains a head from the Training page; its run page shows the credit-quality panel, which measures', async () => {
+    await fillTinyRun('tiny head', QUESTIONS)
+    training.head = await trainToEnd('tiny head')
+    const panel = page.locator('[data-test=training-run]')
+    await panel.locator('[data-test=credit-quality]').waitFor()
+    await panel.locator('[data-test=cq-measure]').click()
+    await panel.locator('[data-test=cq-table] tbody tr').first().waitFor({ timeout: 600_000 })
+    expect(await panel.locator('[data-test=cq-summary]').textContent()).toMatch(/Steps 0–0: (1 group|\d+ groups), \d+ rollouts/)
+    await panel.locator('[data-test=credit-quality]').scrollIntoViewIfNeeded()
+    await shot('credit-quality')
+    expect(await fitsWindow()).toBe(true)
+  }, 1_800_000)
+
+  it('trains a GGUF policy (stories260K registered on the Models page) from the Training page', async (ctx) => {
+    if (ggufSkip) return ctx.skip(`GGUF half skipped: ${ggufSkip}`)
+    await page.click('[data-test=nav-models]')
+    await page.fill('[data-test=model-path]', STORIES_260K)
+    await page.click('[data-test=model-add]')
+    await page.locator('[data-test=models-table] tbody tr').first().waitFor()
+    const launcher = await fillTinyRun('tiny gguf', 2)
+    await launcher.locator('[data-test=train-policy-kind]').selectOption('gguf')
+    await launcher.locator(`[data-test=train-gguf-model] option[value="${STORIES_260K}"]`).waitFor({ state: 'attached' })
+    await launcher.locator('[data-test=train-gguf-model]').selectOption(STORIES_260K)
+    await launcher.locator('[data-test=train-gguf-last-blocks]').fill('1')
+    training.gguf = await trainToEnd('tiny gguf')
+    expect(await page.locator('[data-test=training-run] h4', { hasText: 'Held-out' }).first().textContent()).toContain('greedy GGUF policy')
+    // The held-out chart names the learner; what the trainer did not measure is not drawn as zeros.
+    expect(await page.locator('[data-test=chart-held-out] figcaption').textContent()).toContain('of the greedy GGUF policy')
+    for (const chart of ['entropy', 'grad-norm']) {
+      const fig = page.locator(`[data-test=chart-${chart}]`)
+      if ((await fig.count()) === 0) continue
+      const ticks = await fig.locator('[data-test=y-tick]').allTextContents()
+      expect([chart, ticks.every((t) => Number(t) === 0)]).toEqual([chart, false])
+    }
+    await page.locator('[data-test=training-charts]').scrollIntoViewIfNeeded()
+    await shot('gguf-run')
+  }, 1_800_000)
+
+  it('offers both trained policies on the evaluation form, named by run and step, and evaluates them on the test split', async () => {
+    await page.click('[data-test=nav-runs]')
+    await page.locator('[data-test=eval-launcher]').waitFor()
+    const options = page.locator('[data-test=eval-policy] optgroup option')
+    await options.first().waitFor({ state: 'attached' })
+    const labels = await options.allTextContents()
+    expect(labels).toContain(`head · training run ${training.head} · step 1`)
+    if (training.gguf) expect(labels).toContain(`GGUF · training run ${training.gguf} · step 1`)
+    await shot('eval-form')
+
+    runIds.head = await evaluate(`head:${training.head}`)
+    expect(await page.locator(`[data-test=runs-table] tr[data-run="${runIds.head}"] .setup`).textContent()).toContain(`graph-menu · head · training run ${training.head} · step 1 · answerer`)
+    if (training.gguf) {
+      runIds.gguf = await evaluate(`gguf-run:${training.gguf}`)
+      expect(await page.locator(`[data-test=runs-table] tr[data-run="${runIds.gguf}"] .setup`).textContent()).toContain(`graph-menu · GGUF · training run ${training.gguf} · step 1 · answerer`)
+    }
+  }, 2_400_000)
+
+  it('compares greedy and the trained policies on one page, paired by question', async () => {
+    const ids = [runIds.greedy, runIds.head, runIds.gguf].filter((x): x is string => x !== null)
+    for (const id of ids) await page.locator(`[data-test=runs-table] tr[data-run="${id}"] [data-test=run-select]`).check()
+    await page.click('[data-test=runs-compare]')
+    const table = page.locator('[data-test=run-comparison-table]')
+    await table.waitFor()
+    // The default metric is the training headline (SP F1 on the demo's sentence gold); greedy (ticked first) is the baseline.
+    expect(await table.getAttribute('data-metric')).toBe('sp.f1')
+    expect(await table.locator('tr[data-baseline=true]').getAttribute('data-run')).toBe(runIds.greedy)
+    await table.locator('[data-test=run-comparison-difference]').nth(ids.length - 2).waitFor()
+    const rows = await table.locator('tbody tr').allTextContents()
+    expect(rows).toHaveLength(ids.length)
+    expect(rows[1]).toContain(`head · training run ${training.head} · step 1`)
+    for (const row of rows.slice(1)) expect(row).toMatch(new RegExp(`\\b${QUESTIONS}\\b`))
+    if (training.gguf) expect(rows[2]).toContain(`GGUF · training run ${training.gguf} · step 1`)
+    await table.scrollIntoViewIfNeeded()
+    await shot('runs-compare')
+    expect(await fitsWindow()).toBe(true)
+  })
+
+  it('offers the finished runs as ablation rows, and says which row trains a new head', async () => {
+    await page.click('[data-test=nav-ablations]')
+    await page.locator('[data-test=ablation-builder]').waitFor()
+    const rows = page.locator('[data-test=ablation-builder] [data-group=Policy] label')
+    await rows.filter({ hasText: `head · training run ${training.head} · step 1 (finished run)` }).waitFor()
+    if (training.gguf) await rows.filter({ hasText: `GGUF · training run ${training.gguf} · step 1 (finished run)` }).waitFor()
+    expect(await rows.allTextContents()).toContainEqual(expect.stringContaining('trains a new head: outcome, 4 steps'))
+    await shot('ablations')
+  })
+
+  it('Graph: Enter on a search moves the drawing to the match; an expanded neighbourhood keeps its labels apart', async () => {
+    await page.click('[data-test=nav-graph]')
+    await page.locator('[data-test=graph-node]').first().waitFor()
+    // A labelled node other than the centre: searching for it centres the drawing on it.
+    const label = (await page.locator('[data-test=graph-node]:not(.node-center) .node-label').first().textContent())!.trim()
+    await page.fill('[data-test=graph-search-input]', label)
+    await page.press('[data-test=graph-search-input]', 'Enter')
+    await page.locator('[data-test=graph-node].node-center .node-label', { hasText: label }).waitFor()
+    // Expand a neighbour, then no two drawn labels overlap.
+    const expanded = await page.locator('[data-test=graph-node].node-expanded').count()
+    await page.locator('[data-test=graph-node]:not(.node-center):not(.node-expanded)').first().click()
+    await page.waitForFunction((n) => document.querySelectorAll('[data-test=graph-node].node-expanded').length > n, expanded)
+    const boxes = await page.locator('[data-test=graph-node] .node-label').evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => ({ x0: r.left, x1: r.right, y0: r.top, y1: r.bottom })))
+    expect(boxes.length).toBeGreaterThan(1)
+    const overlapping = boxes.flatMap((a, i) => boxes.slice(i + 1).filter((b) => a.x0 < b.x1 - 1 && b.x0 < a.x1 - 1 && a.y0 < b.y1 - 1 && b.y0 < a.y1 - 1))
+    expect(overlapping).toEqual([])
+    await shot('graph')
+  })
+
+  it('opens the findings', async () => {
+    await page.click('[data-test=nav-findings]')
+    await page.locator('[data-test=findings-new]').waitFor()
+    expect(await page.locator('.page-head h2').textContent()).toContain('Findings')
+    await shot('findings')
+    expect(await fitsWindow()).toBe(true)
+  })
+})

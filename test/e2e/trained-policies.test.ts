@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { closeBrowserApp, HANG_GUARD_MS, launchChromium, OUTPUT_DIR, requireChromium, serveBuiltApp, type ServedApp } from '../helpers/browser'
+import { callApi, closeBrowserApp, HANG_GUARD_MS, launchChromium, OUTPUT_DIR, requireChromium, serveBuiltApp, type ServedApp } from '../helpers/browser'
 import { STORIES_260K, storiesAvailable } from '../helpers/gguf'
 import { trainerUnavailableReason } from '../helpers/gguf-training'
 import { tempDir } from '../helpers/services'
@@ -47,13 +47,13 @@ describe.runIf(run)('trained policies evaluated and compared from the page at 14
   })
 
   /** Starts an evaluation from the Runs page's form on the test split's first questions; resolves to the new run's id once it is done. */
-  const evaluate = async (policy: string): Promise<string> => {
+  const evaluate = async (policy: string, split = 'test', questions = QUESTIONS): Promise<string> => {
     await page.click('[data-test=nav-runs]')
     await page.locator('[data-test=eval-launcher]').waitFor()
     const before = await page.locator('[data-test=runs-table] tbody tr').count()
     await page.selectOption('[data-test=eval-policy]', policy)
-    await page.selectOption('[data-test=eval-split]', 'test')
-    await page.fill('[data-test=eval-limit]', String(QUESTIONS))
+    await page.selectOption('[data-test=eval-split]', split)
+    await page.fill('[data-test=eval-limit]', String(questions))
     await page.click('[data-test=eval-start]')
     await page.waitForFunction((n) => document.querySelectorAll('[data-test=runs-table] tbody tr').length > n, before, { timeout: 600_000 })
     // Newest first: the new run heads the table.
@@ -154,6 +154,19 @@ describe.runIf(run)('trained policies evaluated and compared from the page at 14
       expect(await page.locator(`[data-test=runs-table] tr[data-run="${runIds.gguf}"] .setup`).textContent()).toContain(`graph-menu · GGUF · training run ${training.gguf} · step 1 · answerer`)
     }
   }, 2_400_000)
+
+  it("reproduces each training run's held-out 'after' exactly when its policy is evaluated on the run's held-out questions", async () => {
+    const workspaceId = /workspaces\/([^/?#]+)/.exec(page.url())![1]!
+    const trainingRuns = await callApi<Array<{ id: number; heldOutAfter: number | null; headlineMetric: string }>>(app, 'training.runs', { workspaceId })
+    const cases: Array<[string, string | null, number]> = [['head', training.head, QUESTIONS], ['gguf-run', training.gguf, 2]]
+    for (const [kind, trainingRun, questions] of cases) {
+      if (trainingRun === null) continue
+      const runId = await evaluate(`${kind}:${trainingRun}`, 'dev', questions)
+      const evaluated = (await callApi<Array<{ id: number; metrics: Record<string, { mean: number | null }> }>>(app, 'runs.list', { workspaceId })).find((r) => r.id === Number(runId))!
+      const trainedRun = trainingRuns.find((r) => r.id === Number(trainingRun))!
+      expect([kind, evaluated.metrics[trainedRun.headlineMetric]?.mean]).toEqual([kind, trainedRun.heldOutAfter])
+    }
+  }, 1_200_000)
 
   it('compares greedy and the trained policies on one page, paired by question', async () => {
     const ids = [runIds.greedy, runIds.head, runIds.gguf].filter((x): x is string => x !== null)

@@ -140,11 +140,11 @@ describe.runIf(run)('trained policies evaluated and compared from the page at 14
   it('offers both trained policies on the evaluation form, named by run and step, and evaluates them on the test split', async () => {
     await page.click('[data-test=nav-runs]')
     await page.locator('[data-test=eval-launcher]').waitFor()
-    const options = page.locator('[data-test=eval-policy] optgroup option')
-    await options.first().waitFor({ state: 'attached' })
-    const labels = await options.allTextContents()
-    expect(labels).toContain(`head · training run ${training.head} · step 1`)
-    if (training.gguf) expect(labels).toContain(`GGUF · training run ${training.gguf} · step 1`)
+    // The page re-reads the training runs as it opens: wait for each finished run's policy to be offered.
+    const trained = page.locator('[data-test=eval-policy] optgroup option')
+    await trained.filter({ hasText: `head · training run ${training.head} · step 1` }).waitFor({ state: 'attached' })
+    if (training.gguf) await trained.filter({ hasText: `GGUF · training run ${training.gguf} · step 1` }).waitFor({ state: 'attached' })
+    expect(await trained.count()).toBe(training.gguf ? 2 : 1)
     await shot('eval-form')
 
     runIds.head = await evaluate(`head:${training.head}`)

@@ -36,7 +36,8 @@ export const evalJob = (llm: LlmHome) =>
       },
     )
     const a = summary.aggregates
-    const shown = ['answer.em.official', 'answer.f1.official', 'sp.recall', 'paragraph.recall'].filter((m) => a[m] !== undefined)
+    // The evidence figures are the F1s the Runs table and training headline show by default, not the recalls.
+    const shown = ['answer.em.official', 'answer.f1.official', 'sp.f1', 'paragraph.f1'].filter((m) => a[m] !== undefined)
     const message = `Run #${summary.runId}: ${summary.episodes} episodes · ${shown.map((m) => figure(a, m)).join(' · ')} · answerer: ${summary.answerer.name}`
     return { result: { runId: summary.runId, episodes: summary.episodes, seconds: summary.seconds }, message }
   },

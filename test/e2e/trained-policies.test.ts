@@ -103,6 +103,8 @@ describe.runIf(run)('trained policies evaluated and compared from the page at 14
     await fillTinyRun('tiny head', QUESTIONS)
     training.head = await trainToEnd('tiny head')
     const panel = page.locator('[data-test=training-run]')
+    // The run's page names its policy as every policy list does.
+    expect(await panel.locator('[data-test=trained-policy]').textContent()).toContain(`head · training run ${training.head} · step 1`)
     await panel.locator('[data-test=credit-quality]').waitFor()
     await panel.locator('[data-test=cq-measure]').click()
     await panel.locator('[data-test=cq-table] tbody tr').first().waitFor({ timeout: 600_000 })
@@ -125,6 +127,7 @@ describe.runIf(run)('trained policies evaluated and compared from the page at 14
     await launcher.locator('[data-test=train-gguf-last-blocks]').fill('1')
     training.gguf = await trainToEnd('tiny gguf')
     expect(await page.locator('[data-test=training-run] h4', { hasText: 'Held-out' }).first().textContent()).toContain('greedy GGUF policy')
+    expect(await page.locator('[data-test=trained-policy]').textContent()).toContain(`GGUF · training run ${training.gguf} · step 1`)
     // The held-out chart names the learner; what the trainer did not measure is not drawn as zeros.
     expect(await page.locator('[data-test=chart-held-out] figcaption').textContent()).toContain('of the greedy GGUF policy')
     for (const chart of ['entropy', 'grad-norm']) {

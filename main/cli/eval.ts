@@ -34,9 +34,9 @@ export function registerEvalCommands(cli: Cli): void {
     .requiredOption('--env <name>', 'environment: graph-menu | free-query | stateful | transcript')
     .option('--preset <name>', "one of the environment's presets (an ablation row), applied before --config")
     .option('--config <json>', 'config delta over the defaults, as a JSON object')
-    .option('--policy <name>', 'scripted policy: greedy | random | oracle | scripted-tools; or head (with --training-run), head-file (with --head-file)')
-    .option('--training-run <id>', "with --policy head: the training run whose head to evaluate (greedy)")
-    .option('--step <k>', 'with --policy head: the completed step whose checkpoint to use (default: the last)')
+    .option('--policy <name>', 'scripted policy: greedy | random | oracle | scripted-tools; or head / gguf-run (with --training-run: its trained head or GGUF weights), head-file (with --head-file)')
+    .option('--training-run <id>', 'with --policy head or gguf-run: the training run whose head or GGUF weights to evaluate (greedy)')
+    .option('--step <k>', 'with --policy head or gguf-run: the completed step whose checkpoint to use (default: the last)')
     .option('--head-file <file>', 'with --policy head-file: a head weights file (export-head writes one)')
     .option('--policy-model <path>', 'a GGUF model as the policy (instead of --policy)')
     .option('--temperature <t>', 'LLM policy sampling temperature', '0')
@@ -61,11 +61,12 @@ export function registerEvalCommands(cli: Cli): void {
         }
         delta = { ...delta, ...parseDelta(o.config as string | undefined) }
         if (o.policy && o.policyModel) throw new Error('give --policy or --policy-model, not both')
-        if (o.policy !== 'head' && (o.trainingRun !== undefined || o.step !== undefined)) throw new Error('--training-run and --step go with --policy head')
+        const trained = o.policy === 'head' || o.policy === 'gguf-run'
+        if (!trained && (o.trainingRun !== undefined || o.step !== undefined)) throw new Error('--training-run and --step go with --policy head or gguf-run')
         let policy: EvalParams['policy']
-        if (o.policy === 'head') {
-          if (o.trainingRun === undefined) throw new Error('--policy head needs --training-run <id>: the training run whose head to evaluate')
-          policy = { kind: 'head', trainingRun: int('--training-run', String(o.trainingRun)), ...(o.step !== undefined ? { step: int('--step', String(o.step)) } : {}) }
+        if (trained) {
+          if (o.trainingRun === undefined) throw new Error(`--policy ${String(o.policy)} needs --training-run <id>: the training run whose ${o.policy === 'head' ? 'head' : 'GGUF weights'} to evaluate`)
+          policy = { kind: o.policy === 'head' ? 'head' : 'gguf-run', trainingRun: int('--training-run', String(o.trainingRun)), ...(o.step !== undefined ? { step: int('--step', String(o.step)) } : {}) }
         } else if (o.policy === 'head-file') {
           if (o.headFile === undefined) throw new Error('--policy head-file needs --head-file <file>')
           policy = { kind: 'head-file', path: String(o.headFile) }

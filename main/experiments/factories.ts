@@ -3,7 +3,10 @@ import type SQLite from 'better-sqlite3'
 import type { EvalParams } from '../../preload/contract'
 import { HeadPolicy, readHeadWeights } from '../policy/head-policy'
 import { candidateBuilder, policySide } from '../policy/protocols'
-import { trainedHeadFor } from './training/trained-head'
+import { trainedGguf, trainedHeadFor } from './training/trained-head'
+import { ggufPolicyOn } from './training/gguf-policy'
+import { checkpointOf } from './training/store'
+import { trainedPolicyLabel } from '../../preload/contract'
 import { createEnvironment, environmentContext, environmentFactory, promptParams, resolvedConfig, type Answerer, type EnvQuestion, type Policy } from '../harness'
 import { oraclePlanner } from './ceiling'
 import { createAnswerer } from '../policy/answerer'
@@ -34,6 +37,13 @@ export async function policyFor(spec: PolicySpec, environment: string, raw?: SQL
     const trained = trainedHeadFor(raw, spec.trainingRun, spec.step, environment)
     return { value: new HeadPolicy(trained.head, candidateBuilder(protocol), { mode: 'greedy' }), dispose: async () => undefined }
   }
+  if (spec.kind === 'gguf-run') {
+    if (!raw) throw new Error("A training run's GGUF weights are read from the workspace database, which this caller did not give")
+    // As the run's held-out evaluation plays them: greedy, with the run's context and token limits.
+    const trained = trainedGguf(raw, spec.trainingRun, spec.step)
+    const policy = await ggufPolicyOn(trained.gguf, environment, envConfig, trained.path, { temperature: 0, seed: trained.seed }, llm)
+    return { value: policy, dispose: () => policy.dispose() }
+  }
   if (spec.kind === 'head-file') {
     if (!existsSync(spec.path)) throw new Error(`No head weights file at ${spec.path}`)
     const { head } = readHeadWeights(readFileSync(spec.path, 'utf8'), protocol, spec.path)
@@ -51,6 +61,27 @@ export async function policyFor(spec: PolicySpec, environment: string, raw?: SQL
     await runtimeFrom(llm, `The GGUF policy ${spec.modelPath}`),
   )
   return { value: policy, dispose: () => policy.dispose() }
+}
+
+/**
+ * The spec as an evaluation records it: a trained policy (head or GGUF weights of a training run) with
+ * the step it resolved to, so the run names exactly what it played; other specs as given.
+ */
+export function resolvedPolicySpec(spec: PolicySpec, raw: SQLite.Database): PolicySpec {
+  if (spec.kind === 'head') return { ...spec, step: trainedHeadStep(raw, spec.trainingRun, spec.step) }
+  if (spec.kind === 'gguf-run') return { ...spec, step: trainedGguf(raw, spec.trainingRun, spec.step).step }
+  return spec
+}
+
+const trainedHeadStep = (raw: SQLite.Database, runId: number, step?: number): number => checkpointOf(raw, runId, step).step
+
+/** The policy's name in a run's default name: "greedy", "head · training run 3 · step 20", the model's file. */
+export function policyLabel(spec: PolicySpec): string {
+  if (spec.kind === 'scripted') return spec.name
+  if (spec.kind === 'head') return trainedPolicyLabel('head', spec.trainingRun, spec.step)
+  if (spec.kind === 'gguf-run') return trainedPolicyLabel('gguf', spec.trainingRun, spec.step)
+  if (spec.kind === 'head-file') return `head ${spec.path.split('/').pop()}`
+  return spec.modelPath.split('/').pop() ?? spec.modelPath
 }
 
 /** A scripted policy for `environment`; given the database, the oracle plans through a twin environment built with `envConfig`. */

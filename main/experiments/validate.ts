@@ -8,6 +8,7 @@ import { checkSplit } from '../questions/splits'
 import { resolveHarness1Weights } from '../rl/rewards'
 import { resolveTrainConfig, storedTrainConfig } from './training'
 import { policyFor } from './factories'
+import { trainedGguf } from './training/trained-head'
 import { runStore } from './store'
 
 /**
@@ -24,7 +25,14 @@ export async function validateEvalParams(raw: SQLite.Database, params: EvalParam
   } catch (err) {
     fail(err instanceof Error ? err.message : String(err))
   }
-  if (params.policy.kind !== 'llm') {
+  if (params.policy.kind === 'gguf-run') {
+    // Its weights are found, not loaded, before the job is queued.
+    try {
+      trainedGguf(raw, params.policy.trainingRun, params.policy.step)
+    } catch (err) {
+      fail(err instanceof Error ? err.message : String(err))
+    }
+  } else if (params.policy.kind !== 'llm') {
     await policyFor(params.policy, params.environment, raw).catch((err: unknown) => fail(err instanceof Error ? err.message : String(err)))
   } else if (!existsSync(params.policy.modelPath)) {
     fail(`No model file at ${params.policy.modelPath}`)

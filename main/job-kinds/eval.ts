@@ -1,7 +1,7 @@
 import { APP_VERSION } from '../config/version'
 import { metricInfo } from '../experiments/metrics'
 import { runEvaluation } from '../experiments/evaluate'
-import { answererFor, policyFor } from '../experiments/factories'
+import { answererFor, policyFor, policyLabel, resolvedPolicySpec } from '../experiments/factories'
 import { defineJobKind } from '../jobs/define-job-kind'
 import type { LlmHome } from '../llm/llama-runtime'
 
@@ -21,11 +21,11 @@ export const evalJob = (llm: LlmHome) =>
     // Owned in order, closed in reverse: answerer, policy, then the database. The model files they load are reported as held.
     const policy = own(await policyFor(params.policy, params.environment, db.raw, params.envConfig, llm), params.policy.kind === 'llm' ? params.policy.modelPath : undefined)
     const answerer = own(await answererFor(params.answerer, llm), params.answerer.kind === 'gguf' ? params.answerer.modelPath : undefined)
-    const p = params.policy
-    const policyName = p.kind === 'scripted' ? p.name : p.kind === 'head' ? `head of training run #${p.trainingRun}${p.step !== undefined ? ` step ${p.step}` : ''}` : p.kind === 'head-file' ? `head ${p.path.split('/').pop()}` : p.modelPath.split('/').pop()
+    // A trained policy is recorded with the step it played ("head · training run 3 · step 20").
+    const spec = resolvedPolicySpec(params.policy, db.raw)
     const summary = await runEvaluation(
       db.raw,
-      { ...params, name: params.name || `${params.environment} · ${policyName}` },
+      { ...params, policy: spec, name: params.name || `${params.environment} · ${policyLabel(spec)}` },
       {
         policy: policy.value,
         answerer: answerer.value,
@@ -36,7 +36,8 @@ export const evalJob = (llm: LlmHome) =>
       },
     )
     const a = summary.aggregates
-    const shown = ['answer.em.official', 'answer.f1.official', 'sp.recall', 'paragraph.recall'].filter((m) => a[m] !== undefined)
+    // The evidence figures are the F1s the Runs table and training headline show by default, not the recalls.
+    const shown = ['answer.em.official', 'answer.f1.official', 'sp.f1', 'paragraph.f1'].filter((m) => a[m] !== undefined)
     const message = `Run #${summary.runId}: ${summary.episodes} episodes · ${shown.map((m) => figure(a, m)).join(' · ')} · answerer: ${summary.answerer.name}`
     return { result: { runId: summary.runId, episodes: summary.episodes, seconds: summary.seconds }, message }
   },

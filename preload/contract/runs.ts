@@ -25,7 +25,20 @@ export const PolicySpec = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('head'), trainingRun: z.number().int().min(1), step: z.number().int().min(0).optional() }).strict(),
   /** A head from a weights file (training.exportHead writes one); its feature layout must match this build's. */
   z.object({ kind: z.literal('head-file'), path: z.string().trim().min(1).max(4096) }).strict(),
+  /**
+   * A GGUF training run's trained weights, greedy, with the run's context and token limits: what its held-out
+   * "after" evaluation played. Only the last saved step's weights are kept (`step`, when given, must be it).
+   */
+  z.object({ kind: z.literal('gguf-run'), trainingRun: z.number().int().min(1), step: z.number().int().min(0).optional() }).strict(),
 ])
+export type PolicySpec = z.infer<typeof PolicySpec>
+
+/** What a training run trained: the policy head, or a GGUF model's own weights. */
+export type Learner = 'head' | 'gguf'
+
+/** A trained policy named by its run and step, the same on every page: "head · training run 3 · step 20". */
+export const trainedPolicyLabel = (learner: Learner, trainingRun: number, step?: number | null): string =>
+  `${learner === 'gguf' ? 'GGUF' : 'head'} · training run ${trainingRun}${step === undefined || step === null ? '' : ` · step ${step}`}`
 
 export const AnswererSpec = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('lexical') }).strict(),

@@ -246,6 +246,10 @@ export const TrainingRunSummary = z.object({
   stepsDone: z.number(),
   steps: z.number(),
   lastReward: z.number().nullable(),
+  /** What the run trains: the policy head, or a GGUF model's own weights (evaluated as policy {kind: 'gguf-run'}). */
+  learner: z.enum(['head', 'gguf']).default('head'),
+  /** The last completed step (its checkpoint is the trained policy's default step); null before the first. */
+  lastStep: z.number().nullable().default(null),
   /** The run's headline held-out metric of the greedy head before training and after it (null until evaluated). */
   heldOutBefore: z.number().nullable(),
   heldOutAfter: z.number().nullable(),

@@ -80,8 +80,8 @@ describe('Ablations page: a GGUF training row', () => {
     // Nothing blocks once the trainer has answered; only the F32 policy model is offered, not the F16 one (registered above).
     await until(() => modelOptions(w).length > 0 && !blocked(w).exists(), 'the F32 model offered')
     expect(modelOptions(w)).toEqual([f32])
-    // "After training" names what it plays: the trained GGUF weights.
-    expect(w.get('[data-test=ablation-policy] option[value="head:after"]').text()).toBe('GGUF policy after training')
+    // "After training" says it trains, and what: new GGUF weights, with the short run's credit and steps.
+    expect(w.get('[data-test=ablation-policy] option[value="head:after"]').text()).toBe('trains new GGUF weights: outcome, 4 steps')
     // The contract's defaults stand in the fields.
     const defaults = GgufTrainSchema.parse({ modelPath: f32 })
     const other = defaults.optimizer === 'sgd' ? 'adamw' : 'sgd'

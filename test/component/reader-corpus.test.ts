@@ -161,6 +161,10 @@ describe('Corpus search and grep, the document reader and its links', () => {
     expect(menuLinks[0]!.attributes('href')).toMatch(new RegExp(`^/workspaces/${workspaceId}/documents/\\d+\\?sentence=\\d+$`))
     const resolvedGold = episode.goldEvidence.sentences.filter((s) => s.documentId !== null)
     expect(w.findAll('[data-test=gold-link]').length).toBe(resolvedGold.length)
+    // The gold list reads "sentence 6 Reirelle ...", never "sentence 6Reirelle".
+    const withText = w.findAll('[data-test=gold-evidence] li[data-sentence]').map((li) => li.element.textContent ?? '').filter((t) => /sentence \d+\s*\S/.test(t))
+    expect(withText.length).toBeGreaterThan(0)
+    for (const text of withText) expect(text).toMatch(/sentence \d+ \S/)
   })
 
   it('links the curated documents of a Harness-1 working memory to the reader at their chunk', async () => {

@@ -149,7 +149,10 @@ describe('training API', () => {
     expect(steps).toEqual([0, 1, 2])
 
     const list = await backend.call('training.runs', { workspaceId })
-    expect(list[0]).toMatchObject({ id: runId, status: 'done', environment: 'graph-menu', credit: 'snc', stepsDone: 3, steps: 3, lexicalAnswerer: true })
+    expect(list[0]).toMatchObject({ id: runId, status: 'done', environment: 'graph-menu', credit: 'snc', stepsDone: 3, steps: 3, lexicalAnswerer: true, learner: 'head', lastStep: 2 })
+    // Its head is a policy; asked for as GGUF weights, the evaluation is refused before it is queued, saying how to ask.
+    const asGguf = { environment: 'graph-menu', policy: { kind: 'gguf-run' as const, trainingRun: runId }, questionSetId: 1, limit: 2 }
+    await expect(backend.call('job.start', { kind: 'eval.run', workspaceId, params: asGguf })).rejects.toThrow(`Training run #${runId} trained a head, not GGUF weights: evaluate it as policy {kind: 'head', trainingRun: ${runId}}`)
     expect(list[0]!.lastReward).toEqual(expect.any(Number))
     expect(list[0]!.heldOutBefore).toEqual(expect.any(Number))
     expect(list[0]!.heldOutAfter).toEqual(expect.any(Number))

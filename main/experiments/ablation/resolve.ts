@@ -13,6 +13,8 @@ import { candidateBuilder, readHeadWeights } from '../../policy/head-policy'
 import { scriptedPolicies } from '../../policy/scripted'
 import { resolveHarness1Weights } from '../../rl/rewards'
 import { resolveTrainConfig, trainedHeadFor } from '../training'
+import { trainedGguf } from '../training/trained-head'
+import { ggufPolicyKind } from '../training/gguf-policy'
 
 /** Whether this build's GGUF policy takes a LoRA adapter (another part of the app adds it to the policy spec). */
 export function loraSupported(): boolean {
@@ -122,6 +124,15 @@ function unavailableReason(raw: SQLite.Database, base: AblationBase, row: Resolv
       if (!loraSupported()) return 'LoRA adapters are not available in this build: the GGUF policy has no lora option yet'
       if (!existsSync(policy.modelPath)) return `No model file at ${policy.modelPath}`
       return existsSync(policy.loraPath) ? null : `No LoRA adapter file at ${policy.loraPath}`
+    case 'gguf-run':
+      // A finished GGUF run's weights: found (its last saved file) and driving the row's environment's protocol.
+      try {
+        trainedGguf(raw, policy.trainingRun, policy.step)
+        ggufPolicyKind(row.environment, protocol)
+        return null
+      } catch (err) {
+        return err instanceof Error ? err.message : String(err)
+      }
     case 'head-file':
       try {
         readHeadWeights(readFileSync(policy.path, 'utf8'), protocol, policy.path)

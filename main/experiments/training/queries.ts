@@ -138,6 +138,8 @@ function summarise(raw: SQLite.Database, r: RunRow, jobOf: JobLookup): TrainingR
     finishedAt: r.finished_at,
     environment: config?.environment ?? '',
     credit: config?.credit.scheme ?? '',
+    learner: config?.gguf ? 'gguf' : 'head',
+    lastStep: counts.last,
     stepsDone: counts.n,
     steps: config?.steps ?? counts.n,
     lastReward,

@@ -7,7 +7,7 @@ import { useCatalogStore } from './catalog'
 import { liveSubscriptions } from './live'
 import { useJobsStore } from './jobs'
 import { useModelsStore } from './models'
-import { useRunsStore } from './runs'
+import { trainedPolicies, useRunsStore } from './runs'
 import { useTrainingCatalogStore } from './training-catalog'
 
 /** A row the builder offers: a delta over the base, grouped; `disabled` says plainly why it cannot be chosen here. */
@@ -23,6 +23,7 @@ const policyKey = (p: AblationPolicy): string =>
   p.kind === 'scripted' ? `scripted:${p.name}`
   : p.kind === 'head' ? ('stage' in p ? `head:${p.stage}` : `head:run:${p.trainingRun}:${p.step ?? 'last'}`)
   : p.kind === 'head-file' ? `head-file:${p.path}`
+  : p.kind === 'gguf-run' ? `gguf-run:${p.trainingRun}`
   : p.kind === 'llm' ? `llm:${p.modelPath}` : `lora:${p.modelPath}:${p.loraPath}`
 
 /** The contract's GGUF training defaults, with no model chosen yet. */
@@ -78,16 +79,20 @@ export const useAblationsStore = defineStore('ablations', () => {
     if (headDriven.value) {
       out.push({ key: 'head:before', label: 'head before training', policy: { kind: 'head', stage: 'before' } })
       // With GGUF training chosen, "after training" plays the trained GGUF weights, not a head.
-      out.push({ key: 'head:after', label: draft.trainKind === 'gguf' ? 'GGUF policy after training' : 'head after training', policy: { kind: 'head', stage: 'after' } })
-      // A finished run's head evaluates as an ordinary policy where it speaks the environment's protocol.
-      const envs = trainingCatalog.catalog?.environments ?? []
-      const protocol = envs.find((e) => e.name === draft.environment)?.protocol
-      for (const r of trainedRuns.value) {
-        if (r.status !== 'done' || envs.find((e) => e.name === r.environment)?.protocol !== protocol) continue
-        out.push({ key: `head:run:${r.id}:last`, label: `trained head: run #${r.id} ${r.name}`, policy: { kind: 'head', trainingRun: r.id } })
-      }
+      // Says what it does: each of its cells trains first (the short run below), then evaluates what it trained.
+      const training = `outcome, ${draft.steps} step${draft.steps === 1 ? '' : 's'}`
+      out.push({ key: 'head:after', label: draft.trainKind === 'gguf' ? `trains new GGUF weights: ${training}` : `trains a new head: ${training}`, policy: { kind: 'head', stage: 'after' } })
     }
-    for (const m of models.models.filter((x) => x.role === 'policy')) out.push({ key: `llm:${m.path}`, label: `GGUF: ${m.name}`, policy: { kind: 'llm', modelPath: m.path, temperature: 0, topK: 0, topP: 1 } })
+    // A finished run's head or GGUF weights evaluate as an ordinary policy where they speak the environment's protocol.
+    const envs = trainingCatalog.catalog?.environments ?? []
+    const protocol = envs.find((e) => e.name === draft.environment)?.protocol
+    for (const t of trainedPolicies(trainedRuns.value)) {
+      if (envs.find((e) => e.name === t.run.environment)?.protocol !== protocol) continue
+      out.push({ key: policyKey(t.spec), label: `${t.label} (finished run)`, policy: t.spec })
+    }
+    // A file trained here says which run and step wrote it (its name alone, "step-1.gguf", does not).
+    const trainedBy = (m: (typeof models.models)[number]): string => (m.provenance ? ` (trained by run #${m.provenance.runId}, step ${m.provenance.step})` : '')
+    for (const m of models.models.filter((x) => x.role === 'policy')) out.push({ key: `llm:${m.path}`, label: `GGUF: ${m.name}${trainedBy(m)}`, policy: { kind: 'llm', modelPath: m.path, temperature: 0, topK: 0, topP: 1 } })
     return out
   })
   const basePolicy = computed(() => policies.value.find((p) => p.key === draft.policyKey)?.policy ?? null)

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
-import type { Job, RouteInput, RouteOutput, RunStorage, RunSummary } from '../../../preload/contract'
+import { trainedPolicyLabel, type Job, type PolicySpec, type RouteInput, type RouteOutput, type RunStorage, type RunSummary, type TrainingRunSummary } from '../../../preload/contract'
 import { useApi } from '../api'
 import { attemptInto } from './attempt'
 import { liveSubscriptions } from './live'
@@ -9,10 +9,31 @@ import { useJobsStore } from './jobs'
 
 export type EvalInput = Extract<RouteInput<'job.start'>, { kind: 'eval.run' }>['params']
 
+/** A policy a finished training run trained, offered wherever a policy is chosen. */
+export interface TrainedPolicy {
+  key: string
+  /** "head · training run 3 · step 20", "GGUF · training run 4 · step 1". */
+  label: string
+  run: TrainingRunSummary
+  spec: Extract<PolicySpec, { kind: 'head' | 'gguf-run' }>
+}
+
+/** The finished training runs' policies (a head, or GGUF weights), each named by its run and step. */
+export function trainedPolicies(training: readonly TrainingRunSummary[]): TrainedPolicy[] {
+  return training.flatMap((run) => {
+    if (run.status !== 'done' || run.lastStep === null) return []
+    const spec = run.learner === 'gguf' ? { kind: 'gguf-run' as const, trainingRun: run.id } : { kind: 'head' as const, trainingRun: run.id }
+    return [{ key: `${spec.kind}:${run.id}`, label: trainedPolicyLabel(run.learner, run.id, run.lastStep), run, spec }]
+  })
+}
+
 /** Runs of one workspace (Runs and Ablations pages): the run list with aggregates, question sets to launch on, launches; refreshed as runs end while held live. */
 export const useRunsStore = defineStore('runs', () => {
   const workspaceId = ref<string | null>(null)
   const runs = ref<RunSummary[]>([])
+  /** The workspace's training runs: their trained heads and GGUF weights are policies too. */
+  const training = ref<TrainingRunSummary[]>([])
+  const trained = computed(() => trainedPolicies(training.value))
   const questionSets = ref<RouteOutput<'questions.sets'>>([])
   const loaded = ref(false)
   /** Stored bytes per run id (Runs page disk column). */
@@ -27,18 +48,20 @@ export const useRunsStore = defineStore('runs', () => {
 
   const { live } = liveSubscriptions(() => [
     useApi().on('job.status', (job: Job) => {
-      if (job.kind === 'eval.run' && job.workspaceId === workspaceId.value) void refresh()
+      if ((job.kind === 'eval.run' || job.kind === 'train.run') && job.workspaceId === workspaceId.value) void refresh()
     }),
   ])
 
   async function refresh(): Promise<void> {
     const id = workspaceId.value
     if (!id) return
-    const [list, sizes] = await Promise.all([
+    const [list, sizes, trainingRuns] = await Promise.all([
       attempt(() => useApi().call('runs.list', { workspaceId: id })),
       attempt(() => useApi().call('runs.storage', { workspaceId: id })),
+      attempt(() => useApi().call('training.runs', { workspaceId: id })),
     ])
     if (list && workspaceId.value === id) runs.value = list
+    if (trainingRuns && workspaceId.value === id) training.value = trainingRuns
     if (sizes && workspaceId.value === id) storage.value = Object.fromEntries(sizes.map((s) => [s.runId, s]))
   }
 
@@ -55,6 +78,7 @@ export const useRunsStore = defineStore('runs', () => {
     if (workspaceId.value !== id) {
       workspaceId.value = id
       runs.value = []
+      training.value = []
       storage.value = {}
       questionSets.value = []
       loaded.value = false
@@ -80,5 +104,5 @@ export const useRunsStore = defineStore('runs', () => {
     return r ? `#${r.id} ${r.name}` : `#${runId}`
   }
 
-  return { workspaceId, runs, storage, questionSets, loaded, finished, metricNames, error, live, load, refresh, launch, prune, nameOf }
+  return { workspaceId, runs, training, trained, storage, questionSets, loaded, finished, metricNames, error, live, load, refresh, launch, prune, nameOf }
 })

@@ -16,6 +16,7 @@ export function jobPreflight(
     // The environment, its config delta, the policy and the split: a typo is a validation error now, not a failed run later.
     'eval.run': async (params, workspaceId) => validateEvalParams((await workspaceDb(workspaceId!)).raw, params),
     // Registry names, splits that overlap or are empty, a resume of a run that does not exist: refused before queueing.
+    // A new run's config is stored resolved, so the worker runs exactly what was checked here.
     'train.run': async (params, workspaceId) => validateTrainParams((await workspaceDb(workspaceId!)).raw, params),
     // A name already taken: refused now, not after the whole file was read.
     'questions.import': async (params, workspaceId) => {

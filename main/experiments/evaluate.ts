@@ -1,5 +1,5 @@
 import type SQLite from 'better-sqlite3'
-import type { RunConfig } from '../../preload/contract'
+import type { AblationPolicy, EvalParams, RunConfig } from '../../preload/contract'
 import { aggregate } from '../eval'
 import { createEnvironment, environmentFactory, resolvedConfig, runEpisode, type Answerer, type Policy, environmentContext } from '../harness'
 import { rewarderFor } from './rewards'
@@ -8,23 +8,16 @@ import { scoreEpisode } from './score'
 import { corpusSignature, loadQuestions } from './questions'
 import { RunStore } from './store'
 
-export interface EvaluationSpec {
-  name: string
-  environment: string
-  envConfig: Record<string, unknown>
-  /** Plain description of the policy and answerer, stored with the run (the factories build them). */
-  policy: { kind: string; [field: string]: unknown }
-  answerer: { kind: string; [field: string]: unknown }
-  questionSetId: number
-  /** A stored split of the set; offset and limit apply within it. */
-  split?: string
-  offset: number
-  limit: number
-  seed: number
-  previews: boolean
-  /** Edits over the published Harness-1 reward weights (Harness-1 environments only). */
-  rewardWeights?: Record<string, unknown>
-  /** Set when the evaluation is an ablation's cell: the run is stored as an ablation-cell run. */
+/**
+ * What an evaluation runs: the eval.run job's parameters (the contract's EvalParams, parsed at its border),
+ * except that an ablation's cell may evaluate any of its row policies (the trained head before or after its
+ * run, a LoRA pair) and may leave the reward weights out, and names its ablation and row: the run is then
+ * stored as an ablation-cell run. The policy and answerer are descriptions stored with the run; the
+ * factories build them.
+ */
+export type EvaluationSpec = Omit<EvalParams, 'policy' | 'rewardWeights'> & {
+  policy: AblationPolicy
+  rewardWeights?: EvalParams['rewardWeights']
   ablation?: { id: number; row: number }
 }
 

@@ -6,7 +6,7 @@ import { corpusRepositories } from '../corpus/repository'
 import { createEnvironment } from '../harness'
 import { checkSplit } from '../questions/splits'
 import { resolveHarness1Weights } from '../rl/rewards'
-import { resolveTrainConfig, storedTrainConfig } from './training'
+import { resolveParsedTrainConfig, storedTrainConfig } from './training'
 import { policyFor } from './factories'
 import { trainedGguf } from './training/trained-head'
 import { runStore } from './store'
@@ -54,18 +54,23 @@ export async function validateEvalParams(raw: SQLite.Database, params: EvalParam
   if (inRange === 0) fail(`Question set ${params.questionSetId}${params.split !== undefined ? ` (split ${params.split})` : ''} has no questions from offset ${params.offset}`)
 }
 
-/** Checks a training run before it is queued: a new run's whole config, or that a resumed run exists and is not finished. */
-export async function validateTrainParams(raw: SQLite.Database, params: TrainParams): Promise<void> {
+/**
+ * Checks a training run before it is queued: a new run's whole config, or that a resumed run exists and is
+ * not finished and its stored config still holds. A new run's params come back with the config resolved
+ * (its reward chosen): the job stores them and the worker runs them without checking again.
+ */
+export async function validateTrainParams(raw: SQLite.Database, params: TrainParams): Promise<TrainParams> {
   try {
     if (params.mode === 'new') {
-      resolveTrainConfig(raw, params.config)
+      const config = resolveParsedTrainConfig(raw, params.config)
       if (params.answerer.kind === 'gguf' && !existsSync(params.answerer.modelPath)) throw new Error(`No answerer model file at ${params.answerer.modelPath}`)
-    } else {
-      const status = runStore(raw).trainRunStatus(params.runId)
-      if (status === undefined) throw new Error(`No training run #${params.runId}`)
-      if (status === 'done') throw new Error(`Training run #${params.runId} is finished; start a new run to train further`)
-      resolveTrainConfig(raw, storedTrainConfig(raw, params.runId).config)
+      return { ...params, config }
     }
+    const status = runStore(raw).trainRunStatus(params.runId)
+    if (status === undefined) throw new Error(`No training run #${params.runId}`)
+    if (status === 'done') throw new Error(`Training run #${params.runId} is finished; start a new run to train further`)
+    resolveParsedTrainConfig(raw, storedTrainConfig(raw, params.runId).config)
+    return params
   } catch (err) {
     throw new ApiError('VALIDATION', err instanceof Error ? err.message : String(err))
   }

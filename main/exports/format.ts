@@ -1,4 +1,4 @@
-import type { ExportFormat, ExportFormatInfo, ExportParams } from '../../preload/contract'
+import type { EXPORT_EXTENSIONS, ExportFormat, ExportFormatInfo, ExportParams } from '../../preload/contract'
 import type { WorkspaceHandle } from '../corpus/repository'
 import type { FileSink } from './file-sink'
 
@@ -15,8 +15,10 @@ export interface ExportContext {
 }
 
 /** One export format: what it reads (a run or a question set) and how it writes a file. Returns the rows written. */
-export interface ExportFormatDef<F extends ExportFormat = ExportFormat> extends Omit<ExportFormatInfo, 'name'> {
+export interface ExportFormatDef<F extends ExportFormat = ExportFormat> extends Omit<ExportFormatInfo, 'name' | 'extension'> {
   name: F
+  /** The extension the contract's table gives the format (EXPORT_EXTENSIONS): a different one is a type error. */
+  extension: (typeof EXPORT_EXTENSIONS)[F]
   contentType: string
   /** Written as a folder of files (FlashRAG reads `<split>.jsonl` per split) rather than one file. */
   folder?: boolean

@@ -4,7 +4,7 @@
  */
 import { existsSync, lstatSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { ExportParams, ExportResult } from '../../preload/contract'
+import { exportStem, type ExportParams, type ExportResult } from '../../preload/contract'
 import type { WorkspaceHandle } from '../corpus/repository'
 import { FileSink } from './file-sink'
 import type { ExportFormatDef } from './format'
@@ -25,7 +25,7 @@ export function exportFileName(params: ExportParams, stamp = new Date().toISOStr
   const def = exportFormats[params.format]
   const id = params.source === 'run' ? `run-${params.runId}` : `questions-${params.questionSetId}`
   const split = params.source === 'questions' && params.split !== undefined ? `-${params.split.replace(/[^A-Za-z0-9._-]+/g, '_')}` : ''
-  const base = `${id}-${params.format.replace(/-(csv|jsonl|parquet)$/, '')}${split}-${stamp}`
+  const base = `${id}-${exportStem(params.format)}${split}-${stamp}`
   return def.folder ? base : `${base}.${def.extension}`
 }
 

@@ -1,4 +1,5 @@
-import { runTraining, storedTrainConfig } from '../experiments/training'
+import type { TrainConfig, TrainConfigRequest } from '../../preload/contract'
+import { runResolvedTraining, storedTrainConfig } from '../experiments/training'
 import { defineJobKind } from '../jobs/define-job-kind'
 import type { LlmHome } from '../llm/llama-runtime'
 import { metricInfo } from '../experiments/metrics'
@@ -6,16 +7,24 @@ import { headlineMetric } from '../rl/reward-schemes'
 import { experimentDeps } from './experiment-deps'
 import { trainedModels } from './trained-models'
 
+/** The preflight stores a new run's config resolved; one without its reward was queued without it. */
+const queuedResolved = (config: TrainConfigRequest): TrainConfig => {
+  const { reward } = config
+  if (reward === undefined) throw new Error('This training job was queued without its config resolved (no reward): start it again')
+  return { ...config, reward }
+}
+
 /** A training run (or the rest of one) in a worker thread: progress per step, cancel between rollouts. */
 export const trainJob = (llm: LlmHome) =>
   defineJobKind({
   kind: 'train.run',
   run: async (ctx, { params, db, own }) => {
-    const stored = params.mode === 'resume' ? storedTrainConfig(db.raw, params.runId) : null
-    const answererSpec = params.mode === 'new' ? params.answerer : stored!.answerer
+    // The config was resolved and checked by the preflight before the job was queued (a resumed run's, when
+    // it was created): parsed once more at this thread boundary, it runs as it was checked.
+    const { config, answerer } = params.mode === 'new' ? { config: queuedResolved(params.config), answerer: params.answerer } : storedTrainConfig(db.raw, params.runId)
     const models = trainedModels(ctx, own)
-    const deps = { ...(await experimentDeps(ctx, own, answererSpec, llm)), ggufDir: models.dir }
-    const result = await runTraining(db.raw, params.mode === 'new' ? params.config : stored!.config, deps, params.mode === 'resume' ? params.runId : null)
+    const deps = { ...(await experimentDeps(ctx, own, answerer, llm)), ggufDir: models.dir }
+    const result = await runResolvedTraining(db.raw, config, deps, params.mode === 'resume' ? params.runId : null)
     // A GGUF run's final weights become a registered model (provenance: the run's summary and <file>.provenance.json).
     let registered = ''
     if (result.model) {

@@ -7,7 +7,6 @@ import type { OpenedDatabase } from '../db/open'
 import type { AppDatabase, JobTable } from '../db/schema'
 import { HeldModels } from './held-models'
 import { toJobDto } from './job-dto'
-import { parseJobParams } from './job-params'
 import { confineOutputPath, OutputFolders } from './output-paths'
 import { dataDirKey, OwnerLock, ownerStatus, type OwnerStatus } from './owner-lock'
 import type { WorkerInput, WorkerMessage } from './protocol'
@@ -24,8 +23,12 @@ export interface WorkerEntry {
   workerData?: Record<string, string>
 }
 
-/** Checks a kind needs before it is queued (a question set exists, a model file is there), so mistakes fail at once. */
-export type JobPreflight = { [K in JobKind]?: (params: JobParams<K>, workspaceId: string | null) => Promise<void> }
+/**
+ * Checks a kind needs before it is queued (a question set exists, a model file is there), so mistakes fail at once.
+ * A check that resolves the parameters (a training config's default reward) returns what it resolved: that is
+ * what is stored and what the worker runs, so the semantic checks run once, here.
+ */
+export type JobPreflight = { [K in JobKind]?: (params: JobParams<K>, workspaceId: string | null) => Promise<JobParams<K> | void> }
 
 /** How a job ended, for readers that reconcile their own records with it (runs of an evaluation). */
 export interface JobEnd {
@@ -347,15 +350,19 @@ export class JobManager {
     return this.held.holdersOf(path)
   }
 
-  /** Queues a job. Its parameters are checked against the kind's contract here, before any worker starts. */
-  async start<K extends JobKind>(kind: K, workspaceId: string | null, params: unknown): Promise<Job> {
+  /**
+   * Queues a job. Its parameters were parsed against the kind's contract at the transport (the API
+   * dispatcher, which the CLI also calls); here they get the kind's preflight, and the worker parses what
+   * is stored once more at the thread boundary.
+   */
+  async start<K extends JobKind>(kind: K, workspaceId: string | null, params: JobParams<K>): Promise<Job> {
     if (this.closed) throw new ApiError('CONFLICT', 'The job system is shutting down')
-    const parsed = this.confineOutputs(kind, parseJobParams(kind, params))
+    const confined = this.confineOutputs(kind, params)
     const needsWorkspace = jobKinds[kind].workspace
     if (needsWorkspace && !workspaceId) throw new ApiError('VALIDATION', `${kind} runs against a workspace: give its workspaceId`)
     if (!needsWorkspace && workspaceId) throw new ApiError('VALIDATION', `${kind} does not run against a workspace`)
     if (workspaceId) await this.options.workspaceDbFile(workspaceId)
-    await this.options.preflight?.[kind]?.(parsed, workspaceId)
+    const queued = (await this.options.preflight?.[kind]?.(confined, workspaceId)) ?? confined
     const id = randomUUID()
     await this.store.insert({
       id,
@@ -366,7 +373,7 @@ export class JobManager {
       stage: 'queued',
       message: 'Waiting for a free slot',
       error: null,
-      params_json: JSON.stringify(parsed),
+      params_json: JSON.stringify(queued),
       result_json: null,
       created_at: now(),
       started_at: null,

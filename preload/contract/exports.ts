@@ -6,8 +6,24 @@ import { route } from './define'
  * as `data.export` jobs (main/job-kinds/export.ts); in browser mode the finished file is downloaded
  * from `/api/download/<job id>`.
  */
-export const RUN_EXPORT_FORMATS = ['run-results-csv', 'run-results-jsonl', 'run-episodes-jsonl', 'run-sft-jsonl'] as const
-export const QUESTION_EXPORT_FORMATS = ['questions-flashrag-jsonl', 'questions-verl-jsonl', 'questions-verl-parquet', 'questions-searchr1-parquet'] as const
+
+/**
+ * Every export format by name, with the extension of the file it writes (a folder format: of its files).
+ * Its declaration in main/exports/formats/ restates the extension, and the compiler checks they agree; the
+ * path check below, the default file names (main/exports) and the renderer's are derived from this table.
+ */
+export const RUN_EXPORT_FILES = { 'run-results-csv': 'csv', 'run-results-jsonl': 'jsonl', 'run-episodes-jsonl': 'jsonl', 'run-sft-jsonl': 'jsonl' } as const
+export const QUESTION_EXPORT_FILES = { 'questions-flashrag-jsonl': 'jsonl', 'questions-verl-jsonl': 'json', 'questions-verl-parquet': 'parquet', 'questions-searchr1-parquet': 'parquet' } as const
+export const EXPORT_EXTENSIONS = { ...RUN_EXPORT_FILES, ...QUESTION_EXPORT_FILES }
+const namesOf = <T extends object>(files: T) => Object.keys(files) as [keyof T & string, ...(keyof T & string)[]]
+export const RUN_EXPORT_FORMATS = namesOf(RUN_EXPORT_FILES)
+export const QUESTION_EXPORT_FORMATS = namesOf(QUESTION_EXPORT_FILES)
+/** The extensions export files may have, each once. */
+export const EXPORT_FILE_EXTENSIONS: readonly string[] = [...new Set(Object.values(EXPORT_EXTENSIONS))]
+const fileKind = new RegExp(`-(${EXPORT_FILE_EXTENSIONS.join('|')})$`)
+const fileEnding = new RegExp(`[^\\\\/]\\.(${EXPORT_FILE_EXTENSIONS.join('|')})$`)
+/** A format's name without its file kind ("run-results-csv" -> "run-results"): the stem of its default file names. */
+export const exportStem = (format: string): string => format.replace(fileKind, '')
 export const RunExportFormat = z.enum(RUN_EXPORT_FORMATS)
 export const QuestionExportFormat = z.enum(QUESTION_EXPORT_FORMATS)
 export const ExportFormat = z.enum([...RUN_EXPORT_FORMATS, ...QUESTION_EXPORT_FORMATS])
@@ -21,7 +37,10 @@ const ExportPath = z
   .max(4096)
   .refine((p) => /^(\/|[A-Za-z]:[\\/])/.test(p), 'give an absolute path')
   .refine((p) => !/[\u0000-\u001f]/.test(p), 'the path must not contain control characters')
-  .refine((p) => /[^\\/]\.(csv|jsonl|json|parquet)$/.test(p) || !/\.[^\\/]*$/.test(p), 'the file name must end in .csv, .jsonl, .json or .parquet (a folder format takes a folder name without an extension)')
+  .refine(
+    (p) => fileEnding.test(p) || !/\.[^\\/]*$/.test(p),
+    `the file name must end in ${EXPORT_FILE_EXTENSIONS.map((e) => `.${e}`).join(', ')} (a folder format takes a folder name without an extension)`,
+  )
 
 export const ExportParams = z.discriminatedUnion('source', [
   z.object({ source: z.literal('run'), runId: z.number().int().min(1), format: RunExportFormat, path: ExportPath.optional() }).strict(),

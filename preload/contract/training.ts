@@ -157,9 +157,17 @@ export type TrainConfigInput = z.input<typeof TrainConfigSchema>
 export const TrainAnswererSpec = z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('lexical') }), z.strictObject({ kind: z.literal('gguf'), modelPath: z.string().trim().min(1).max(4096) })])
 export type TrainAnswererSpec = z.infer<typeof TrainAnswererSpec>
 
+/**
+ * A training config as it is asked for: a config that names no reward trains on the default for its train
+ * questions' gold level. Resolving it (main/experiments/training/resolve-config.ts) gives a TrainConfig.
+ */
+export const TrainConfigRequestSchema = TrainConfigSchema.extend({ reward: RewardConfigSchema.optional() })
+export type TrainConfigRequest = z.infer<typeof TrainConfigRequestSchema>
+export type TrainConfigRequestInput = z.input<typeof TrainConfigRequestSchema>
+
 export const TrainParams = z.discriminatedUnion('mode', [
-  /** A config that names no reward trains on the default for its train questions' gold level. */
-  z.strictObject({ mode: z.literal('new'), config: TrainConfigSchema.extend({ reward: RewardConfigSchema.optional() }), answerer: TrainAnswererSpec.default({ kind: 'lexical' }) }),
+  /** The train.run preflight stores the config resolved (its reward chosen): the worker runs what was checked. */
+  z.strictObject({ mode: z.literal('new'), config: TrainConfigRequestSchema, answerer: TrainAnswererSpec.default({ kind: 'lexical' }) }),
   /** Continue a cancelled, failed or interrupted run from its last completed step. */
   z.strictObject({ mode: z.literal('resume'), runId: z.number().int().min(1) }),
 ])

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { RunSummary } from '../../preload/contract'
+import { RUN_EXPORT_FORMATS, type RunSummary } from '../../preload/contract'
 import { startBackend, tempDir, type TestBackend } from '../helpers/services'
 
 const run = promisify(execFile)
@@ -78,7 +78,7 @@ describe('command line', () => {
   it('runs export writes every run format, and export-questions every dataset format', async () => {
     const runs = JSON.parse(await cli('--json', 'runs', 'list', workspaceId)) as RunSummary[]
     const written = JSON.parse(await cli('--json', 'runs', 'export', workspaceId, String(runs[0]!.id), '--format', 'all')) as { file: string; format: string; rows: number }[]
-    expect(written.map((w) => w.format)).toEqual(['run-results-csv', 'run-results-jsonl', 'run-episodes-jsonl', 'run-sft-jsonl'])
+    expect(written.map((w) => w.format)).toEqual([...RUN_EXPORT_FORMATS])
     for (const w of written) expect(existsSync(w.file)).toBe(true)
     expect(readFileSync(written[0]!.file, 'utf8').split('\r\n').length - 2).toBe(runs[0]!.episodes)
     const out = join(tmp.dir, 'verl.parquet')

@@ -89,7 +89,7 @@ describe('defineJobKind', () => {
   })
 })
 
-describe('the job manager checks parameters against the contract', () => {
+describe('job.start checks parameters against the contract at the transport', () => {
   it('before a job is queued or a worker started', async () => {
     const backend = await startBackend()
     const statuses: Job[] = []
@@ -98,13 +98,17 @@ describe('the job manager checks parameters against the contract', () => {
     })
     const w = await backend.call('workspace.create', { name: 'checked' })
     const { jobs } = backend.services
-    await expect(jobs.start('corpus.embed', w.id, { modelPath: '' })).rejects.toMatchObject({ code: 'VALIDATION' })
-    await expect(jobs.start('corpus.ingest', w.id, { source: { kind: 'nope' } })).rejects.toMatchObject({ code: 'VALIDATION' })
-    await expect(jobs.start('db.maintenance', null, {})).rejects.toMatchObject({ code: 'VALIDATION', message: /workspace/ })
-    await expect(jobs.start('model.download', w.id, { uri: 'hf:a/b' })).rejects.toMatchObject({ code: 'VALIDATION' })
-    await expect(jobs.start('nope' as 'db.maintenance', w.id, {})).rejects.toMatchObject({ code: 'VALIDATION', message: /Unknown job kind/ })
+    // The dispatcher parses job.start's input (the kind's params schema); the manager and its preflights get parsed params.
+    const start = (input: unknown) => backend.call('job.start', input as never)
+    const refused = { body: { code: 'VALIDATION' } }
+    await expect(start({ kind: 'corpus.embed', workspaceId: w.id, params: { modelPath: '' } })).rejects.toMatchObject(refused)
+    await expect(start({ kind: 'corpus.ingest', workspaceId: w.id, params: { source: { kind: 'nope' } } })).rejects.toMatchObject(refused)
+    await expect(start({ kind: 'db.maintenance', params: {} })).rejects.toMatchObject(refused)
+    await expect(jobs.start('db.maintenance', null, { vacuum: true })).rejects.toMatchObject({ code: 'VALIDATION', message: /workspace/ })
+    await expect(start({ kind: 'model.download', workspaceId: w.id, params: { uri: 'hf:a/b' } })).rejects.toMatchObject(refused)
+    await expect(start({ kind: 'nope', workspaceId: w.id, params: {} })).rejects.toMatchObject(refused)
     // The eval preflight: a split that does not exist is refused now, not as a failed run later.
-    await expect(jobs.start('eval.run', w.id, { environment: 'graph-menu', policy: { kind: 'scripted', name: 'greedy' }, questionSetId: 99 })).rejects.toMatchObject({ code: 'VALIDATION' })
+    await expect(start({ kind: 'eval.run', workspaceId: w.id, params: { environment: 'graph-menu', policy: { kind: 'scripted', name: 'greedy' }, questionSetId: 99 } })).rejects.toMatchObject(refused)
     expect(statuses).toEqual([])
     expect(await jobs.list({ limit: 10 })).toEqual([])
     await backend.close()

@@ -1,5 +1,5 @@
 import { afterAll, expect, it } from 'vitest'
-import type { Job } from '../../preload/contract'
+import { ModelDownloadParams, type Job } from '../../preload/contract'
 import { appDbFile } from '../../main/config/paths'
 import { appMigrations } from '../../main/db/migrations'
 import { openDatabase } from '../../main/db/open'
@@ -27,7 +27,7 @@ it.each([
   const messages: string[] = []
   events.subscribe((name, p) => name === 'job.progress' && messages.push((p as { message: string }).message))
   // Any kind will do: the worker above stands in for the kind's runner.
-  const job: Job = await jobs.start('model.download', null, { uri: 'hf:none/none:Q4' })
+  const job: Job = await jobs.start('model.download', null, ModelDownloadParams.parse({ uri: 'hf:none/none:Q4' }))
   // Wait on state: every progress event is followed by a check of the stored row.
   const reached = new Promise<void>((resolve) => {
     const check = () => stored(job.id).progress === 0.6 && resolve()

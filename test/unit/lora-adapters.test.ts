@@ -92,7 +92,7 @@ describe('evaluating base + LoRA', () => {
       expect(basePolicy.value.name).not.toContain('+lora:')
 
       const deps = { answerer: new LexicalAnswerer(), appVersion: 'test', jobId: null, progress: () => undefined, throwIfCancelled: () => undefined }
-      const spec = { ...withLora, name: 'base + LoRA', policy: withLora.policy, answerer: { kind: 'lexical' } }
+      const spec = { ...withLora, name: 'base + LoRA', policy: withLora.policy, answerer: { kind: 'lexical' as const } }
       const summary = await runEvaluation(demo.db.raw, spec, { ...deps, policy: loraPolicy.value })
       expect(summary.episodes).toBe(3)
       const config = JSON.parse(demo.db.raw.prepare('select config_json from runs where id = ?').pluck().get(summary.runId) as string) as { policy: { name: string; lora: unknown } }

@@ -5,10 +5,11 @@
  * own reward; the env server and an ablation's training row refuse the same way.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AblationConfigSchema } from '../../preload/contract'
+import { AblationConfigSchema, TrainParams } from '../../preload/contract'
 import { CreateEpisodeBody } from '../../main/env-server/wire'
 import { EpisodeSessions } from '../../main/env-server/sessions'
 import { resolveAblation } from '../../main/experiments/ablation/resolve'
+import { validateTrainParams } from '../../main/experiments/validate'
 import { resolveTrainConfig, runTraining, TrainingStore } from '../../main/experiments/training'
 import { LexicalAnswerer } from '../../main/policy/answerer'
 import { computeReward, goldProfile, rewardCorrect, rewardPreset } from '../../main/rl/reward-schemes'
@@ -38,6 +39,16 @@ describe('rewards that fit the gold (MuSiQue-format, paragraph gold)', () => {
     )
     // Terms every episode has, and answer terms, are fine here.
     expect(() => resolveTrainConfig(w.db.raw, { environment: 'graph-menu', reward: { weights: { 'answer.f1': 1, 'cost.turn': 0.01 } }, ...splits() })).not.toThrow()
+  })
+
+  it('the train.run preflight stores the config resolved (the paragraph default): the worker runs what was checked', async () => {
+    const asked = TrainParams.parse({ mode: 'new', config: { environment: 'graph-menu', ...splits() } })
+    expect(asked.mode === 'new' && asked.config.reward).toBeUndefined()
+    const queued = await validateTrainParams(w.db.raw, asked)
+    if (queued.mode !== 'new') throw new Error('a new run stays new')
+    expect(queued.config.reward?.weights).toEqual(rewardPreset('paragraph-f1-all-gold').config.weights)
+    // What the job row stores passes the worker's parse at the thread boundary unchanged.
+    expect(TrainParams.parse(JSON.parse(JSON.stringify(queued)))).toEqual(queued)
   })
 
   it('trains on a non-zero paragraph reward; no zero-reward group counts as all correct', async () => {

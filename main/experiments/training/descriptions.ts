@@ -8,29 +8,37 @@ import { metricInfo, metrics } from '../metrics'
 import type { Harness1Weights } from '../../rl/rewards'
 
 type WeightName = keyof Harness1Weights
-const w = (name: WeightName, label: string, description: string, integer = false, min: number | null = null) => ({ name, label, description, integer, min })
+type WeightField = { name: WeightName; label: string; description: string; integer: boolean; min: number | null }
+const w = (label: string, description: string, integer = false, min: number | null = null) => ({ label, description, integer, min })
 
-/** Every Harness-1 weight, in the formula's order (the Harness-1 paper's code defaults; README, Training). */
-export const HARNESS1_WEIGHT_FIELDS: readonly { name: WeightName; label: string; description: string; integer: boolean; min: number | null }[] = [
-  w('beta', 'β of F-beta', "F-beta's beta for the curated set (recall-weighted when above 1).", false, 0.001),
-  w('curatedFBeta', 'Curated F-beta', '× F-beta of curated precision and curated recall.'),
-  w('trajectoryRecall', 'Trajectory recall', '× share of the gold covered by anything seen.'),
-  w('answerFound', 'Answer found', '× 1 when at least one answer-bearing unit is curated.'),
-  w('answerRecall', 'Answer recall', '× share of the answer-bearing gold that is curated.'),
-  w('trajectoryAnswerRecall', 'Trajectory answer recall', '× share of the answer-bearing gold seen.'),
-  w('answerGap', 'Answer gap (penalty)', 'Subtracted × max(0, trajectory answer recall − answer recall): seen the answer but did not curate it.'),
-  w('turnPenaltyMax', 'Turn penalty max', 'Largest turn penalty, reached at the end turn.'),
-  w('turnPenaltyStart', 'Turn penalty start', 'Turns up to this one cost nothing.', true, 0),
-  w('turnPenaltyEnd', 'Turn penalty end', 'The turn at which the penalty reaches its maximum.', true, 0),
-  w('diversity', 'Tool diversity w_div', '× min(U / target, 1), U = distinct tools used other than end_search.'),
-  w('diversityTarget', 'Diversity target', 'Distinct tools for the full diversity reward.', false, 0.001),
-  w('toolShortfall', 'Tool shortfall (penalty)', 'Subtracted × max(0, shortfall target − U).'),
-  w('shortfallTarget', 'Shortfall target', 'Distinct tools below which the shortfall penalty applies.', false, 0),
-  w('floor', 'Floor', 'R = max(floor, …).'),
-  w('emptyCurated', 'Empty curated set', 'The reward when nothing is curated (replaces the formula).'),
-  w('formatError', 'Format error', 'The reward when the episode has too many format errors (checked first).'),
-  w('formatErrorsAllowed', 'Format errors allowed', 'Format errors tolerated before the format-error reward applies.', true, 0),
-]
+/**
+ * The words of every Harness-1 weight, keyed by its name: the compiler asks for one entry per weight of
+ * harness1WeightsSchema (main/rl/rewards), so the Rewards page's list cannot miss one. In the formula's
+ * order (the Harness-1 paper's code defaults; README, Training).
+ */
+const WEIGHT_WORDS: Record<WeightName, Omit<WeightField, 'name'>> = {
+  beta: w('β of F-beta', "F-beta's beta for the curated set (recall-weighted when above 1).", false, 0.001),
+  curatedFBeta: w('Curated F-beta', '× F-beta of curated precision and curated recall.'),
+  trajectoryRecall: w('Trajectory recall', '× share of the gold covered by anything seen.'),
+  answerFound: w('Answer found', '× 1 when at least one answer-bearing unit is curated.'),
+  answerRecall: w('Answer recall', '× share of the answer-bearing gold that is curated.'),
+  trajectoryAnswerRecall: w('Trajectory answer recall', '× share of the answer-bearing gold seen.'),
+  answerGap: w('Answer gap (penalty)', 'Subtracted × max(0, trajectory answer recall − answer recall): seen the answer but did not curate it.'),
+  turnPenaltyMax: w('Turn penalty max', 'Largest turn penalty, reached at the end turn.'),
+  turnPenaltyStart: w('Turn penalty start', 'Turns up to this one cost nothing.', true, 0),
+  turnPenaltyEnd: w('Turn penalty end', 'The turn at which the penalty reaches its maximum.', true, 0),
+  diversity: w('Tool diversity w_div', '× min(U / target, 1), U = distinct tools used other than end_search.'),
+  diversityTarget: w('Diversity target', 'Distinct tools for the full diversity reward.', false, 0.001),
+  toolShortfall: w('Tool shortfall (penalty)', 'Subtracted × max(0, shortfall target − U).'),
+  shortfallTarget: w('Shortfall target', 'Distinct tools below which the shortfall penalty applies.', false, 0),
+  floor: w('Floor', 'R = max(floor, …).'),
+  emptyCurated: w('Empty curated set', 'The reward when nothing is curated (replaces the formula).'),
+  formatError: w('Format error', 'The reward when the episode has too many format errors (checked first).'),
+  formatErrorsAllowed: w('Format errors allowed', 'Format errors tolerated before the format-error reward applies.', true, 0),
+}
+
+/** Every Harness-1 weight with its words, in the formula's order. */
+export const HARNESS1_WEIGHT_FIELDS: readonly WeightField[] = Object.entries(WEIGHT_WORDS).map(([name, words]) => ({ name: name as WeightName, ...words }))
 
 const TRAINING = 'Training'
 const t = (name: string, label: string, description: string, format: MetricInfo['format'], direction: MetricInfo['direction'] = 'none'): MetricInfo => ({

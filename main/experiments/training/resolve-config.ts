@@ -1,6 +1,7 @@
 /**
- * The one training-config resolver. A config from the API, the CLI, a job, an ablation cell or a stored
- * run is parsed here once and checked by one set of rules: the choices a saved config also gets
+ * The one training-config resolver. A config parsed at its border (the API and the CLI through the
+ * dispatcher, a stored run by its reader) is resolved by `resolveParsedTrainConfig`; a config built in code (an
+ * ablation cell, a test, a bench) is parsed and resolved by `resolveTrainConfig`. One set of rules: the choices a saved config also gets
  * (`checkTrainChoices`: registry names, what the environment can feed the credit scheme, the loss's
  * declared bounds, the reward) and, for a run, its splits and the gold they hold. Capabilities come from
  * the declarations (a credit scheme's `needsPreviews`, the previews and action kind of an environment's
@@ -8,7 +9,7 @@
  */
 import { existsSync } from 'node:fs'
 import type SQLite from 'better-sqlite3'
-import { creditFits, TrainConfigSchema, type SavedTrainConfig, type TrainConfig, type TrainConfigInput } from '../../../preload/contract'
+import { creditFits, defaultReward, TrainConfigRequestSchema, type SavedTrainConfig, type TrainConfig, type TrainConfigRequest, type TrainConfigRequestInput } from '../../../preload/contract'
 import { createEnvironment, environmentContext, environmentFactory, protocolDeclaration } from '../../harness'
 import { candidateBuilder, policySide } from '../../policy/protocols'
 import { createScriptedPolicy } from '../../policy/scripted'
@@ -64,15 +65,16 @@ export function checkTrainChoices(raw: SQLite.Database, config: SavedTrainConfig
 }
 
 /**
- * Parses and checks a training config for a run: the choices above, then the model files, overlapping or
+ * Checks a parsed training config for a run: the choices above, then the model files, overlapping or
  * empty splits and a reward the train questions' gold cannot feed, all before anything runs. A config that
- * names no reward gets the default for the train questions' gold level.
+ * names no reward gets the default for the train questions' gold level. Nothing is parsed here: the
+ * train.run preflight calls it with the dispatcher's parse and stores what it returns for the worker.
  */
-export function resolveTrainConfig(raw: SQLite.Database, input: TrainConfigInput): TrainConfig {
-  const config = TrainConfigSchema.parse(input)
+export function resolveParsedTrainConfig(raw: SQLite.Database, request: TrainConfigRequest): TrainConfig {
   // The reward must be computable on the train questions; left out, it is the default for their gold level.
-  const gold = splitGoldProfile(raw, config.train)
-  if (input.reward === undefined && gold.questions > 0) config.reward = structuredClone(defaultRewardPreset(gold).config)
+  const gold = splitGoldProfile(raw, request.train)
+  const reward = request.reward ?? (gold.questions > 0 ? structuredClone(defaultRewardPreset(gold).config) : defaultReward())
+  const config: TrainConfig = { ...request, reward }
   if (gold.questions > 0) checkRewardFits(config.reward, gold, describeRange('train', config.train))
   checkTrainChoices(raw, config)
   if (config.gguf && !existsSync(config.gguf.modelPath)) throw new Error(`No GGUF model file at ${config.gguf.modelPath}`)
@@ -82,4 +84,9 @@ export function resolveTrainConfig(raw: SQLite.Database, input: TrainConfigInput
     if (loadQuestions(raw, { ...split, limit: 1 }).length === 0) throw new Error(`The ${label} split of question set ${split.questionSetId}${split.split !== undefined ? ` (split ${split.split})` : ''} has no questions from offset ${split.offset}`)
   }
   return config
+}
+
+/** Parses a training config built in code (an ablation cell, a test, a bench) and resolves it as above. */
+export function resolveTrainConfig(raw: SQLite.Database, input: TrainConfigRequestInput): TrainConfig {
+  return resolveParsedTrainConfig(raw, TrainConfigRequestSchema.parse(input))
 }

@@ -8,10 +8,10 @@
  * are the loop's; what a learner trains and how is its own (learner.ts).
  */
 import type SQLite from 'better-sqlite3'
-import { TrainingRunConfig } from '../../../preload/contract'
+import { TrainingRunConfig, type TrainConfigRequestInput } from '../../../preload/contract'
 import { createEnvironment, environmentContext, environmentFactory } from '../../harness'
 import type { Answerer } from '../../harness'
-import type { TrainConfig, TrainConfigInput } from '../../rl/trainer'
+import type { TrainConfig } from '../../rl/trainer'
 import { EvidenceResolver } from '../evidence'
 import { corpusSignature, loadQuestions } from '../questions'
 import { RunStore, runStore } from '../store'
@@ -48,12 +48,20 @@ export interface TrainingOutcome {
 const meanOf = (r: HeldOutResult) => Object.fromEntries(Object.entries(r.aggregates).map(([k, v]) => [k, v.mean]))
 
 /**
- * Runs (or resumes) a training run. `runId` null creates the run; otherwise it continues from the run's
- * last checkpoint. Cancelling stops between steps (a GGUF update is cut at once); the completed steps stay.
+ * Resolves a training config built in code (an ablation cell, a test, a bench) and runs it: see
+ * runResolvedTraining. The train.run job runs the config its preflight resolved instead.
+ */
+export async function runTraining(raw: SQLite.Database, input: TrainConfigRequestInput, deps: TrainingDeps, runId: number | null = null): Promise<TrainingOutcome> {
+  return runResolvedTraining(raw, resolveTrainConfig(raw, input), deps, runId)
+}
+
+/**
+ * Runs (or resumes) a training run of a config resolved by resolve-config.ts (its checks are not run
+ * again). `runId` null creates the run; otherwise it continues from the run's last checkpoint.
+ * Cancelling stops between steps (a GGUF update is cut at once); the completed steps stay.
  * A GGUF model the trainer cannot train is refused before the run's row or any file exists.
  */
-export async function runTraining(raw: SQLite.Database, input: TrainConfigInput, deps: TrainingDeps, runId: number | null = null): Promise<TrainingOutcome> {
-  const config = resolveTrainConfig(raw, input)
+export async function runResolvedTraining(raw: SQLite.Database, config: TrainConfig, deps: TrainingDeps, runId: number | null = null): Promise<TrainingOutcome> {
   const factory = environmentFactory(config.environment)
   if (config.gguf && runId === null) await checkGgufTrainable(config.gguf, deps.llm)
   const runs = new RunStore(raw)
@@ -151,8 +159,8 @@ export async function runTraining(raw: SQLite.Database, input: TrainConfigInput,
   }
 }
 
-/** A stored run's config and answerer, for resuming it. */
-export function storedTrainConfig(raw: SQLite.Database, runId: number): { config: TrainConfigInput; answerer: { kind: 'lexical' } | { kind: 'gguf'; modelPath: string } } {
+/** A stored run's config (resolved when the run was created) and answerer, parsed from its row, for resuming it. */
+export function storedTrainConfig(raw: SQLite.Database, runId: number): { config: TrainConfig; answerer: { kind: 'lexical' } | { kind: 'gguf'; modelPath: string } } {
   const row = runStore(raw).trainRunConfig(runId)
   if (!row) throw new Error(`No training run #${runId}`)
   const { kind: _kind, answerer, answererName: _name, ...config } = TrainingRunConfig.parse(JSON.parse(row))

@@ -1,4 +1,4 @@
-import { SUBSTRATE_DEFAULTS, type SubstrateConfig } from '../sentence-substrate/config'
+import { SUBSTRATE_BOUNDS, SUBSTRATE_DEFAULTS, type ConfigBounds, type SubstrateConfig } from '../sentence-substrate/config'
 
 /** The menu environment's substrate options (same keys, same meaning) plus the query's own limits. */
 export type FreeQueryConfig = SubstrateConfig & {
@@ -12,4 +12,9 @@ export const FREE_QUERY_DEFAULTS: FreeQueryConfig = {
   ...SUBSTRATE_DEFAULTS,
   maxQueryChars: 200,
   allowRepeatedQueries: false,
+}
+
+export const FREE_QUERY_BOUNDS: ConfigBounds<FreeQueryConfig> = {
+  integers: { ...SUBSTRATE_BOUNDS.integers, maxQueryChars: [1, 4000] },
+  choices: SUBSTRATE_BOUNDS.choices,
 }

@@ -1,7 +1,7 @@
 import { checkConfig } from '../sentence-substrate/config'
 import { describeSentenceStep } from '../sentence-substrate/describe-step'
 import type { EnvironmentFactory } from '../types'
-import { FREE_QUERY_DEFAULTS, type FreeQueryConfig } from './config'
+import { FREE_QUERY_BOUNDS, FREE_QUERY_DEFAULTS, type FreeQueryConfig } from './config'
 import { FreeQueryEnvironment } from './environment'
 
 export { FreeQueryEnvironment } from './environment'
@@ -21,7 +21,7 @@ export const freeQueryFactory: EnvironmentFactory<FreeQueryConfig> = {
   defaults: FREE_QUERY_DEFAULTS,
   describeStep: describeSentenceStep,
   create(ctx, config) {
-    checkConfig(FREE_QUERY, config)
+    checkConfig(FREE_QUERY, config, FREE_QUERY_BOUNDS)
     return new FreeQueryEnvironment(ctx, { ...FREE_QUERY_DEFAULTS, ...config })
   },
 }

@@ -1,4 +1,4 @@
-import { SUBSTRATE_DEFAULTS, type SubstrateConfig } from '../sentence-substrate/config'
+import { SUBSTRATE_BOUNDS, SUBSTRATE_DEFAULTS, type ConfigBounds, type SubstrateConfig } from '../sentence-substrate/config'
 
 export type GraphMenuConfig = SubstrateConfig & {
   /** Most LOOKUP items in one menu. */
@@ -20,4 +20,9 @@ export const GRAPH_MENU_DEFAULTS: GraphMenuConfig = {
   needTerms: 6,
   lookupScope: 'entity',
   linkedEntities: true,
+}
+
+export const GRAPH_MENU_BOUNDS: ConfigBounds<GraphMenuConfig> = {
+  integers: { ...SUBSTRATE_BOUNDS.integers, maxLookup: [0, 100], needTerms: [0, 32] },
+  choices: { ...SUBSTRATE_BOUNDS.choices, lookupScope: ['entity', 'corpus'] },
 }

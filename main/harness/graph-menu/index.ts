@@ -12,7 +12,7 @@
 import type { EnvironmentFactory } from '../types'
 import { checkConfig } from '../sentence-substrate/config'
 import { describeSentenceStep } from '../sentence-substrate/describe-step'
-import { GRAPH_MENU_DEFAULTS, type GraphMenuConfig } from './config'
+import { GRAPH_MENU_BOUNDS, GRAPH_MENU_DEFAULTS, type GraphMenuConfig } from './config'
 import { GraphMenuEnvironment } from './environment'
 
 export { GraphMenuEnvironment } from './environment'
@@ -36,7 +36,7 @@ export const graphMenuFactory: EnvironmentFactory<GraphMenuConfig> = {
   defaults: GRAPH_MENU_DEFAULTS,
   describeStep: describeSentenceStep,
   create(ctx, config) {
-    checkConfig(GRAPH_MENU, config)
+    checkConfig(GRAPH_MENU, config, GRAPH_MENU_BOUNDS)
     return new GraphMenuEnvironment(ctx, { ...GRAPH_MENU_DEFAULTS, ...config })
   },
 }

@@ -40,37 +40,44 @@ export const SUBSTRATE_DEFAULTS: SubstrateConfig = {
   questionEntities: true,
 }
 
-/** String options and their allowed values. */
-const CHOICES: Record<string, readonly string[]> = {
-  searchMode: ['bm25', 'dense', 'hybrid'] satisfies SearchMode[],
-  lookupScope: ['entity', 'corpus'],
+type KeysOf<C, T> = { [K in keyof C]-?: C[K] extends T ? K : never }[keyof C]
+
+/**
+ * What an environment's options may be, declared beside its defaults: an integer range for every number
+ * option and the allowed values of every string option (the compiler asks for each); any other option is
+ * a boolean. Upper bounds keep a typo in a config delta from turning one step into a corpus scan.
+ */
+export type ConfigBounds<C> = {
+  integers: { [K in KeysOf<C, number>]: readonly [number, number] }
+  choices: { [K in KeysOf<C, string>]: readonly C[K][] }
 }
 
-/** Upper bounds keep a typo in a config delta from turning one step into a corpus scan. */
-const INTEGER_RANGES: Record<string, [number, number]> = {
-  turnLimit: [1, 100],
-  initialK: [0, 100],
-  initialSentences: [0, 200],
-  lookupK: [1, 100],
-  lookupSentences: [1, 100],
-  maxSelect: [0, 100],
-  maxAnswerWith: [0, 100],
-  maxLookup: [0, 100],
-  needTerms: [0, 32],
-  maxQueryChars: [1, 4000],
+export const SUBSTRATE_BOUNDS: ConfigBounds<SubstrateConfig> = {
+  integers: {
+    turnLimit: [1, 100],
+    initialK: [0, 100],
+    initialSentences: [0, 200],
+    lookupK: [1, 100],
+    lookupSentences: [1, 100],
+    maxSelect: [0, 100],
+    maxAnswerWith: [0, 100],
+  },
+  choices: { searchMode: ['bm25', 'dense', 'hybrid'] },
 }
 
-/** Throws with the key and the allowed range when a value is out of bounds or of the wrong type. */
-export function checkConfig(name: string, config: Record<string, unknown>): void {
+/** Throws with the key and the allowed range when a value is out of its declared bounds or of the wrong type. */
+export function checkConfig<C>(name: string, config: Record<string, unknown>, bounds: ConfigBounds<C>): void {
+  const integers: Record<string, readonly [number, number]> = bounds.integers
+  const choices: Record<string, readonly unknown[]> = bounds.choices
   for (const [key, value] of Object.entries(config)) {
-    const range = INTEGER_RANGES[key]
+    const range = integers[key]
     if (range) {
       if (typeof value !== 'number' || !Number.isInteger(value) || value < range[0] || value > range[1]) {
         throw new RangeError(`${name}: ${key} must be an integer from ${range[0]} to ${range[1]}, got ${JSON.stringify(value)}`)
       }
-    } else if (CHOICES[key]) {
-      const allowed = CHOICES[key]
-      if (!allowed.includes(value as string)) throw new RangeError(`${name}: ${key} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`)
+    } else if (choices[key]) {
+      const allowed = choices[key]
+      if (!allowed.includes(value)) throw new RangeError(`${name}: ${key} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`)
     } else if (typeof value !== 'boolean') {
       throw new RangeError(`${name}: ${key} must be true or false, got ${JSON.stringify(value)}`)
     }

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
-import type { ExportFormatInfo, ExportParams, Job } from '../../../preload/contract'
+import { EXPORT_EXTENSIONS, exportStem, type ExportFormatInfo, type ExportParams, type Job } from '../../../preload/contract'
 import { downloadUrl, useApi } from '../api'
 import { attemptInto } from './attempt'
 import { useAppStore } from './app'
@@ -45,7 +45,7 @@ export const useExportsStore = defineStore('exports', () => {
       const info = formats.value.find((f) => f.name === format)
       const id = target.source === 'run' ? `run-${target.runId}` : `questions-${target.questionSetId}`
       // A folder format (FlashRAG: one file per split) writes into a folder of this name.
-      path = `${folder.replace(/[\\/]+$/, '')}/${id}-${format.replace(/-(csv|jsonl|parquet)$/, '')}${info?.folder ? '' : `.${info?.extension ?? 'jsonl'}`}`
+      path = `${folder.replace(/[\\/]+$/, '')}/${id}-${exportStem(format)}${info?.folder ? '' : `.${EXPORT_EXTENSIONS[format]}`}`
     }
     const params = { ...target, format, ...(path ? { path } : {}) } as ExportParams
     const job = await useJobsStore().start({ kind: 'data.export', workspaceId, params })

@@ -42,7 +42,7 @@ export const harness1Mechanisms: ClaimDeclaration = {
       series: [{ title: 'Training reward', x: 'training step', y: 'reward', lines: results.rows.filter((r) => r.kind === 'train').map((r) => stepLine(raw, r, r.label === BASE ? 'full harness' : r.label, numberAt('reward'))) }],
       departures: [
         'recall: curated paragraph recall (the paper reports final answer recall)',
-        ...(plan.budget.singleMechanisms ? [] : ['quick budget: only all-off is trained beside the full harness; the single switches run with --budget full']),
+        ...(plan.budget.singleMechanisms ? [] : ['only all-off is trained beside the full harness; the eight single switches (8 more Harness-1 training runs per seed) run with --single-mechanisms']),
       ],
     }
   },

@@ -39,8 +39,8 @@ describe('findings budgets and shared experiments', () => {
           environment: r.environment ?? base.environment,
           preset: r.preset ?? null,
           envConfig: r.envConfig ?? {},
-          credit: r.training?.['credit'] ?? base.training.credit,
-          reward: r.training?.['reward'] ?? base.training.reward ?? null,
+          credit: r.training?.['credit'] ?? base.training?.credit,
+          reward: r.training?.['reward'] ?? base.training?.reward ?? null,
         })
       return [arm({ environment: base.environment, training: base.training as Record<string, unknown> }), ...config.rows.filter((r) => r.training !== undefined).map((r) => arm(r as never))]
     })
@@ -52,23 +52,29 @@ describe('findings budgets and shared experiments', () => {
     expect(BUDGETS.full.departures.join(' ')).toMatch(/30 steps of 4 questions x 8 rollouts/)
   })
 
-  it('claims 1-3 share one Harness-G experiment: the menu with outcome credit is trained once per seed', () => {
+  it('claims 1-3 share one Harness-G experiment and claims 4-5 one Harness-1 experiment: no arm is trained twice per seed', () => {
     const byKey = experiments(plan(BUDGETS.full))
     expect([...byKey.entries()].map(([key, e]) => [key, e.claims])).toEqual([
       ['harness-g', [1, 2, 3]],
-      ['harness1-mechanisms', [4]],
-      ['harness1-tool-diversity', [5]],
+      ['harness-1', [4, 5]],
     ])
     const arms = trainedArms(plan(BUDGETS.full))
     expect(new Set(arms).size).toBe(arms.length)
-    // free query, menu (outcome), SNC, info gain; full harness, all off; diversity reward on, off.
-    expect(arms).toHaveLength(8)
+    // free query, menu (outcome), SNC, info gain; full harness (= diversity reward on), all off, diversity reward off.
+    expect(arms).toHaveLength(7)
+  })
+
+  it("claim 4 trains with Harness-1's published reward (the set's default, SP F1, is never scored by a chunk environment)", () => {
+    const { base, rows } = experiments(plan(BUDGETS.full)).get('harness-1')!.config
+    expect(base.environment).toBe('stateful')
+    expect(base.training?.reward).toEqual({ weights: { harness1: 1 }, normalisation: 'official', harness1Weights: {} })
+    expect(rows.find((r) => r.label === 'all mechanisms off')!.training).toEqual({})
   })
 
   it('claim 4 trains the single switches only when asked (8 more Harness-1 arms)', () => {
-    const rows = (singleMechanisms: boolean) => experiments(plan({ ...BUDGETS.full, singleMechanisms })).get('harness1-mechanisms')!.config.rows.map((r) => r.label)
-    expect(rows(false)).toEqual(['all mechanisms off', 'scripted tools (reference)'])
-    expect(rows(true)).toHaveLength(10)
-    expect(new Set(trainedArms(plan({ ...BUDGETS.full, singleMechanisms: true }))).size).toBe(16)
+    const rows = (singleMechanisms: boolean) => experiments(plan({ ...BUDGETS.full, singleMechanisms })).get('harness-1')!.config.rows.map((r) => r.label)
+    expect(rows(false)).toEqual(['all mechanisms off', 'no tool-diversity reward', 'scripted tools (reference)'])
+    expect(rows(true)).toHaveLength(11)
+    expect(new Set(trainedArms(plan({ ...BUDGETS.full, singleMechanisms: true }))).size).toBe(15)
   })
 })

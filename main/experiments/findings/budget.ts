@@ -40,7 +40,7 @@ export const BUDGETS: Record<FindingsBudget, BudgetSpec> = {
     heldOut: 128,
     train: 512,
     // Sized by the profile of the demo world on two cores (docs/snc-investigation.md, "The full budget"):
-    // a Harness-1 rollout costs about six graph-menu rollouts, and claims 4-5 train 12 Harness-1 arms.
+    // a Harness-1 rollout costs about six graph-menu rollouts (claims 4-5 train 3 Harness-1 arms per seed).
     steps: 30,
     groupSize: 8,
     questionsPerStep: 4,

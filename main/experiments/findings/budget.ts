@@ -3,7 +3,7 @@
  * one seed); `full` is sized to finish the five claims on the demo world on two cores in 30 minutes with
  * what the verdicts need (3 seeds, every held-out question up to 128, groups of 8) and lists where it
  * departs from the papers. The single Harness-1 switches of claim 4 (24 more Harness-1 training runs at
- * 3 seeds, about twice the rest of the budget) run when asked for (`singleMechanisms`).
+ * 3 seeds, about 40 more minutes on two cores) run when asked for (`singleMechanisms`).
  */
 import type { FindingsBudget } from '../../../preload/contract'
 

@@ -44,6 +44,7 @@ export function registerReproduceCommands(cli: Cli): void {
     .option('--held-out <n>', "held-out questions instead of the budget's (listed as a departure)")
     .option('--group-size <n>', "rollouts per group instead of the budget's (listed as a departure)")
     .option('--questions-per-step <n>', "questions per training step instead of the budget's (listed as a departure)")
+    .option('--single-mechanisms', "claim 4: also train each Harness-1 mechanism switched off alone (8 more Harness-1 arms per seed; listed as a departure)")
     .option('--resume <id>', 'continue a cancelled or failed findings run from its finished cells')
     .action((workspaceId: string, o: Record<string, string | undefined>) =>
       withApi(async (call, services) => {
@@ -71,6 +72,7 @@ export function registerReproduceCommands(cli: Cli): void {
               ...(o.heldOut !== undefined ? { heldOut: int('--held-out', o.heldOut) } : {}),
               ...(o.groupSize !== undefined ? { groupSize: int('--group-size', o.groupSize) } : {}),
               ...(o.questionsPerStep !== undefined ? { questionsPerStep: int('--questions-per-step', o.questionsPerStep) } : {}),
+              ...(o.singleMechanisms !== undefined ? { singleMechanisms: true } : {}),
             },
           }
           id = (await call('findings.save', { workspaceId, config })).id

@@ -55,8 +55,8 @@ describe.skipIf(!storiesAvailable)(storiesTitle('findings and ablations with the
       // Rows that do not train (the scripted reference) keep their own policy.
       for (const row of ablation.resolved.filter((r) => r.kind === 'eval')) expect(row.policy['kind']).toBe('scripted')
     }
-    // Claims 1-2: free query and menu; 3: three credit schemes; 4 (quick): full harness and all off; 5: diversity on and off.
-    expect(trainedArms).toBe(9)
+    // Claims 1-3: free query, and the menu with outcome, SNC and info-gain credit; 4-5: full harness (diversity on), all off, diversity off.
+    expect(trainedArms).toBe(7)
   })
 
   it('resumes a cancelled GGUF training cell from its last saved step', async (ctx) => {

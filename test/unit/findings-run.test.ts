@@ -38,12 +38,11 @@ describe('findings run (miniature)', () => {
       workspaceId,
       config: { questionSetId: setId, budget: 'quick', overrides: { heldOut: 4, train: 6, steps: 2, groupSize: 2, questionsPerStep: 2 } },
     })
-    // Claims 1 and 2 share the matched menu / free-query pair: four experiments, each an ablation.
+    // Claims 1-3 share the Harness-G arms (the menu with outcome credit is claim 3's outcome-only arm), claims 4-5 the
+    // Harness-1 arms (the full harness is claim 5's diversity-on arm): two experiments, each an ablation.
     expect(saved.experiments.map((e) => [e.key, e.claims])).toEqual([
-      ['harness-g-matched', ['retrieval-collapse', 'menu-vs-free-query']],
-      ['harness-g-credit', ['snc-vs-outcome']],
-      ['harness1-mechanisms', ['harness1-mechanisms']],
-      ['harness1-tool-diversity', ['tool-diversity']],
+      ['harness-g', ['retrieval-collapse', 'menu-vs-free-query', 'snc-vs-outcome']],
+      ['harness-1', ['harness1-mechanisms', 'tool-diversity']],
     ])
     const job = await backend.call('job.start', { kind: 'findings.run', workspaceId, params: { findingsId: saved.id } })
     await expect(backend.call('job.start', { kind: 'findings.run', workspaceId, params: { findingsId: saved.id } })).rejects.toThrow(/already (queued|running)/)
@@ -84,7 +83,7 @@ describe('findings run (miniature)', () => {
     expect(csv[0]).toBe('experiment,ablation_id,row,question_id,seed,metric,value')
     expect(csv.length).toBeGreaterThan(40)
     const configs = JSON.parse(readFileSync(report.files.find((f) => f.endsWith('configs.json'))!, 'utf8')) as { experiments: unknown[] }
-    expect(configs.experiments).toHaveLength(4)
+    expect(configs.experiments).toHaveLength(2)
     expect(report.files.every((f) => existsSync(f))).toBe(true)
 
     // A finished run is never run again.
@@ -98,7 +97,7 @@ describe('findings run (miniature)', () => {
     await new Promise<void>((resolve) => {
       const off = backend.services.events.subscribe((name, p) => {
         const progress = p as { jobId: string; stage: string }
-        if (name === 'job.progress' && progress.jobId === job.id && progress.stage.startsWith('harness-g-credit')) {
+        if (name === 'job.progress' && progress.jobId === job.id && progress.stage.startsWith('harness-1')) {
           off()
           resolve()
         }

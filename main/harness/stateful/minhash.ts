@@ -46,6 +46,8 @@ function fmix32(x: number): number {
   return x >>> 0
 }
 
+const MEMO_LIMIT = 4096
+
 export class MinHasher {
   private readonly salts: Uint32Array
 
@@ -60,8 +62,23 @@ export class MinHasher {
     }
   }
 
-  /** Signature of a text; null when it has no words (an empty text is nobody's duplicate). */
+  /**
+   * Remembered signatures by text: an environment's hasher sees the same chunks in every episode of a
+   * training run, and a signature depends only on the text and the family. Bounded (cleared when full).
+   */
+  private readonly memo = new Map<string, Uint32Array | null>()
+
+  /** Signature of a text (read-only: it may be shared); null when it has no words (an empty text is nobody's duplicate). */
   signature(text: string): Uint32Array | null {
+    const known = this.memo.get(text)
+    if (known !== undefined) return known
+    if (this.memo.size >= MEMO_LIMIT) this.memo.clear()
+    const sig = this.compute(text)
+    this.memo.set(text, sig)
+    return sig
+  }
+
+  private compute(text: string): Uint32Array | null {
     const set = shingles(text, this.options.shingle)
     if (set.size === 0) return null
     const sig = new Uint32Array(this.salts.length).fill(0xffffffff)

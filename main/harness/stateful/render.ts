@@ -144,14 +144,15 @@ export function withMarker(
   let used = counter.count(join(body))
   let sections = body
   let text = ''
+  // The count of the text returned: the last round counted exactly that text (no recount: counting is most of a step's time).
+  let tokens = used
   for (let round = 0; round < 4; round++) {
     sections = [...body, { name: 'budget', text: budgetMarker(used, limit) }]
     text = join(sections)
-    const actual = counter.count(text)
-    if (actual === used) break
-    used = actual
+    tokens = counter.count(text)
+    if (tokens === used) break
+    used = tokens
   }
-  const tokens = counter.count(text)
   return { text, tokens, sections, warning: budgetWarning(tokens, limit) }
 }
 

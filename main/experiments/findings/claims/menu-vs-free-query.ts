@@ -1,7 +1,7 @@
 /** Claim 2 (Harness-G main table): the menu beats free query under the same credit on held-out evidence F1. */
 import { BASE } from './base'
 import { armTable, metricValues, numberAt, row, stepLine } from '../measure'
-import { HARNESS_G_MATCHED, MENU, retrievalCollapse } from './retrieval-collapse'
+import { harnessGExperiment, MENU } from './harness-g'
 import { pairedEffect } from '../verdict'
 import type { ClaimDeclaration } from './types'
 
@@ -13,8 +13,8 @@ export const menuVsFreeQuery: ClaimDeclaration = {
   measure: 'held-out evidence F1 (supporting-sentence F1 on sentence gold, else paragraph F1), menu minus free query, both trained with outcome-only credit; answer F1 shown beside it (lexical stand-in unless a GGUF answerer is set)',
   expected: 'positive',
   preconditions: { collapse: ['turns', 'evidence'], moves: { diagnostic: 'reward', label: 'training reward' } },
-  // The same matched pair of training runs as claim 1: one ablation serves both.
-  experiment: (plan) => ({ ...retrievalCollapse.experiment(plan), key: HARNESS_G_MATCHED }),
+  // The same matched pair of training runs as claim 1: one ablation serves claims 1-3 (harness-g.ts).
+  experiment: harnessGExperiment,
   evaluate: ({ raw, plan, results }) => {
     const free = row(results, BASE)
     const menu = row(results, MENU)

@@ -3,13 +3,11 @@
  * retrieval-equivalence class while menu groups stay diverse. Measured on the training groups of the
  * second half of training (the held-out split is evaluated, never trained on, and greedy there).
  */
-import { BASE, trainedBase } from './base'
+import { BASE } from './base'
+import { harnessGExperiment, MENU } from './harness-g'
 import { numberAt, row, spanningGroups, stepLine, armTable } from '../measure'
 import { pairedEffect } from '../verdict'
 import type { ClaimDeclaration } from './types'
-
-export const MENU = 'menu (outcome credit)'
-export const HARNESS_G_MATCHED = 'harness-g-matched'
 
 export const retrievalCollapse: ClaimDeclaration = {
   number: 1,
@@ -20,10 +18,8 @@ export const retrievalCollapse: ClaimDeclaration = {
   expected: 'positive',
   // Training groups, not held-out episodes: D_ret itself must have moved over training (the claim is a collapse over training).
   preconditions: { collapse: [], moves: { diagnostic: 'spanningGroups', label: 'D_ret' } },
-  experiment: (plan) => ({
-    key: HARNESS_G_MATCHED,
-    config: { base: trainedBase(plan, 'free-query'), rows: [{ label: MENU, group: 'menu vs free query', environment: 'graph-menu', training: { credit: { scheme: 'outcome', lambda: 0 } } }] },
-  }),
+  // Shared with claims 2 and 3 (harness-g.ts).
+  experiment: harnessGExperiment,
   evaluate: ({ raw, plan, results }) => {
     const free = row(results, BASE)
     const menu = row(results, MENU)

@@ -1,12 +1,10 @@
 /** Claim 5 (Harness-1 reward): without the tool-diversity term the trained policy collapses onto search alone. */
 import { PUBLISHED_HARNESS1_WEIGHTS } from '../../../rl/rewards'
-import { BASE, trainedBase } from './base'
+import { BASE } from './base'
+import { harness1Experiment, NO_DIVERSITY as OFF } from './harness-1'
 import { armTable, distinctTools, row, stepLine } from '../measure'
 import { pairedEffect } from '../verdict'
 import type { ClaimDeclaration } from './types'
-
-const OFF = 'no tool-diversity reward'
-const reward = (harness1Weights: Record<string, number>) => ({ weights: { harness1: 1 }, normalisation: 'official' as const, harness1Weights })
 
 export const toolDiversity: ClaimDeclaration = {
   number: 5,
@@ -16,16 +14,8 @@ export const toolDiversity: ClaimDeclaration = {
   measure: "distinct tools per held-out episode (end_search excluded) of the policy (head or GGUF model) trained with Harness-1's published reward, with minus without the tool-diversity terms; tool mix per training step as charts",
   expected: 'positive',
   preconditions: { collapse: ['turns', 'tools'], moves: { diagnostic: 'reward', label: 'training reward' } },
-  experiment: (plan) => {
-    const base = trainedBase(plan, 'stateful')
-    return {
-      key: 'harness1-tool-diversity',
-      config: {
-        base: { ...base, training: { ...base.training, reward: reward({}) } },
-        rows: [{ label: OFF, group: 'reward', training: { reward: reward({ diversity: 0, toolShortfall: 0 }) } }],
-      },
-    }
-  },
+  // Shared with claim 4 (harness-1.ts): the diversity-on arm is claim 4's full harness.
+  experiment: harness1Experiment,
   evaluate: ({ raw, results }) => {
     const on = row(results, BASE)
     const off = row(results, OFF)

@@ -69,7 +69,7 @@ export function registerTrainCommands(cli: Cli): void {
     .option('--held-out <s>', 'held-out questions: a stored split name, or OFFSET:LIMIT (must not overlap the train split)')
     .option('--steps <n>', 'training steps')
     .option('--reward <preset>', "reward preset (default: the one for the set's gold level)")
-    .option('--credit <scheme>', 'credit scheme (snc, info-gain, outcome, ...)')
+    .option('--credit <scheme>', "credit scheme (snc, info-gain, outcome, ...; default: the environment's, snc on graph-menu, outcome on free-query and stateful)")
     .option('--config <file>', 'a JSON file of training config fields (the TrainConfig minus the splits); the flags above override it')
     .option('--answerer <lexical|path>', 'lexical stand-in, or a GGUF model path', 'lexical')
     .option('--seed <n>', 'run seed')

@@ -7,11 +7,11 @@ import { headlineMetric } from '../rl/reward-schemes'
 import { experimentDeps } from './experiment-deps'
 import { trainedModels } from './trained-models'
 
-/** The preflight stores a new run's config resolved; one without its reward was queued without it. */
+/** The preflight stores a new run's config resolved; one without its reward or credit was queued without it. */
 const queuedResolved = (config: TrainConfigRequest): TrainConfig => {
-  const { reward } = config
-  if (reward === undefined) throw new Error('This training job was queued without its config resolved (no reward): start it again')
-  return { ...config, reward }
+  const { reward, credit } = config
+  if (reward === undefined || credit === undefined) throw new Error(`This training job was queued without its config resolved (no ${reward === undefined ? 'reward' : 'credit'}): start it again`)
+  return { ...config, reward, credit }
 }
 
 /** A training run (or the rest of one) in a worker thread: progress per step, cancel between rollouts. */

@@ -85,13 +85,15 @@ export const GgufTrainSchema = z.strictObject({
 })
 export type GgufTrainConfig = z.infer<typeof GgufTrainSchema>
 
+const CreditConfigSchema = z.strictObject({ scheme: z.string().min(1).default('snc'), lambda: z.number().min(0).max(10).default(0.5) })
+
 export const TrainConfigSchema = z.strictObject({
   name: z.string().trim().max(200).default(''),
   environment: z.string().min(1).max(64),
   envConfig: z.record(z.string(), z.unknown()).default({}),
   head: z.strictObject({ arch: z.enum(['linear', 'mlp']).default('mlp'), hidden: z.number().int().min(1).max(512).default(32) }).default({ arch: 'mlp', hidden: 32 }),
   reward: RewardConfigSchema.default(defaultReward),
-  credit: z.strictObject({ scheme: z.string().min(1).default('snc'), lambda: z.number().min(0).max(10).default(0.5) }).default({ scheme: 'snc', lambda: 0.5 }),
+  credit: CreditConfigSchema.default({ scheme: 'snc', lambda: 0.5 }),
   estimator: z.string().min(1).default('grpo'),
   loss: z.strictObject({
     name: z.string().min(1).default('cispo'),
@@ -161,7 +163,8 @@ export type TrainAnswererSpec = z.infer<typeof TrainAnswererSpec>
  * A training config as it is asked for: a config that names no reward trains on the default for its train
  * questions' gold level. Resolving it (main/experiments/training/resolve-config.ts) gives a TrainConfig.
  */
-export const TrainConfigRequestSchema = TrainConfigSchema.extend({ reward: RewardConfigSchema.optional() })
+/** A training run as asked for: reward and credit left out are resolved from the train questions' gold level and the environment's protocol. */
+export const TrainConfigRequestSchema = TrainConfigSchema.extend({ reward: RewardConfigSchema.optional(), credit: CreditConfigSchema.optional() })
 export type TrainConfigRequest = z.infer<typeof TrainConfigRequestSchema>
 export type TrainConfigRequestInput = z.input<typeof TrainConfigRequestSchema>
 

@@ -113,4 +113,11 @@ describe('short RL runs', () => {
     expect(bad({ groupSize: 0 })).toThrow()
     expect(bad({ train: { questionSetId: 1, offset: 100_000, limit: 5 } })).toThrow(/train split .* has no questions/)
   })
+
+  it('gives a config without credit its protocol\'s default: SNC where the environment previews its actions, outcome otherwise', () => {
+    const { credit: _credit, ...withoutCredit } = config()
+    expect(resolveTrainConfig(demo.db.raw, withoutCredit).credit).toEqual({ scheme: 'snc', lambda: 0.5 })
+    expect(resolveTrainConfig(demo.db.raw, { ...withoutCredit, environment: 'free-query' }).credit).toEqual({ scheme: 'outcome', lambda: 0.5 })
+    expect(resolveTrainConfig(demo.db.raw, { ...withoutCredit, environment: 'stateful' }).credit.scheme).toBe('outcome')
+  })
 })

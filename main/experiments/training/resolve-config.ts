@@ -74,7 +74,9 @@ export function resolveParsedTrainConfig(raw: SQLite.Database, request: TrainCon
   // The reward must be computable on the train questions; left out, it is the default for their gold level.
   const gold = splitGoldProfile(raw, request.train)
   const reward = request.reward ?? (gold.questions > 0 ? structuredClone(defaultRewardPreset(gold).config) : defaultReward())
-  const config: TrainConfig = { ...request, reward }
+  // Left out, the credit is the protocol's default (SNC where the environment previews its actions, outcome otherwise).
+  const credit = request.credit ?? { scheme: defaultCreditFor(request.environment), lambda: 0.5 }
+  const config: TrainConfig = { ...request, reward, credit }
   if (gold.questions > 0) checkRewardFits(config.reward, gold, describeRange('train', config.train))
   checkTrainChoices(raw, config)
   if (config.gguf && !existsSync(config.gguf.modelPath)) throw new Error(`No GGUF model file at ${config.gguf.modelPath}`)
@@ -84,6 +86,14 @@ export function resolveParsedTrainConfig(raw: SQLite.Database, request: TrainCon
     if (loadQuestions(raw, { ...split, limit: 1 }).length === 0) throw new Error(`The ${label} split of question set ${split.questionSetId}${split.split !== undefined ? ` (split ${split.split})` : ''} has no questions from offset ${split.offset}`)
   }
   return config
+}
+
+function defaultCreditFor(environment: string): string {
+  try {
+    return policySide(environmentFactory(environment).protocol).defaultCredit
+  } catch {
+    return 'snc' // an unknown environment: checkTrainChoices says so
+  }
 }
 
 /** Parses a training config built in code (an ablation cell, a test, a bench) and resolves it as above. */

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { callApi, closeBrowserApp, HANG_GUARD_MS, launchChromium, OUTPUT_DIR, requireChromium, serveBuiltApp, type ServedApp } from '../helpers/browser'
+import { callApi, closeBrowserApp, OUTPUT_DIR, openBrowserApp, requireChromium, type ServedApp } from '../helpers/browser'
 import { STORIES_260K, storiesAvailable } from '../helpers/gguf'
 import { trainerUnavailableReason } from '../helpers/gguf-training'
 import { tempDir } from '../helpers/services'
@@ -35,11 +35,7 @@ describe.runIf(run)('trained policies evaluated and compared from the page at 14
   beforeAll(async () => {
     mkdirSync(shotsDir, { recursive: true })
     ggufSkip = !storiesAvailable ? `no stories260K.gguf at ${STORIES_260K} (../shared is absent)` : await trainerUnavailableReason()
-    app = await serveBuiltApp(join(tmp.dir, 'data'))
-    browser = await launchChromium()
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
-    page.setDefaultTimeout(HANG_GUARD_MS)
-    page.on('pageerror', (err) => console.error('page error:', err))
+    ;({ app, browser, page } = await openBrowserApp(join(tmp.dir, 'data'), { width: 1440 }))
   })
   afterAll(async () => {
     await closeBrowserApp({ app, browser })

@@ -2,7 +2,7 @@
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { callApi, closeBrowserApp, HANG_GUARD_MS, OUTPUT_DIR, requireChromium, serveBuiltApp, launchChromium, type ServedApp } from '../helpers/browser'
+import { callApi, closeBrowserApp, OUTPUT_DIR, openBrowserApp, requireChromium, type ServedApp } from '../helpers/browser'
 import { tempDir } from '../helpers/services'
 
 const run = requireChromium()
@@ -22,11 +22,7 @@ describe.runIf(run)('page layout at 1440 x 900 (browser mode)', () => {
   const call = (route: string, input: unknown): Promise<unknown> => callApi(app, route, input)
 
   beforeAll(async () => {
-    app = await serveBuiltApp(join(tmp.dir, 'data'))
-    browser = await launchChromium()
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
-    page.setDefaultTimeout(HANG_GUARD_MS)
-    page.on('pageerror', (err) => console.error('page error:', err))
+    ;({ app, browser, page } = await openBrowserApp(join(tmp.dir, 'data'), { width: 1440 }))
   })
   afterAll(async () => {
     await closeBrowserApp({ app, browser })

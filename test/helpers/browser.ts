@@ -85,10 +85,10 @@ export interface BrowserApp {
 }
 
 /** The built app served on a fresh data folder and one Chromium page for it (page errors go to the test's log). */
-export async function openBrowserApp(dataDir: string, options: { height?: number; acceptDownloads?: boolean } = {}): Promise<BrowserApp> {
+export async function openBrowserApp(dataDir: string, options: { width?: number; height?: number; acceptDownloads?: boolean } = {}): Promise<BrowserApp> {
   const app = await serveBuiltApp(dataDir)
   const browser = await launchChromium()
-  const page = await browser.newPage({ viewport: { width: 1280, height: options.height ?? 900 }, ...(options.acceptDownloads ? { acceptDownloads: true } : {}) })
+  const page = await browser.newPage({ viewport: { width: options.width ?? 1280, height: options.height ?? 900 }, ...(options.acceptDownloads ? { acceptDownloads: true } : {}) })
   page.on('pageerror', (err) => console.error('page error:', err))
   // Playwright's 30 s default would make every wait a speed assertion on a loaded machine: waits only catch hangs.
   page.setDefaultTimeout(HANG_GUARD_MS)

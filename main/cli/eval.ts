@@ -1,6 +1,7 @@
 import type { RouteInput } from '../../preload/contract'
 import type { Cli } from './context'
 import { aggregateTable } from './table'
+import { SCRIPTED_POLICY_NAMES } from '../policy/scripted'
 
 type EvalParams = Extract<RouteInput<'job.start'>, { kind: 'eval.run' }>['params']
 
@@ -34,7 +35,7 @@ export function registerEvalCommands(cli: Cli): void {
     .requiredOption('--env <name>', 'environment: graph-menu | free-query | stateful | transcript')
     .option('--preset <name>', "one of the environment's presets (an ablation row), applied before --config")
     .option('--config <json>', 'config delta over the defaults, as a JSON object')
-    .option('--policy <name>', 'scripted policy: greedy | random | oracle | scripted-tools; or head / gguf-run (with --training-run: its trained head or GGUF weights), head-file (with --head-file)')
+    .option('--policy <name>', `scripted policy: ${SCRIPTED_POLICY_NAMES.join(' | ')}; or head / gguf-run (with --training-run: its trained head or GGUF weights), head-file (with --head-file)`)
     .option('--training-run <id>', 'with --policy head or gguf-run: the training run whose head or GGUF weights to evaluate (greedy)')
     .option('--step <k>', 'with --policy head or gguf-run: the completed step whose checkpoint to use (default: the last)')
     .option('--head-file <file>', 'with --policy head-file: a head weights file (export-head writes one)')

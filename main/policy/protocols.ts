@@ -25,7 +25,7 @@ export interface PolicySideEntry {
 
 const POLICY_SIDE = {
   'sentence-menu': { llmKind: 'llm-menu', headCandidates: menuCandidates, scripted: ['greedy', 'random', 'oracle'], defaultCredit: 'snc' },
-  'sentence-search': { llmKind: 'llm-free-query', headCandidates: searchCandidates, scripted: ['greedy', 'random', 'oracle'], defaultCredit: 'outcome' },
+  'sentence-search': { llmKind: 'llm-free-query', headCandidates: searchCandidates, scripted: ['greedy', 'search-first', 'random', 'oracle'], defaultCredit: 'outcome' },
   'harness1-tools': { llmKind: 'llm-tools', headCandidates: harness1Candidates, scripted: ['scripted-tools'], defaultCredit: 'outcome' },
 } satisfies Record<Protocol, PolicySideEntry>
 

@@ -179,6 +179,32 @@ describe('Rewards page and Training section', () => {
     expect(w.get('[data-test=training-setup]').text()).toMatch(/ · cispo \(Weight clip lo 0, Weight clip hi 5\) · lr [0-9.e-]+ · entropy [0-9.e-]+ · G=/)
   }, 600_000)
 
+  it('Training section: a GGUF run learns from rewards or imitates a scripted policy that drives the chosen environment (a warm start)', async () => {
+    const w = await mountAt(`/workspaces/${workspaceId}/training`)
+    await until(() => w.find('[data-test=train-config]').exists(), 'the training launcher')
+    await w.get('[data-test=train-policy-kind]').setValue('gguf')
+    const teacher = () => w.get('[data-test=train-gguf-teacher]')
+    const offered = () => teacher().findAll('option').map((o) => o.text())
+    const ranges = () => w.get('[data-test=train-ranges]').text()
+    const choose = async (environment: string) => {
+      await w.get('[data-test=train-environment]').setValue(environment)
+      await settle(1)
+    }
+    await choose('free-query')
+    expect(offered()).toEqual(['rewards (RL)', ...['greedy', 'search-first', 'random', 'oracle'].map((n) => `imitating ${n} (supervised warm start)`)])
+    expect(ranges()).toContain("the GGUF model's own weights train")
+    await teacher().setValue('search-first')
+    await settle(1)
+    expect(ranges()).toContain('the GGUF model imitates search-first (cross-entropy on its choices, no reward')
+    expect(ranges()).not.toContain('credit ·')
+    // search-first drives free query only: on the menu the choice falls back to rewards.
+    await choose('graph-menu')
+    expect(offered()).toEqual(['rewards (RL)', ...['greedy', 'random', 'oracle'].map((n) => `imitating ${n} (supervised warm start)`)])
+    expect(ranges()).toContain("the GGUF model's own weights train")
+    await choose('stateful')
+    expect(offered()).toEqual(['rewards (RL)', 'imitating scripted-tools (supervised warm start)'])
+  })
+
   it('Training section: a finished run shows every chart from its diagnostics, held-out before/after with CIs, and the rollouts of a step with trajectory links', async () => {
     const runId = (await backend.call('training.runs', { workspaceId })).find((r) => r.name === 'component run')!.id
     const detail = await backend.call('training.run', { workspaceId, runId })

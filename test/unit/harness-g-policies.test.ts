@@ -5,7 +5,7 @@ import type { OpenedDatabase } from '../../main/db/open'
 import { mean, supportingFactScore } from '../../main/eval'
 import { createEnvironment } from '../../main/harness'
 import { runEpisode } from '../../main/harness'
-import { createScriptedPolicy, SCRIPTED_POLICY_NAMES } from '../../main/policy/scripted'
+import { createScriptedPolicy, SCRIPTED_POLICY_NAMES, scriptedPolicies } from '../../main/policy/scripted'
 import { snapshotsOf } from '../helpers/episodes'
 import type { EnvContext, EnvQuestion } from '../../main/harness/types'
 import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
@@ -16,6 +16,8 @@ interface Row {
   recall: number
   allGold: number
   seenRecall: number
+  /** Gold facts among the sentences the policy's own searches made visible (free query). */
+  queryRecall: number
   turns: number
   formatErrors: number
 }
@@ -34,15 +36,18 @@ describe('scripted policies on the demo world', () => {
     const facts = (ids: readonly number[]) => ids.map((id) => ({ title: corpus.sentence(id)!.title, sentence: corpus.sentence(id)!.ord }))
     for (const envName of ['graph-menu', 'free-query']) {
       const env = createEnvironment(envName, ctx)
-      for (const policyName of SCRIPTED_POLICY_NAMES.filter((n) => n !== 'scripted-tools')) {
+      const protocol = envName === 'graph-menu' ? 'sentence-menu' : 'sentence-search'
+      for (const policyName of scriptedPolicies().filter((d) => d.protocols.includes(protocol)).map((d) => d.name)) {
         const recall: number[] = []
         const seen: number[] = []
+        const queried: number[] = []
         const turns: number[] = []
         let formatErrors = 0
         for (const [i, q] of questions.entries()) {
-          const { outcome } = await runEpisode(env, createScriptedPolicy(policyName, envName === 'graph-menu' ? 'sentence-menu' : 'sentence-search'), q, 1000 + i)
+          const { outcome } = await runEpisode(env, createScriptedPolicy(policyName, protocol), q, 1000 + i)
           recall.push(supportingFactScore(facts(outcome.evidence.sentenceIds ?? []), q.supportingFacts).recall)
           seen.push(supportingFactScore(facts(outcome.seen.sentenceIds ?? []), q.supportingFacts).recall)
+          queried.push(supportingFactScore(facts(outcome.queried?.sentenceIds ?? []), q.supportingFacts).recall)
           turns.push(outcome.turns)
           formatErrors += outcome.formatErrors
         }
@@ -52,21 +57,23 @@ describe('scripted policies on the demo world', () => {
           recall: mean(recall),
           allGold: mean(recall.map((r) => (r === 1 ? 1 : 0))),
           seenRecall: mean(seen),
+          queryRecall: mean(queried),
           turns: mean(turns),
           formatErrors,
         })
       }
     }
     console.log(`Supporting-fact recall of committed evidence, demo world seed 7 size 0.6 (${questions.length} questions, turn limit 6):`)
-    console.table(rows.map((r) => ({ ...r, recall: r.recall.toFixed(3), allGold: r.allGold.toFixed(3), seenRecall: r.seenRecall.toFixed(3), turns: r.turns.toFixed(2) })))
+    console.table(rows.map((r) => ({ ...r, recall: r.recall.toFixed(3), allGold: r.allGold.toFixed(3), seenRecall: r.seenRecall.toFixed(3), queryRecall: r.queryRecall.toFixed(3), turns: r.turns.toFixed(2) })))
   }, 600_000)
   afterAll(() => demo.close())
 
   const row = (env: string, policy: string): Row => rows.find((r) => r.env === env && r.policy === policy)!
 
   it('names every scripted policy with the protocols it drives and refuses unknown names and protocols', () => {
-    expect(SCRIPTED_POLICY_NAMES).toEqual(['greedy', 'random', 'oracle', 'scripted-tools'])
-    for (const name of SCRIPTED_POLICY_NAMES) expect(createScriptedPolicy(name, name === 'scripted-tools' ? 'harness1-tools' : 'sentence-menu').name).toBe(name)
+    expect(SCRIPTED_POLICY_NAMES).toEqual(['greedy', 'search-first', 'random', 'oracle', 'scripted-tools'])
+    for (const d of scriptedPolicies()) expect(createScriptedPolicy(d.name, d.protocols[0]!).name).toBe(d.name)
+    expect(() => createScriptedPolicy('search-first', 'sentence-menu')).toThrow(/search-first drives sentence-search environments, not sentence-menu; use greedy, random, oracle here/)
     expect(() => createScriptedPolicy('clever', 'sentence-menu')).toThrow(/Unknown scripted policy/)
     expect(() => createScriptedPolicy('greedy', 'harness1-tools')).toThrow(/greedy drives sentence-menu and sentence-search environments, not harness1-tools; use scripted-tools here/)
   })
@@ -82,6 +89,20 @@ describe('scripted policies on the demo world', () => {
       expect(row(env, 'oracle').recall).toBeGreaterThan(row(env, 'greedy').recall)
       expect(row(env, 'greedy').recall).toBeGreaterThan(row(env, 'random').recall)
     }
+  })
+
+  it('search-first searches with the question before anything else, and its searches find no less gold than greedy\'s', async () => {
+    const env = createEnvironment('free-query', ctx)
+    const q = questions[0]!
+    const greedy = await runEpisode(env, createScriptedPolicy('greedy', 'sentence-search'), q, 1)
+    const first = await runEpisode(env, createScriptedPolicy('search-first', 'sentence-search'), q, 1)
+    // At reset something visible already covers the question, so greedy selects first; search-first searches.
+    expect(greedy.steps[0]!.action).toMatchObject({ kind: 'menu' })
+    expect(first.steps[0]!.action).toEqual({ kind: 'tool', name: 'search', arguments: { query: q.question } })
+    expect(first.steps.filter((s) => JSON.stringify(s.action) === JSON.stringify(first.steps[0]!.action))).toHaveLength(1)
+    // With six turns greedy gets round to the same search later; with four it often does not (README, warm start).
+    expect(row('free-query', 'search-first').queryRecall).toBeGreaterThanOrEqual(row('free-query', 'greedy').queryRecall)
+    expect(row('free-query', 'search-first').recall).toBeGreaterThan(row('free-query', 'random').recall)
   })
 
   it('never sends a malformed action', () => {

@@ -1,6 +1,6 @@
 /**
  * Scripted policies (no model), registered by name: greedy, random and oracle speak the sentence
- * substrate (menu and free query), scripted-tools speaks Harness-1's tools (main/policy/protocols.ts).
+ * substrate (menu and free query), search-first free query only, scripted-tools speaks Harness-1's tools (main/policy/protocols.ts).
  */
 import type { Policy } from '../../harness'
 import type { Protocol } from '../../harness'
@@ -32,6 +32,10 @@ export interface ScriptedPolicyOptions {
 /** Which protocols each drives is the policy side's table's (main/policy/protocols.ts), not theirs. */
 const DECLARATIONS = {
   greedy: { description: 'Commits the sentence covering the most unmet question terms; otherwise the most promising LOOKUP or search.', create: (p) => new GreedyPolicy(p) },
+  'search-first': {
+    description: 'Greedy after a first search with the question, whatever is already visible: a free-query teacher whose demonstrations show a model a query to write.',
+    create: (p) => new GreedyPolicy(p, { searchFirst: true }),
+  },
   random: { description: 'Uniform over what is available (seeded by the episode seed).', create: (p) => new RandomPolicy(p) },
   oracle: { description: 'Follows the gold: an upper bound on what the environment lets a policy reach, not a baseline.', create: (p, o) => new OraclePolicy(p, o.planner) },
   'scripted-tools': { description: 'Harness-1 tool script: fan-out search, curate by tag, verify, end.', create: () => new ScriptedToolPolicy() },

@@ -21,9 +21,15 @@ export const lookupValue = (item: MenuItem): number =>
  * left to gain or on the last turn (with its best sentence if that still covers something).
  */
 export class GreedyPolicy implements Policy {
-  readonly name = 'greedy'
+  readonly name: string
 
-  constructor(private readonly protocol: Protocol) {}
+  /** `searchFirst`: in free query, search with the question before anything else, whatever is visible. */
+  constructor(
+    private readonly protocol: Protocol,
+    private readonly options: { searchFirst?: boolean } = {},
+  ) {
+    this.name = options.searchFirst ? 'search-first' : 'greedy'
+  }
 
   reset(): void {}
 
@@ -34,6 +40,7 @@ export class GreedyPolicy implements Policy {
     if (data.turnsLeft <= 1) {
       return answerWith && (feature(answerWith, 'need') > 0 || data.committed.length === 0) ? menu(answerWith.id) : answerDecision(this.protocol)
     }
+    if (this.options.searchFirst && queryToolOf(this.protocol) !== null && !(data.queries ?? []).length) return search(data.question)
     if (select && feature(select, 'need') > 0) return menu(select.id)
     const more = queryToolOf(this.protocol) === null ? this.lookup(data) : this.search(data)
     return more ?? answerDecision(this.protocol)

@@ -50,6 +50,9 @@ export const FREE_QUERY_SYSTEM_PROMPT = [
   'Reply with a single JSON object of the form {"name": <tool name>, "arguments": {...}} and nothing else.',
 ].join('\n')
 
+/** The free-query tool whose `query` the policy writes (Search-R1's search); its schema is the free-query environment's. */
+export const SEARCH_TOOL = 'search'
+
 const numberOption = (config: Record<string, unknown>, key: string): number | undefined => (typeof config[key] === 'number' ? (config[key] as number) : undefined)
 
 const DECLARATIONS = {
@@ -63,7 +66,7 @@ const DECLARATIONS = {
   'sentence-search': {
     ...PROTOCOL_CAPABILITIES['sentence-search'],
     name: 'sentence-search',
-    queryTool: 'search',
+    queryTool: SEARCH_TOOL,
     promptParams: (config) => ({ maxQueryChars: numberOption(config, 'maxQueryChars') }),
     instructions: ({ maxQueryChars }) => (maxQueryChars === undefined ? FREE_QUERY_SYSTEM_PROMPT : `${FREE_QUERY_SYSTEM_PROMPT}\nQueries have at most ${maxQueryChars} characters.`),
   },

@@ -14,7 +14,7 @@
  */
 import type { Action, Environment, EnvContext, EnvQuestion, MenuItem } from '../../harness'
 import type { SentenceEnvData } from '../../harness'
-import { normalisedText } from '../../harness'
+import { normalisedText, SEARCH_TOOL } from '../../harness'
 
 /** A gold sentence (sentence-level gold) or a gold document (paragraph-level gold only). */
 export interface GoldUnit {
@@ -57,7 +57,6 @@ export function goldUnits(question: EnvQuestion): GoldUnit[] {
 }
 
 /** The query tool of sentence environments that take free queries (free-query's `search`). */
-const SEARCH_TOOL = 'search'
 const dataOf = (obs: { data: Record<string, unknown> }): SentenceEnvData => obs.data as SentenceEnvData
 const sentenceOf = (item: MenuItem): { id: number; documentId: number } | undefined => item.target?.sentence
 

@@ -4,7 +4,7 @@
  * weighted), the configured reward, and the per-step credit.
  */
 import type SQLite from 'better-sqlite3'
-import { runEpisode, type Answerer, type Environment, type EnvQuestion, type Policy, type Trajectory } from '../../harness'
+import { runEpisode, SEARCH_TOOL, type Answerer, type Environment, type EnvQuestion, type Policy, type Trajectory } from '../../harness'
 import type { HeadDecisionRecord, HeadPolicy } from '../../policy/head-policy'
 import { creditSchemes, memoScorer, type StepCredit } from '../../rl/credit'
 import { computeReward, rewardCorrect, type RewardConfig, type RewardValue } from '../../rl/reward-schemes'
@@ -66,7 +66,7 @@ export async function playRollout(env: Environment, policy: HeadPolicy | Policy,
     // Judged by the run's own reward (half its best or more), so a zero reward is never "correct".
     correct: rewardCorrect(reward.total, ctx.reward) ?? false,
     evidence: outcome.evidence.sentenceIds ?? outcome.evidence.chunkIds ?? [],
-    queries: trajectory.steps.flatMap((s) => (s.action.kind === 'tool' && s.action.name === 'search' ? [String((s.action.arguments as { query?: unknown }).query ?? '')] : [])),
+    queries: trajectory.steps.flatMap((s) => (s.action.kind === 'tool' && s.action.name === SEARCH_TOOL ? [String((s.action.arguments as { query?: unknown }).query ?? '')] : [])),
     actions: trajectory.steps.filter((s) => s.info.valid).map((s) => {
       const a = s.action
       if (a.kind === 'tool') return a.name

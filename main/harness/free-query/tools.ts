@@ -1,11 +1,12 @@
 import { MENU_ANSWER_ID } from '../../../preload/contract/protocols'
+import { SEARCH_TOOL } from '../protocols'
 import type { Action, ToolSchema } from '../types'
 
 /** The free-query tools. SELECT and ANSWER also take the menu ids S<n>, W<n> and A directly. */
 export function freeQueryTools(maxQueryChars: number): ToolSchema[] {
   return [
     {
-      name: 'search',
+      name: SEARCH_TOOL,
       description: `Retrieve with your own query (at most ${maxQueryChars} characters; longer ones are cut). The best new sentences of the top passages become visible.`,
       parameters: {
         type: 'object',
@@ -64,7 +65,7 @@ export function capQuery(query: string, max: number): { query: string; truncated
  */
 export function parseToolText(text: string): Action | { formatError: string } | null {
   const search = /^search\s*:\s*([\s\S]*)$/i.exec(text) ?? /^<search>([\s\S]*)<\/search>$/i.exec(text)
-  if (search) return { kind: 'tool', name: 'search', arguments: { query: search[1] ?? '' } }
+  if (search) return { kind: 'tool', name: SEARCH_TOOL, arguments: { query: search[1] ?? '' } }
   if (!text.startsWith('{')) return null
   let value: unknown
   try {

@@ -5,7 +5,7 @@
  * queries there, so several strings can retrieve the same sentences (the many-to-one mapping is real).
  */
 import type { MenuItem, Observation } from '../../harness'
-import { stemSet, type SentenceEnvData } from '../../harness'
+import { SEARCH_TOOL, stemSet, type SentenceEnvData } from '../../harness'
 import { entityQuery, searchKey, sentenceData, unmetTerms, usedQueryKeys } from '../scripted/harness-g/observation'
 import type { Candidate, CandidateBuilder } from './candidate'
 import { squash, type FeatureLayout, type StateFeatures } from './features'
@@ -78,7 +78,7 @@ export function queryCandidates(data: SentenceEnvData, k = QUERY_CANDIDATES): Ca
     const stems = stemSet(query)
     const covered = [...unmetStems].filter((s) => stems.has(s)).length
     out.push({
-      action: { kind: 'tool', name: 'search', arguments: { query } },
+      action: { kind: 'tool', name: SEARCH_TOOL, arguments: { query } },
       type: 'SEARCH',
       label: `search "${query}"`,
       features: { ...f, needCovered: unmetStems.size ? covered / unmetStems.size : 0, needTerms: covered, words: query.split(/\s+/).length, rank: out.length + 1 },

@@ -1,8 +1,5 @@
-import type { Action, ToolSchema } from '../../harness'
+import { SEARCH_TOOL, type Action, type ToolSchema } from '../../harness'
 import { PolicyError } from '../../llm/errors'
-
-/** The free-query baseline's tool: `search` with a `query` string. */
-export const SEARCH_TOOL = 'search'
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 

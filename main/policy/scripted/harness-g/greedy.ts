@@ -1,10 +1,10 @@
-import type { Policy, PolicyDecision, Protocol } from '../../../harness'
+import { SEARCH_TOOL, type Policy, type PolicyDecision, type Protocol } from '../../../harness'
 import type { ActionSpace, MenuItem, Observation } from '../../../harness'
 import type { SentenceEnvData } from '../../../harness'
 import { answerDecision, best, entityQuery, feature, normalisedText, ofType, searchKey, sentenceData, stemSet, usedQueryKeys, queryToolOf } from './observation'
 
 const menu = (id: string): PolicyDecision => ({ action: { kind: 'menu', id } })
-const search = (query: string): PolicyDecision => ({ action: { kind: 'tool', name: 'search', arguments: { query } } })
+const search = (query: string): PolicyDecision => ({ action: { kind: 'tool', name: SEARCH_TOOL, arguments: { query } } })
 
 /** How promising a LOOKUP looks from its features: unmet need in its preview, bridges over names already read. */
 export const lookupValue = (item: MenuItem): number =>

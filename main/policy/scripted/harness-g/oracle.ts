@@ -1,4 +1,4 @@
-import type { Policy, PolicyDecision, Protocol } from '../../../harness'
+import { SEARCH_TOOL, type Policy, type PolicyDecision, type Protocol } from '../../../harness'
 import type { Action, ActionSpace, EnvQuestion, MenuItem, Observation, ResolvedGold } from '../../../harness'
 import type { SentenceEnvData } from '../../../harness'
 import { resolveGoldIn, type GoldCatalogue, type GoldDocumentRow } from '../../../corpus/gold'
@@ -217,7 +217,7 @@ export class OraclePolicy implements Policy {
     const used = usedQueryKeys(data)
     for (const title of titles) {
       for (const query of [entityQuery(data, title), title]) {
-        if (!used.has(searchKey(data, query))) return { action: { kind: 'tool', name: 'search', arguments: { query } } }
+        if (!used.has(searchKey(data, query))) return { action: { kind: 'tool', name: SEARCH_TOOL, arguments: { query } } }
       }
     }
     return null

@@ -71,7 +71,7 @@ export function TRAINING_METRICS(): MetricInfo[] {
     t('train.queryDiversity', 'D_query (query diversity)', 'Mean share of distinct query strings among a group’s searches (free query).', 'fraction'),
     t('train.entropy', 'Entropy', 'Mean policy entropy over the batch’s decisions (nats); GGUF runs: at the trained reply tokens.', 'number'),
     t('train.gradNorm', 'Gradient norm', 'Global gradient norm before clipping (last substep; GGUF runs: of the whole batch’s token-mean loss).', 'number'),
-    t('train.loss', 'Loss', 'Policy loss of the last substep.', 'number'),
+    t('train.loss', 'Loss', 'Policy loss of the last substep; a GGUF warm start: the token-mean cross-entropy of the teacher’s replies.', 'number'),
     t('train.clippedFraction', 'Clipped fraction', 'Share of samples whose importance ratio was clipped.', 'fraction'),
     t('train.klToBase', 'KL to base', 'GGUF runs: mean KL(policy || base) of the next-token distribution at the base model’s held-out decision prompts (a fixed probe), after the step’s update and the KL guard (nats).', 'number', 'lower'),
     t('train.secondsPerUpdate', 'Seconds per update', 'GGUF runs: wall time of the step’s weight update in the native trainer.', 'number', 'lower'),

@@ -27,6 +27,15 @@ const int = (name: string, text: string): number => {
  * `eval`: the same eval.run job the Runs page starts (same parameters, same validation), its progress
  * printed as it runs, then the run's aggregates as the Runs page reads them (runs.list).
  */
+/** --policy-model's prompt options, as a GGUF run's evaluation sets them. */
+function llmOptions(o: Record<string, string | boolean | undefined>): { contextSize?: number; maxTokens?: number; restateQuestion?: true } {
+  return {
+    ...(o.contextSize !== undefined ? { contextSize: int('--context-size', String(o.contextSize)) } : {}),
+    ...(o.maxTokens !== undefined ? { maxTokens: int('--max-tokens', String(o.maxTokens)) } : {}),
+    ...(o.restateQuestion === true ? { restateQuestion: true as const } : {}),
+  }
+}
+
 export function registerEvalCommands(cli: Cli): void {
   const { withApi, print, json, runJob } = cli
   cli.program
@@ -41,6 +50,9 @@ export function registerEvalCommands(cli: Cli): void {
     .option('--head-file <file>', 'with --policy head-file: a head weights file (export-head writes one)')
     .option('--policy-model <path>', 'a GGUF model as the policy (instead of --policy)')
     .option('--temperature <t>', 'LLM policy sampling temperature', '0')
+    .option('--context-size <n>', "with --policy-model: the policy's context in tokens (default: the model's training length)")
+    .option('--max-tokens <n>', 'with --policy-model: most tokens per tool call (default 256)')
+    .option('--restate-question', 'with --policy-model: repeat the question right before the reply (as a GGUF run trained with restateQuestion saw it)')
     .option('--answerer <lexical|path>', 'lexical stand-in, or a GGUF model path', 'lexical')
     .option('--set <id>', 'question set id (default: the first set)')
     .option('--split <name>', 'a stored split of the set (train / dev / test)')
@@ -73,7 +85,7 @@ export function registerEvalCommands(cli: Cli): void {
           policy = { kind: 'head-file', path: String(o.headFile) }
         } else {
           policy = o.policyModel
-            ? { kind: 'llm', modelPath: String(o.policyModel), temperature: Number(o.temperature) }
+            ? { kind: 'llm', modelPath: String(o.policyModel), temperature: Number(o.temperature), ...llmOptions(o) }
             : { kind: 'scripted', name: String(o.policy ?? catalog.scriptedPolicies.find((p) => p.protocols.includes(env.protocol))?.name ?? 'greedy') }
         }
         const answerer: EvalParams['answerer'] = o.answerer === 'lexical' ? { kind: 'lexical' } : { kind: 'gguf', modelPath: String(o.answerer) }

@@ -55,6 +55,9 @@ export async function policyFor(spec: PolicySpec, environment: string, raw?: SQL
       modelPath: spec.modelPath,
       sampling: { temperature: spec.temperature, topK: spec.topK, topP: spec.topP },
       lora: spec.lora,
+      restateQuestion: spec.restateQuestion,
+      contextSize: spec.contextSize,
+      maxTokens: spec.maxTokens,
       // The system prompt reads the episodes' own config, as the environment server and the SFT export do.
       ...promptParams(protocol, resolvedConfig(environment, envConfig)),
     },

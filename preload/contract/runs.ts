@@ -19,6 +19,12 @@ export const PolicySpec = z.discriminatedUnion('kind', [
       topP: z.number().min(0).max(1).default(1),
       /** A GGUF LoRA adapter applied on top of the model (base + LoRA); its fit is checked from the headers. */
       lora: z.object({ path: z.string().trim().min(1).max(4096), scale: z.number().min(-10).max(10).default(1) }).strict().optional(),
+      /** The policy's context in tokens (default: the model's training length, at most 4096); a longer prompt is cut in its middle. */
+      contextSize: z.number().int().min(64).max(32_768).optional(),
+      /** Tool-calling environments: most tokens one call may take (default 256). */
+      maxTokens: z.number().int().min(8).max(4096).optional(),
+      /** Repeat the question right before the reply (as a GGUF run trained with restateQuestion saw it). */
+      restateQuestion: z.boolean().optional(),
     })
     .strict(),
   /** A training run's head (greedy), at its checkpoint of `step` (default: the last completed step). */

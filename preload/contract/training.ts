@@ -82,6 +82,11 @@ export const GgufTrainSchema = z.strictObject({
    * mean; no reward, no KL term or guard). null: RL. The run's final model is the warm-started policy.
    */
   teacher: z.string().trim().min(1).max(64).nullable().default(null),
+  /**
+   * Repeat the question at the end of every prompt, right before the reply: a small model (stories260K) copies a
+   * question into its free query from a few tokens back, not from the top of a 1,000-token prompt.
+   */
+  restateQuestion: z.boolean().default(false),
 })
 export type GgufTrainConfig = z.infer<typeof GgufTrainSchema>
 

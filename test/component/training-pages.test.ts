@@ -190,6 +190,8 @@ describe('Rewards page and Training section', () => {
       await w.get('[data-test=train-environment]').setValue(environment)
       await settle(1)
     }
+    // The prompt option a warm start on free query is measured with, off by default (the contract's default).
+    expect((w.get('[data-test=train-gguf-restate-question]').element as HTMLInputElement).checked).toBe(false)
     await choose('free-query')
     expect(offered()).toEqual(['rewards (RL)', ...['greedy', 'search-first', 'random', 'oracle'].map((n) => `imitating ${n} (supervised warm start)`)])
     expect(ranges()).toContain("the GGUF model's own weights train")

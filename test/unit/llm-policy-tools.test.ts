@@ -310,6 +310,33 @@ describe('free-query mode', () => {
     await policy.dispose()
   })
 
+  it('restates the question right before the reply when asked, and keeps it when the observation is cut', async () => {
+    const question: EnvQuestion = { ...QUESTION, question: 'Which tower is older, Arvel or Combe?' }
+    const call = { kind: 'tool' as const, name: 'search', arguments: { query: 'Arvel tower' } }
+    const promptOf = async (options: { restateQuestion?: boolean; contextSize: number }, observation: Observation): Promise<string> => {
+      const policy = (await createPolicy({ kind: 'llm-free-query', modelPath, contextSize: options.contextSize, sequences: 1, recordTokens: true, maxTokens: 64, restateQuestion: options.restateQuestion }, runtime)) as ToolLlmPolicy
+      try {
+        policy.reset({ seed: 0, question })
+        const decision = await policy.imitate(observation, { kind: 'tools', tools: SEARCH }, call, 'search-first')
+        return policy['model'].pool.model.detokenize(decision.tokenIds!.prompt.map((t) => t as never))
+      } finally {
+        await policy.dispose()
+      }
+    }
+    const plain = await promptOf({ contextSize: 1024 }, OBSERVATION)
+    expect(plain).not.toContain('Question (again)')
+    const restated = await promptOf({ contextSize: 1024, restateQuestion: true }, OBSERVATION)
+    const at = restated.lastIndexOf(`Question (again): ${question.question}`)
+    expect(at).toBeGreaterThan(restated.indexOf('Budget: 10% of context used'))
+    // Only the reply cue follows it.
+    expect(restated.length - at - `Question (again): ${question.question}`.length).toBeLessThan(40)
+    // An observation too long for the context loses its middle; the restated question at its end stays.
+    const long: Observation = { text: `${OBSERVATION.text}\n${'filler words '.repeat(2000)}`, data: {} }
+    const cut = await promptOf({ contextSize: 1024, restateQuestion: true }, long)
+    expect(cut.length).toBeLessThan(long.text.length)
+    expect(cut).toContain(`Question (again): ${question.question}`)
+  })
+
   it('cuts a query that slipped past the grammar in the decision', () => {
     const long = { kind: 'tool' as const, name: 'search', arguments: { query: 'one two three four' } }
     expect(capQueryInAction(long, 8)).toEqual({ action: { kind: 'tool', name: 'search', arguments: { query: 'one two' } }, cut: true })

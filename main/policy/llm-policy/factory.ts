@@ -25,6 +25,8 @@ export interface LlmPolicySpec extends PoolOptions, PromptParams {
   maxStringLength?: number
   /** Keep prompt and chosen token ids in each decision (training the GGUF weights). */
   recordTokens?: boolean
+  /** Repeat the question right before the reply (LlmPolicyOptions.restateQuestion). */
+  restateQuestion?: boolean
 }
 
 export type LlmPolicy = MenuLlmPolicy | ToolLlmPolicy
@@ -41,7 +43,7 @@ export async function createPolicy(spec: LlmPolicySpec, runtime: LlamaRuntime): 
   const lease = await modelCacheFor(runtime).lease(spec.modelPath, spec)
   try {
     const protocol = llmKindProtocol(spec.kind)
-    const common = { protocol, promptParams: { maxQueryChars: spec.maxQueryChars }, sampling: spec.sampling, template: spec.template, systemPrompt: spec.systemPrompt, recordTokens: spec.recordTokens }
+    const common = { protocol, promptParams: { maxQueryChars: spec.maxQueryChars }, sampling: spec.sampling, template: spec.template, systemPrompt: spec.systemPrompt, recordTokens: spec.recordTokens, restateQuestion: spec.restateQuestion }
     if (protocolDeclaration(protocol).actionKind === 'menu') return new MenuLlmPolicy(lease, common)
     return new ToolLlmPolicy(lease, { ...common, maxTokens: spec.maxTokens, maxStringLength: spec.maxStringLength })
   } catch (error) {

@@ -42,7 +42,7 @@ export class MenuLlmPolicy extends LlmPolicyBase implements Policy {
     if (actions.kind !== 'menu') throw new PolicyError('invalid-input', `${this.name} needs a menu action space, got ${actions.kind}`)
     const reserve = Math.max(...ids.map((id) => Buffer.byteLength(id))) + 1
     const system = this.systemPromptAt(actions)
-    const { tokens } = this.renderFitted(system, menuPromptBody(observation.text, actions.items), MENU_CUE, reserve)
+    const { tokens } = this.renderFitted(system, this.bodyOf(menuPromptBody(observation.text, actions.items)), MENU_CUE, reserve)
     const scores = await this.scorer.scoreBatch(ids.map((id) => ({ prompt: tokens, target: id })))
     return scores.map((s) => s.sum)
   }
@@ -52,7 +52,7 @@ export class MenuLlmPolicy extends LlmPolicyBase implements Policy {
     if (actions.items.length === 0) throw new PolicyError('invalid-input', `${this.name}: the menu is empty (the episode is over)`)
     const reserve = Math.max(...actions.items.map((item) => Buffer.byteLength(item.id))) + 1
     const system = this.systemPromptAt(actions)
-    return this.renderFitted(system, menuPromptBody(observation.text, actions.items), MENU_CUE, reserve)
+    return this.renderFitted(system, this.bodyOf(menuPromptBody(observation.text, actions.items)), MENU_CUE, reserve)
   }
 
   /**

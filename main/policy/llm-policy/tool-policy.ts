@@ -62,7 +62,7 @@ export class ToolLlmPolicy extends LlmPolicyBase implements Policy {
     if (this.maxQueryChars !== null) assertSearchTool(actions.tools, this.name)
     const system = this.systemPromptAt(actions)
     const maxTokens = Math.min(this.maxTokens, Math.max(8, Math.floor(this.contextSize / 2)))
-    return { maxTokens, ...this.renderFitted(system, observation.text, TOOLS_CUE, maxTokens) }
+    return { maxTokens, ...this.renderFitted(system, this.bodyOf(observation.text), TOOLS_CUE, maxTokens) }
   }
 
   /**

@@ -28,11 +28,12 @@ const int = (name: string, text: string): number => {
  * printed as it runs, then the run's aggregates as the Runs page reads them (runs.list).
  */
 /** --policy-model's prompt options, as a GGUF run's evaluation sets them. */
-function llmOptions(o: Record<string, string | boolean | undefined>): { contextSize?: number; maxTokens?: number; restateQuestion?: true } {
+function llmOptions(o: Record<string, string | boolean | undefined>): { contextSize?: number; maxTokens?: number; restateQuestion?: true; extractiveQueries?: true } {
   return {
     ...(o.contextSize !== undefined ? { contextSize: int('--context-size', String(o.contextSize)) } : {}),
     ...(o.maxTokens !== undefined ? { maxTokens: int('--max-tokens', String(o.maxTokens)) } : {}),
     ...(o.restateQuestion === true ? { restateQuestion: true as const } : {}),
+    ...(o.extractiveQueries === true ? { extractiveQueries: true as const } : {}),
   }
 }
 
@@ -52,6 +53,7 @@ export function registerEvalCommands(cli: Cli): void {
     .option('--temperature <t>', 'LLM policy sampling temperature', '0')
     .option('--context-size <n>', "with --policy-model: the policy's context in tokens (default: the model's training length)")
     .option('--max-tokens <n>', 'with --policy-model: most tokens per tool call (default 256)')
+    .option('--extractive-queries', 'with --policy-model on free-query: decode each query as words of the observation (as a GGUF run trained with extractiveQueries wrote them)')
     .option('--restate-question', 'with --policy-model: repeat the question right before the reply (as a GGUF run trained with restateQuestion saw it)')
     .option('--answerer <lexical|path>', 'lexical stand-in, or a GGUF model path', 'lexical')
     .option('--set <id>', 'question set id (default: the first set)')

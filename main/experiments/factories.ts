@@ -56,6 +56,7 @@ export async function policyFor(spec: PolicySpec, environment: string, raw?: SQL
       sampling: { temperature: spec.temperature, topK: spec.topK, topP: spec.topP },
       lora: spec.lora,
       restateQuestion: spec.restateQuestion,
+      extractiveQueries: spec.extractiveQueries,
       contextSize: spec.contextSize,
       maxTokens: spec.maxTokens,
       // The system prompt reads the episodes' own config, as the environment server and the SFT export do.

@@ -25,6 +25,8 @@ export const PolicySpec = z.discriminatedUnion('kind', [
       maxTokens: z.number().int().min(8).max(4096).optional(),
       /** Repeat the question right before the reply (as a GGUF run trained with restateQuestion saw it). */
       restateQuestion: z.boolean().optional(),
+      /** Free query: queries decoded as words of the observation (as a GGUF run trained with extractiveQueries wrote them). */
+      extractiveQueries: z.boolean().optional(),
     })
     .strict(),
   /** A training run's head (greedy), at its checkpoint of `step` (default: the last completed step). */

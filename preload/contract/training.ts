@@ -87,6 +87,12 @@ export const GgufTrainSchema = z.strictObject({
    * question into its free query from a few tokens back, not from the top of a 1,000-token prompt.
    */
   restateQuestion: z.boolean().default(false),
+  /**
+   * Free query: decode each query as words of the observation (the question and what is visible) joined by
+   * spaces, not any characters; a teacher's query is imitated as its words the observation has. For a model
+   * too small to copy unseen names: it chooses the words, the grammar spells them. Queries are then no longer free text.
+   */
+  extractiveQueries: z.boolean().default(false),
 })
 export type GgufTrainConfig = z.infer<typeof GgufTrainSchema>
 

@@ -194,6 +194,7 @@ describe('Rewards page and Training section', () => {
     expect((w.get('[data-test=train-gguf-restate-question]').element as HTMLInputElement).checked).toBe(false)
     await choose('free-query')
     expect(offered()).toEqual(['rewards (RL)', ...['greedy', 'search-first', 'random', 'oracle'].map((n) => `imitating ${n} (supervised warm start)`)])
+    expect((w.get('[data-test=train-gguf-extractive-queries]').element as HTMLInputElement).checked).toBe(false)
     expect(ranges()).toContain("the GGUF model's own weights train")
     await teacher().setValue('search-first')
     await settle(1)
@@ -202,6 +203,8 @@ describe('Rewards page and Training section', () => {
     // search-first drives free query only: on the menu the choice falls back to rewards.
     await choose('graph-menu')
     expect(offered()).toEqual(['rewards (RL)', ...['greedy', 'random', 'oracle'].map((n) => `imitating ${n} (supervised warm start)`)])
+    // The menu's policy writes no query: no extractive option.
+    expect(w.find('[data-test=train-gguf-extractive-queries]').exists()).toBe(false)
     expect(ranges()).toContain("the GGUF model's own weights train")
     await choose('stateful')
     expect(offered()).toEqual(['rewards (RL)', 'imitating scripted-tools (supervised warm start)'])

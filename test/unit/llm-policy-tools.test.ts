@@ -4,7 +4,7 @@ import type { ActionSpace, EnvQuestion, Observation, ToolSchema } from '../../ma
 import { LlamaRuntime } from '../../main/llm/llama-runtime'
 import {
   buildToolCallGrammar, capQueryInAction, compileValidator, completedJsonEnd, createPolicy, disposeModelCache, parseToolCall,
-  toGrammarSchema, ToolLlmPolicy, type LlmDecision,
+  observedWords, toGrammarSchema, ToolLlmPolicy, type LlmDecision,
 } from '../../main/policy/llm-policy'
 import { patternToGbnf } from '../../main/policy/llm-policy/pattern-gbnf'
 import { describeTools, typeSignature } from '../../main/harness'
@@ -335,6 +335,32 @@ describe('free-query mode', () => {
     const cut = await promptOf({ contextSize: 1024, restateQuestion: true }, long)
     expect(cut.length).toBeLessThan(long.text.length)
     expect(cut).toContain(`Question (again): ${question.question}`)
+  })
+
+  it('decodes an extractive query as words of the observation, and imitates a teacher\'s query as its observed words', async () => {
+    const policy = (await createPolicy({ kind: 'llm-free-query', modelPath, sampling: { temperature: 1.5, seed: 4 }, contextSize: 1024, sequences: 1, maxTokens: 256, maxQueryChars: 40, extractiveQueries: true, restateQuestion: true }, runtime)) as ToolLlmPolicy
+    try {
+      const words = new Set(observedWords(`${OBSERVATION.text}\n\nQuestion (again): ${QUESTION.question}`))
+      let searched = 0
+      for (let episode = 0; episode < 6; episode++) {
+        policy.reset({ seed: episode, question: QUESTION })
+        const decision = await policy.act(OBSERVATION, { kind: 'tools', tools: [SEARCH[0]!] })
+        if (decision.action.kind !== 'tool') continue
+        searched++
+        const query = (decision.action.arguments as { query: string }).query
+        // Whole words of the observation, single spaces (a cut at 40 characters may leave a word's start).
+        const parts = query.split(' ')
+        for (const w of parts.slice(0, -1)) expect(words.has(w), `${w} in ${query}`).toBe(true)
+        expect([...words].some((w) => w.startsWith(parts.at(-1)!))).toBe(true)
+      }
+      expect(searched).toBeGreaterThan(0)
+      policy.reset({ seed: 0, question: QUESTION })
+      const imitated = await policy.imitate(OBSERVATION, { kind: 'tools', tools: SEARCH }, { kind: 'tool', name: 'search', arguments: { query: 'Who directed the unseen film?' } }, 'search-first')
+      expect(imitated.action).toEqual({ kind: 'tool', name: 'search', arguments: { query: 'Who directed the film' } })
+      await expect(policy.imitate(OBSERVATION, { kind: 'tools', tools: SEARCH }, { kind: 'tool', name: 'search', arguments: { query: 'zebra' } }, 'search-first')).rejects.toThrow(/no word of the observation/)
+    } finally {
+      await policy.dispose()
+    }
   })
 
   it('cuts a query that slipped past the grammar in the decision', () => {

@@ -52,7 +52,7 @@ export async function checkGgufTrainable(gguf: GgufTrainConfig, llm: LlmHome | u
 export async function ggufPolicyOn(gguf: GgufTrainConfig, environment: string, envConfig: Record<string, unknown>, path: string, sampling: { temperature: number; seed: number }, llm: LlmHome | undefined, recordTokens = false): Promise<LlmPolicy> {
   const { protocol } = environmentFactory(environment)
   const kind = ggufPolicyKind(environment, protocol)
-  return createPolicy({ kind, modelPath: path, contextSize: gguf.contextSize, sequences: 1, recordTokens, maxTokens: gguf.maxTokens, restateQuestion: gguf.restateQuestion, sampling, ...promptParams(protocol, resolvedConfig(environment, envConfig)) }, await runtimeFrom(llm, `The GGUF policy ${path}`))
+  return createPolicy({ kind, modelPath: path, contextSize: gguf.contextSize, sequences: 1, recordTokens, maxTokens: gguf.maxTokens, restateQuestion: gguf.restateQuestion, extractiveQueries: gguf.extractiveQueries, sampling, ...promptParams(protocol, resolvedConfig(environment, envConfig)) }, await runtimeFrom(llm, `The GGUF policy ${path}`))
 }
 
 /** The trainer's load request for a config: every option from the config (the trainer has no defaults). */

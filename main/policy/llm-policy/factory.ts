@@ -27,6 +27,8 @@ export interface LlmPolicySpec extends PoolOptions, PromptParams {
   recordTokens?: boolean
   /** Repeat the question right before the reply (LlmPolicyOptions.restateQuestion). */
   restateQuestion?: boolean
+  /** Free query: the query decoded as words of the observation (ToolPolicyOptions.extractiveQueries). */
+  extractiveQueries?: boolean
 }
 
 export type LlmPolicy = MenuLlmPolicy | ToolLlmPolicy
@@ -45,7 +47,7 @@ export async function createPolicy(spec: LlmPolicySpec, runtime: LlamaRuntime): 
     const protocol = llmKindProtocol(spec.kind)
     const common = { protocol, promptParams: { maxQueryChars: spec.maxQueryChars }, sampling: spec.sampling, template: spec.template, systemPrompt: spec.systemPrompt, recordTokens: spec.recordTokens, restateQuestion: spec.restateQuestion }
     if (protocolDeclaration(protocol).actionKind === 'menu') return new MenuLlmPolicy(lease, common)
-    return new ToolLlmPolicy(lease, { ...common, maxTokens: spec.maxTokens, maxStringLength: spec.maxStringLength })
+    return new ToolLlmPolicy(lease, { ...common, maxTokens: spec.maxTokens, maxStringLength: spec.maxStringLength, extractiveQueries: spec.extractiveQueries })
   } catch (error) {
     await lease.release()
     throw error

@@ -1,10 +1,11 @@
 import type { Policy } from '../../harness'
-import { protocolDeclaration, toolCallForMenuId, type Action, type ActionSpace, type Observation, type ToolSchema } from '../../harness'
+import { protocolDeclaration, SEARCH_TOOL, toolCallForMenuId, type Action, type ActionSpace, type Observation, type ToolSchema } from '../../harness'
 import { LlamaGrammar } from 'node-llama-cpp'
 import { PolicyError } from '../../llm/errors'
 import { LruCache } from '../../llm/lru-cache'
 import { TOOLS_CUE } from '../prompt'
 import { policySide } from '../protocols'
+import { extractiveQuery, extractiveSearchTools, observedWords } from './extractive-query'
 import { assertSearchTool, capQueryInAction, capQueryInGrammar } from './free-query'
 import { generateWithGrammar } from './generate'
 import { completedJsonEnd } from './json-scan'
@@ -16,6 +17,8 @@ export interface ToolPolicyOptions extends LlmPolicyOptions {
   maxTokens?: number
   /** Cap for strings whose schema has no maxLength (default 512 characters). */
   maxStringLength?: number
+  /** Free query: decode the query as words of the observation (extractive-query.ts), not any characters. */
+  extractiveQueries?: boolean
 }
 
 /** Free query: the query cap when the caller gives no environment config (promptParams.maxQueryChars). */
@@ -56,6 +59,13 @@ export class ToolLlmPolicy extends LlmPolicyBase implements Policy {
     return grammar
   }
 
+  /** The tools the reply's grammar admits here: the environment's, with an extractive query when asked for (the prompt still lists the environment's). */
+  private grammarTools(observation: Observation, tools: readonly ToolSchema[]): { tools: readonly ToolSchema[]; words: ReadonlySet<string> | null } {
+    if (!this.toolOptions.extractiveQueries || this.maxQueryChars === null) return { tools, words: null }
+    const words = observedWords(this.bodyOf(observation.text))
+    return { tools: extractiveSearchTools(tools, words), words: new Set(words) }
+  }
+
   /** The prompt act() sends for this state (system prompt with the tools, room for `maxTokens` of reply). */
   private promptFor(observation: Observation, actions: ActionSpace & { kind: 'tools' }) {
     if (actions.tools.length === 0) throw new PolicyError('invalid-input', `${this.name}: no tools are available (the episode is over)`)
@@ -75,9 +85,16 @@ export class ToolLlmPolicy extends LlmPolicyBase implements Policy {
     // Free query takes the menu ids S<n>, W<n> and A directly; a model writes them as select / answer calls.
     const call = action.kind === 'menu' && this.maxQueryChars !== null ? toolCallForMenuId(action.id) : action
     if (call?.kind !== 'tool') throw new PolicyError('invalid-input', `${teacher} replied ${JSON.stringify(action)}, not a tool call`)
-    const capped = this.maxQueryChars === null ? call : capQueryInAction(call, this.maxQueryChars).action
+    let capped = this.maxQueryChars === null ? call : capQueryInAction(call, this.maxQueryChars).action
+    const allowed = this.grammarTools(observation, actions.tools)
+    const written = capped.kind === 'tool' && capped.name === SEARCH_TOOL ? (capped.arguments as { query?: unknown } | undefined)?.query : undefined
+    if (allowed.words && capped.kind === 'tool' && typeof written === 'string') {
+      const query = extractiveQuery(written, allowed.words, this.maxQueryChars!)
+      if (query === null) throw new PolicyError('invalid-input', `${teacher}'s query ${JSON.stringify(written)} has no word of the observation: it cannot be imitated as an extractive query`)
+      capped = { ...capped, arguments: { ...(capped.arguments as Record<string, unknown>), query } }
+    }
     const raw = JSON.stringify({ name: capped.kind === 'tool' ? capped.name : '', arguments: capped.kind === 'tool' ? capped.arguments : {} })
-    const parsed = parseToolCall(raw, await this.grammarFor(actions.tools))
+    const parsed = parseToolCall(raw, await this.grammarFor(allowed.tools))
     if (parsed.error) throw new PolicyError('invalid-input', `${teacher}'s call cannot be imitated: ${parsed.error}`)
     const { seed, step } = this.nextStep()
     const { tokens, cutChars, maxTokens } = this.promptFor(observation, actions)
@@ -90,7 +107,7 @@ export class ToolLlmPolicy extends LlmPolicyBase implements Policy {
     if (actions.kind !== 'tools') throw new PolicyError('invalid-input', `${this.name} needs a tools action space, got ${actions.kind}`)
     const started = performance.now()
     const { seed, step } = this.nextStep()
-    const grammar = await this.grammarFor(actions.tools)
+    const grammar = await this.grammarFor(this.grammarTools(observation, actions.tools).tools)
     const { tokens, cutChars, maxTokens } = this.promptFor(observation, actions)
 
     const generated = await this.model.pool.use((sequence) => generateWithGrammar(sequence, this.model.pool.model, {

@@ -4,7 +4,7 @@ import type { ActionSpace, EnvQuestion, Observation, ToolSchema } from '../../ma
 import { LlamaRuntime } from '../../main/llm/llama-runtime'
 import {
   buildToolCallGrammar, capQueryInAction, compileValidator, completedJsonEnd, createPolicy, disposeModelCache, parseToolCall,
-  observedWords, toGrammarSchema, ToolLlmPolicy, type LlmDecision,
+  extractiveSearchTools, MAX_QUERY_WORDS, observedWords, toGrammarSchema, ToolLlmPolicy, type LlmDecision,
 } from '../../main/policy/llm-policy'
 import { patternToGbnf } from '../../main/policy/llm-policy/pattern-gbnf'
 import { describeTools, typeSignature } from '../../main/harness'
@@ -354,6 +354,10 @@ describe('free-query mode', () => {
         expect([...words].some((w) => w.startsWith(parts.at(-1)!))).toBe(true)
       }
       expect(searched).toBeGreaterThan(0)
+      // llama.cpp accepts the pattern over the most words an observation gives (no fallback to validation only).
+      const many = observedWords(Array.from({ length: 500 }, (_, i) => `word${i}`).join(' '))
+      expect(many).toHaveLength(MAX_QUERY_WORDS)
+      expect((await policy.grammarFor(extractiveSearchTools(SEARCH, many))).grammar.grammar).toContain('"w" "o" "r" "d" "3" "9" "9"')
       policy.reset({ seed: 0, question: QUESTION })
       const imitated = await policy.imitate(OBSERVATION, { kind: 'tools', tools: SEARCH }, { kind: 'tool', name: 'search', arguments: { query: 'Who directed the unseen film?' } }, 'search-first')
       expect(imitated.action).toEqual({ kind: 'tool', name: 'search', arguments: { query: 'Who directed the film' } })

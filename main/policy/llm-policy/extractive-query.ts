@@ -8,8 +8,6 @@ import { SEARCH_TOOL, type ToolSchema } from '../../harness'
 
 /** Most distinct words a query may draw from (the first ones of the observation), to bound the grammar. */
 export const MAX_QUERY_WORDS = 400
-/** Most words in one query (a keyword query; the character cap still applies). */
-export const MAX_WORDS_PER_QUERY = 16
 
 const WORD = /[A-Za-z0-9]+/g
 
@@ -18,7 +16,11 @@ export function observedWords(text: string, max = MAX_QUERY_WORDS): string[] {
   return [...new Set(text.match(WORD) ?? [])].slice(0, max)
 }
 
-/** The tools with the search query restricted to `words` joined by single spaces (the pattern is enforced by the grammar and by validation). */
+/**
+ * The tools with the search query restricted to `words` joined by single spaces (the pattern is enforced by
+ * the grammar and by validation). The repetition is unbounded: llama.cpp refuses a bounded one ({0,15}) over
+ * hundreds of words; the character cap and the token limit bound the query.
+ */
 export function extractiveSearchTools(tools: readonly ToolSchema[], words: readonly string[]): ToolSchema[] {
   if (words.length === 0) return [...tools]
   const word = `(${words.join('|')})`
@@ -26,7 +28,7 @@ export function extractiveSearchTools(tools: readonly ToolSchema[], words: reado
     const properties = tool.parameters.properties as Record<string, Record<string, unknown>> | undefined
     if (tool.name !== SEARCH_TOOL || !properties?.query) return tool
     const { maxLength: _maxLength, minLength: _minLength, ...query } = properties.query
-    return { ...tool, parameters: { ...tool.parameters, properties: { ...properties, query: { ...query, type: 'string', pattern: `^${word}( ${word}){0,${MAX_WORDS_PER_QUERY - 1}}$` } } } }
+    return { ...tool, parameters: { ...tool.parameters, properties: { ...properties, query: { ...query, type: 'string', pattern: `^${word}( ${word})*$` } } } }
   })
 }
 

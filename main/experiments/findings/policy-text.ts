@@ -16,5 +16,6 @@ export function policyText(ablation: AblationDetail, asked: FindingsConfig['poli
   const recorded = ablation.ranOn?.models.find((m) => m.startsWith(`${g.modelPath} sha256:`))
   const hash = recorded ? recorded.slice(g.modelPath.length + ' sha256:'.length) : 'not recorded yet'
   const tensors = g.lastBlocks === null ? 'every trainable tensor' : `output + last ${g.lastBlocks} blocks`
-  return `GGUF policy ${basename(g.modelPath)} (sha256 ${hash}): its own weights trained ${t.steps} step${t.steps === 1 ? '' : 's'} per arm (${g.optimizer} lr ${g.learningRate}, KL coef ${g.klCoef}, KL target ${g.klTarget || 'off'}, ${tensors}, ${t.questionsPerStep} questions x ${t.groupSize} rollouts per step) in ${arms} trained arm${arms === 1 ? '' : 's'}; each arm evaluated greedily from its own trained weights`
+  const prompt = [g.restateQuestion ? 'the question restated before each reply' : '', g.extractiveQueries ? "free queries decoded as the observation's words" : ''].filter(Boolean)
+  return `GGUF policy ${basename(g.modelPath)} (sha256 ${hash}): its own weights trained ${t.steps} step${t.steps === 1 ? '' : 's'} per arm (${g.optimizer} lr ${g.learningRate}, KL coef ${g.klCoef}, KL target ${g.klTarget || 'off'}, ${tensors}, ${t.questionsPerStep} questions x ${t.groupSize} rollouts per step${prompt.length ? `; ${prompt.join(', ')}` : ''}) in ${arms} trained arm${arms === 1 ? '' : 's'}; each arm evaluated greedily from its own trained weights`
 }

@@ -35,7 +35,9 @@ export const retrievalCollapse: ClaimDeclaration = {
       compared: [{ label: 'free query', row: BASE, values: freeGroups }, { label: 'menu', row: MENU, values: menuGroups }],
       series: [series('Groups spanning > 1 retrieval-equivalence class (D_ret)', 'share of groups', 'spanningGroups'), series('Retrieval-equivalence classes per group (N_eq)', 'classes', 'equivalenceClasses'), series('Query-string diversity (D_query)', 'distinct share', 'queryDiversity')],
       departures: [
-        plan.gguf
+        plan.gguf?.extractiveQueries
+          ? "free queries: the GGUF model chooses its search words, decoded as words of the observation (extractiveQueries: not free text; the paper: a 3B LLM writing any string)"
+          : plan.gguf
           ? 'free queries: the GGUF model writes its own search strings (the paper: a 3B LLM; this model is far smaller)'
           : 'free queries: the head picks among up to 8 search strings a deterministic generator writes per decision (the paper: the LLM writes its own queries; with --policy gguf they are the model\'s own strings)',
         `unit: training groups of ${plan.budget.groupSize} rollouts (paper: groups of 8); a group pairs across arms when both drew the same question at the same step (same seed, same data order)`],

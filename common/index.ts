@@ -4,3 +4,4 @@
  */
 export { formatBytes } from './bytes'
 export { fnv1a } from './hash'
+export { ciSide, signDecimals } from './ci'

@@ -1,4 +1,5 @@
 import type { MetricInfo, RunSummary } from '../../preload/contract'
+import { signDecimals } from '../../common'
 
 const pct = (v: number): string => `${(v * 100).toFixed(1)}%`
 
@@ -17,12 +18,17 @@ export function formatMetric(value: number | null, info: MetricInfo | undefined)
   }
 }
 
-/** A paired difference: fractions in percentage points ("+4.5 pp"), other formats as formatMetric writes them, signed. */
+/**
+ * A paired difference: fractions in percentage points ("+4.5 pp"), other numbers with three decimals,
+ * signed; a value that is not zero never prints as zero (a CI bound of -0.0002 is "-0.02 pp", not "-0.0 pp").
+ */
 export function formatDifference(value: number | null, info: MetricInfo | undefined): string {
   if (value === null) return '–'
   const sign = value > 0 ? '+' : ''
-  if (info?.format === 'fraction') return `${sign}${(value * 100).toFixed(1)} pp`
-  return `${sign}${formatMetric(value, info === undefined ? info : { ...info, format: info.format === 'count' ? 'number' : info.format })}`
+  const fixed = (v: number, d: number): string => v.toFixed(signDecimals(v, d))
+  if (info?.format === 'fraction') return `${sign}${fixed(value * 100, 1)} pp`
+  if (info?.format === 'ms') return `${sign}${fixed(value, 0)} ms`
+  return `${sign}${fixed(value, 3)}`
 }
 
 /**

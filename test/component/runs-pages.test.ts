@@ -291,7 +291,7 @@ describe('Runs, Run, Ablations and Trajectory pages', () => {
     expect((t.get('[data-test=compare-select]').element as HTMLSelectElement).value).toBe(String(h1.id))
   })
 
-  it('Ablations pick metrics by catalogue label and show differences in the metric unit, coloured by direction', async () => {
+  it('Ablations pick metrics by catalogue label and show differences in the metric unit, coloured only where the CI excludes zero', async () => {
     const w = await mountAt(`/workspaces/${demo.workspaceId}/ablations`)
     await until(() => w.find('[data-test=ablation-metric]').exists(), 'the comparison form')
     const options = w.findAll('[data-test=ablation-metric] option')
@@ -304,7 +304,13 @@ describe('Runs, Run, Ablations and Trajectory pages', () => {
     const row = w.get('[data-test=ablation-table] tbody tr')
     expect(row.text()).toMatch(/\d+\.\d%/)
     expect(row.text()).toMatch(/[+−±]\d+\.\d pp/)
-    expect(['better', 'worse', 'same']).toContain(row.attributes('data-judgement'))
+    // Coloured by the CI, not the sign: the judgement is the backend's interval against zero.
+    const baselineRunId = Number((w.get('[data-test=ablation-baseline]').element as HTMLSelectElement).value)
+    const candidate = Number((w.get('[data-test=ablation-candidate]').element as HTMLInputElement).value)
+    const [c] = (await backend.call('runs.compare', { workspaceId: demo.workspaceId, baselineRunId, runIds: [candidate], metric: 'paragraph.recall' })).comparisons
+    const excludesZero = c!.lower !== null && c!.upper !== null && (c!.lower > 0 || c!.upper < 0)
+    expect(row.attributes('data-judgement')).toBe(excludesZero ? (c!.lower! > 0 ? 'better' : 'worse') : 'neutral')
+    expect(row.get('[data-test=difference]').classes()).toContain(row.attributes('data-judgement'))
     expect(w.get('[data-test=difference-chart]').text()).toMatch(/pp/)
   })
 

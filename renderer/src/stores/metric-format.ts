@@ -1,4 +1,5 @@
 import type { MetricInfo } from '../../../preload/contract'
+import { ciSide, signDecimals } from '../../../common'
 
 /**
  * The one unit convention of every page, driven by the metric catalogue's `format`:
@@ -9,16 +10,18 @@ const DASH = '–'
 
 const finite = (v: number | null | undefined): v is number => typeof v === 'number' && Number.isFinite(v)
 
-function plain(info: Pick<MetricInfo, 'format'>, v: number): string {
+/** `v` in the metric's unit with its usual decimals; `keepSign`: more decimals where those would round a non-zero value to 0. */
+function plain(info: Pick<MetricInfo, 'format'>, v: number, keepSign = false): string {
+  const fixed = (x: number, d: number): string => x.toFixed(keepSign ? signDecimals(x, d) : d)
   switch (info.format) {
     case 'fraction':
-      return (v * 100).toFixed(1)
+      return fixed(v * 100, 1)
     case 'count':
-      return Number.isInteger(v) ? String(v) : v.toFixed(1)
+      return Number.isInteger(v) ? String(v) : fixed(v, 1)
     case 'ms':
-      return Math.abs(v) >= 1000 ? (v / 1000).toFixed(2) : v.toFixed(0)
+      return Math.abs(v) >= 1000 ? fixed(v / 1000, 2) : fixed(v, 0)
     default:
-      return v.toFixed(3)
+      return fixed(v, 3)
   }
 }
 
@@ -36,11 +39,11 @@ export function formatMetric(info: Pick<MetricInfo, 'format'>, v: number | null 
   return `${v < 0 && Number(text) !== 0 ? '−' : ''}${text}${unit(info, v)}`
 }
 
-/** A difference of two values, signed: "+3.2 pp", "−0.120". */
+/** A difference of two values, signed: "+3.2 pp", "−0.120"; a non-zero value never prints as zero ("−0.02 pp", not "−0.0 pp"). */
 export function formatDifference(info: Pick<MetricInfo, 'format'>, d: number | null | undefined): string {
   if (!finite(d)) return DASH
   const sign = d > 0 ? '+' : d < 0 ? '−' : '±'
-  return `${sign}${plain(info, Math.abs(d))}${unit(info, d, true)}`
+  return `${sign}${plain(info, Math.abs(d), true)}${unit(info, d, true)}`
 }
 
 /** A confidence interval of a value ("40.1–50.2%") or of a difference ("−1.0 … +3.4 pp"). */
@@ -63,9 +66,15 @@ export function formatTick(info: Pick<MetricInfo, 'format'>, t: number): string 
   return info.format === 'fraction' ? `${text} pp` : text
 }
 
-/** Whether a difference (candidate − baseline) is an improvement, by the metric's direction. */
-export function judge(info: Pick<MetricInfo, 'direction'>, d: number | null | undefined): 'better' | 'worse' | 'same' | 'neutral' {
-  if (!finite(d) || info.direction === 'none') return 'neutral'
-  if (d === 0) return 'same'
-  return (d > 0) === (info.direction === 'higher') ? 'better' : 'worse'
+export type Judgement = 'better' | 'worse' | 'neutral'
+
+/**
+ * Whether a difference (candidate − baseline) is a gain or a loss by the metric's direction, judged by its
+ * 95% CI: only an interval that excludes zero says so; one that spans zero, or none, is 'neutral'. The mean
+ * alone never colours a difference (+6.1 pp with CI −3.2 … +15.5 is no evidence of a gain).
+ */
+export function judge(info: Pick<MetricInfo, 'direction'>, lower: number | null | undefined, upper: number | null | undefined): Judgement {
+  const side = ciSide(lower, upper)
+  if (info.direction === 'none' || side === null || side === 'spans') return 'neutral'
+  return (side === 'above') === (info.direction === 'higher') ? 'better' : 'worse'
 }

@@ -79,7 +79,7 @@ const heldOut = { questionSetId: 1, offset: total - heldOutSize, limit: heldOutS
 const out = tempDir('harness-gguf-rl-')
 console.log(`bench:gguf-rl: ${MODEL}; demo world size ${SIZE}: ${train.limit} train / ${heldOut.limit} held-out questions (the last by id); ${STEPS} steps per cell, G in {${GROUPS}}, Q in {${QUESTIONS}}, ${SEEDS} seed(s); ${GGUF.optimizer} lr ${GGUF.learningRate}, KL coef ${GGUF.klCoef}, KL target ${GGUF.klTarget}, max grad norm ${GGUF.maxGradNorm}, context ${GGUF.contextSize}`)
 
-const cellConfig = (g: number, q: number, seed: number): TrainConfigInput => ({ environment: 'graph-menu', steps: STEPS, groupSize: g, questionsPerStep: q, evalInterval: STEPS, train, heldOut, seed, credit: { scheme: 'outcome', lambda: 0 } })
+const cellConfig = (g: number, q: number, seed: number): TrainConfigInput => ({ environment: 'graph-menu', steps: STEPS, groupSize: g, questionsPerStep: q, evalInterval: STEPS, train, heldOut, seed, credit: { scheme: 'outcome', lambda: 0 }, estimator: 'grpo' })
 const reward = trainConfigSchema.parse(cellConfig(4, 4, 1)).reward
 const rows = (r: HeldOutResult): Rows =>
   Object.entries(r.perQuestion).map(([questionId, m]) => ({ questionId, variant: null, metrics: { ...m, reward: computeReward(m, reward).total } }))

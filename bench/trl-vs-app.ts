@@ -111,7 +111,7 @@ await server.close()
 }
 
 // The app: the GGUF learner from the same weights, same questions, group size and steps.
-const config: TrainConfigInput = { environment: 'graph-menu', steps: STEPS, groupSize: GROUP, questionsPerStep: QUESTIONS, evalInterval: STEPS, train, heldOut, seed: SEED, reward: REWARD, credit: { scheme: 'outcome', lambda: 0 } }
+const config: TrainConfigInput = { environment: 'graph-menu', steps: STEPS, groupSize: GROUP, questionsPerStep: QUESTIONS, evalInterval: STEPS, train, heldOut, seed: SEED, reward: REWARD, credit: { scheme: 'outcome', lambda: 0 }, estimator: 'grpo' }
 const reward = trainConfigSchema.parse(config).reward
 const heldOutReward = (r: HeldOutResult) => mean(Object.values(r.perQuestion).map((m) => computeReward(m, reward).total))
 const appSteps: number[] = []

@@ -5,11 +5,11 @@
  * episode scores the same whether the app's trainer or an external one played it.
  */
 import type SQLite from 'better-sqlite3'
+import { protocolTrainingDefaults } from '../../preload/contract'
 import type { Answerer, EpisodeOutcome, EnvQuestion, Protocol, Trajectory } from '../harness'
 import type { EvidenceResolver } from '../experiments/evidence'
 import { creditSteps } from '../experiments/training/credit-steps'
 import { rewarderFor } from '../experiments/rewards'
-import { policySide } from '../policy/protocols'
 import { scoreEpisode } from '../experiments/score'
 import { creditSchemes, memoScorer, type StepCredit } from '../rl/credit'
 import { computeReward, evidenceLevel, rewardPreset, type GoldProfile, type RewardConfig, type RewardValue } from '../rl/reward-schemes'
@@ -31,9 +31,9 @@ export function defaultReward(family: 'harness-g' | 'harness-1', gold?: GoldProf
   return rewardPreset(level === 'paragraph' ? 'paragraph-f1' : level === 'answer' ? 'answer-f1' : 'sp-f1').config
 }
 
-/** The credit a protocol's episodes get unless asked otherwise (the policy side's table: main/policy/protocols.ts). */
+/** The credit a protocol's episodes get unless asked otherwise (the contract's PROTOCOL_TRAINING_DEFAULTS, as training's). */
 export function defaultCredit(protocol: Protocol): string {
-  return policySide(protocol).defaultCredit
+  return protocolTrainingDefaults(protocol).credit
 }
 
 /** The finish hook of the episode loop: the answer (the environment's, the trainer's, else the answerer's) and every metric the reward may read. */

@@ -22,7 +22,7 @@ export interface PromptParams {
 
 export interface HarnessProtocol extends ProtocolCapabilities {
   name: Protocol
-  /** The tool whose `query` a policy writes itself (capped to `maxQueryChars`); null where queries are not the policy's. */
+  /** The tool whose `query` a policy writes itself (capped to `maxQueryChars`); null where queries are not the policy's (writesQueries false). */
   queryTool: string | null
   /** The prompt's parameters, read from the environment's resolved config. */
   promptParams(config: Record<string, unknown>): PromptParams

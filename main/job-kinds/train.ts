@@ -7,11 +7,11 @@ import { headlineMetric } from '../rl/reward-schemes'
 import { experimentDeps } from './experiment-deps'
 import { trainedModels } from './trained-models'
 
-/** The preflight stores a new run's config resolved; one without its reward or credit was queued without it. */
+/** The preflight stores a new run's config resolved; one without its reward, credit or estimator was queued without it. */
 const queuedResolved = (config: TrainConfigRequest): TrainConfig => {
-  const { reward, credit } = config
-  if (reward === undefined || credit === undefined) throw new Error(`This training job was queued without its config resolved (no ${reward === undefined ? 'reward' : 'credit'}): start it again`)
-  return { ...config, reward, credit }
+  const { reward, credit, estimator } = config
+  if (reward === undefined || credit === undefined || estimator === undefined) throw new Error(`This training job was queued without its config resolved (no ${reward === undefined ? 'reward' : credit === undefined ? 'credit' : 'estimator'}): start it again`)
+  return { ...config, reward, credit, estimator }
 }
 
 /** A training run (or the rest of one) in a worker thread: progress per step, cancel between rollouts. */

@@ -1,8 +1,8 @@
 /**
  * The policy half of each protocol's declaration, in one table the compiler checks for every protocol
- * (the names and capabilities are the contract's, the tools and system prompt the harness's): the LLM
- * policy kind that speaks it, the head's candidates, the scripted policies that drive it, and the credit
- * scheme a trainer gets when it names none. Nothing else maps a protocol to a policy.
+ * (the names, capabilities and training defaults are the contract's, the tools and system prompt the
+ * harness's): the LLM policy kind that speaks it, the head's candidates and the scripted policies that
+ * drive it. Nothing else maps a protocol to a policy.
  */
 import { PROTOCOLS, type Protocol } from '../harness'
 import type { CandidateBuilder } from './head-policy/candidate'
@@ -19,14 +19,12 @@ export interface PolicySideEntry {
   headCandidates: CandidateBuilder | null
   /** The scripted policies that drive it without a model (main/policy/scripted), by name. */
   scripted: readonly ScriptedPolicyName[]
-  /** The credit scheme (a name in rl/credit) its episodes get when the trainer names none; it must fit the protocol's capabilities. */
-  defaultCredit: string
 }
 
 const POLICY_SIDE = {
-  'sentence-menu': { llmKind: 'llm-menu', headCandidates: menuCandidates, scripted: ['greedy', 'random', 'oracle'], defaultCredit: 'snc' },
-  'sentence-search': { llmKind: 'llm-free-query', headCandidates: searchCandidates, scripted: ['greedy', 'search-first', 'random', 'oracle'], defaultCredit: 'outcome' },
-  'harness1-tools': { llmKind: 'llm-tools', headCandidates: harness1Candidates, scripted: ['scripted-tools'], defaultCredit: 'outcome' },
+  'sentence-menu': { llmKind: 'llm-menu', headCandidates: menuCandidates, scripted: ['greedy', 'random', 'oracle'] },
+  'sentence-search': { llmKind: 'llm-free-query', headCandidates: searchCandidates, scripted: ['greedy', 'search-first', 'random', 'oracle'] },
+  'harness1-tools': { llmKind: 'llm-tools', headCandidates: harness1Candidates, scripted: ['scripted-tools'] },
 } satisfies Record<Protocol, PolicySideEntry>
 
 export const policySide = (protocol: Protocol): PolicySideEntry => POLICY_SIDE[protocol]

@@ -32,15 +32,46 @@ export interface ProtocolCapabilities {
   previews: boolean
   /** The action that stops the episode with the evidence gathered so far. */
   answer: ActionShape
+  /**
+   * The protocol's queries are free text the policy writes in one query tool (free query): what the prompt's
+   * query cap and a GGUF run's extractive queries apply to. Harness-1's tools take queries too, but it has no such tool.
+   */
+  writesQueries: boolean
 }
 
 export const PROTOCOL_CAPABILITIES = {
-  'sentence-menu': { actionKind: 'menu', previews: true, answer: { kind: 'menu', id: MENU_ANSWER_ID } },
-  'sentence-search': { actionKind: 'tools', previews: false, answer: { kind: 'menu', id: MENU_ANSWER_ID } },
-  'harness1-tools': { actionKind: 'tools', previews: false, answer: { kind: 'tool', name: 'end_search', arguments: { reasoning: '' } } },
+  'sentence-menu': { actionKind: 'menu', previews: true, answer: { kind: 'menu', id: MENU_ANSWER_ID }, writesQueries: false },
+  'sentence-search': { actionKind: 'tools', previews: false, answer: { kind: 'menu', id: MENU_ANSWER_ID }, writesQueries: true },
+  'harness1-tools': { actionKind: 'tools', previews: false, answer: { kind: 'tool', name: 'end_search', arguments: { reasoning: '' } }, writesQueries: false },
 } as const satisfies Record<ProtocolName, ProtocolCapabilities>
 
 export const protocolCapabilities = (protocol: ProtocolName): ProtocolCapabilities => PROTOCOL_CAPABILITIES[protocol]
+
+/**
+ * What a training run of a protocol uses for each choice it leaves open, declared once: the train.run
+ * resolver, the saved-config defaults of the training catalogue, the Training launcher's "Defaults" and the
+ * Rewards page's environment switch all read this table. The credit must fit the protocol (creditFits; a unit
+ * test checks it against the registry). The reward left open is not per protocol: it is the preset for the
+ * train questions' gold level (README "Rewards fit the gold").
+ */
+export interface ProtocolTrainingDefaults {
+  /** A credit scheme name (main/rl/credit). */
+  credit: string
+  /** Its lambda where the scheme weighs per-step credit against the outcome. */
+  lambda: number
+  /** An advantage estimator name (main/rl/estimators). */
+  estimator: string
+}
+
+export const PROTOCOL_TRAINING_DEFAULTS = {
+  // SNC reads the menu's previews of what each action would add.
+  'sentence-menu': { credit: 'snc', lambda: 0.5, estimator: 'grpo' },
+  // No previews: credit by the outcome alone.
+  'sentence-search': { credit: 'outcome', lambda: 0.5, estimator: 'grpo' },
+  'harness1-tools': { credit: 'outcome', lambda: 0.5, estimator: 'grpo' },
+} as const satisfies Record<ProtocolName, ProtocolTrainingDefaults>
+
+export const protocolTrainingDefaults = (protocol: ProtocolName): ProtocolTrainingDefaults => PROTOCOL_TRAINING_DEFAULTS[protocol]
 
 /** The one rule: a credit scheme that reads previews needs a protocol whose environment gives them. */
 export function creditFits(credit: { needsPreviews: boolean }, protocol: ProtocolName): boolean {

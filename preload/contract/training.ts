@@ -96,7 +96,8 @@ export const GgufTrainSchema = z.strictObject({
 })
 export type GgufTrainConfig = z.infer<typeof GgufTrainSchema>
 
-const CreditConfigSchema = z.strictObject({ scheme: z.string().min(1).default('snc'), lambda: z.number().min(0).max(10).default(0.5) })
+/** No default here: the scheme left open is the environment's protocol's (PROTOCOL_TRAINING_DEFAULTS), resolved with the run. */
+const CreditConfigSchema = z.strictObject({ scheme: z.string().min(1), lambda: z.number().min(0).max(10).default(0.5) })
 
 export const TrainConfigSchema = z.strictObject({
   name: z.string().trim().max(200).default(''),
@@ -104,8 +105,9 @@ export const TrainConfigSchema = z.strictObject({
   envConfig: z.record(z.string(), z.unknown()).default({}),
   head: z.strictObject({ arch: z.enum(['linear', 'mlp']).default('mlp'), hidden: z.number().int().min(1).max(512).default(32) }).default({ arch: 'mlp', hidden: 32 }),
   reward: RewardConfigSchema.default(defaultReward),
-  credit: CreditConfigSchema.default({ scheme: 'snc', lambda: 0.5 }),
-  estimator: z.string().min(1).default('grpo'),
+  /** Credit and estimator have no default of their own: a request that leaves them out gets its protocol's (PROTOCOL_TRAINING_DEFAULTS). */
+  credit: CreditConfigSchema,
+  estimator: z.string().min(1),
   loss: z.strictObject({
     name: z.string().min(1).default('cispo'),
     clipEps: z.number().positive().max(1).default(0.2),
@@ -171,11 +173,11 @@ export const TrainAnswererSpec = z.discriminatedUnion('kind', [z.strictObject({ 
 export type TrainAnswererSpec = z.infer<typeof TrainAnswererSpec>
 
 /**
- * A training config as it is asked for: a config that names no reward trains on the default for its train
- * questions' gold level. Resolving it (main/experiments/training/resolve-config.ts) gives a TrainConfig.
+ * A training run as asked for: a reward left out is the preset for the train questions' gold level; credit
+ * and estimator left out are the environment's protocol's (PROTOCOL_TRAINING_DEFAULTS). Resolving it
+ * (main/experiments/training/resolve-config.ts) gives a TrainConfig.
  */
-/** A training run as asked for: reward and credit left out are resolved from the train questions' gold level and the environment's protocol. */
-export const TrainConfigRequestSchema = TrainConfigSchema.extend({ reward: RewardConfigSchema.optional(), credit: CreditConfigSchema.optional() })
+export const TrainConfigRequestSchema = TrainConfigSchema.extend({ reward: RewardConfigSchema.optional(), credit: CreditConfigSchema.optional(), estimator: z.string().min(1).optional() })
 export type TrainConfigRequest = z.infer<typeof TrainConfigRequestSchema>
 export type TrainConfigRequestInput = z.input<typeof TrainConfigRequestSchema>
 
@@ -203,6 +205,9 @@ const RunId = z.number().int().min(1)
 export const SavedTrainConfigSchema = TrainConfigSchema.omit({ train: true, heldOut: true })
 export type SavedTrainConfig = z.infer<typeof SavedTrainConfigSchema>
 export type SavedTrainConfigInput = z.input<typeof SavedTrainConfigSchema>
+/** A config as it is saved: credit and estimator left out are the environment's protocol's (PROTOCOL_TRAINING_DEFAULTS), stored resolved. */
+export const SavedTrainConfigRequestSchema = SavedTrainConfigSchema.extend({ credit: CreditConfigSchema.optional(), estimator: z.string().min(1).optional() })
+export type SavedTrainConfigRequest = z.infer<typeof SavedTrainConfigRequestSchema>
 
 export const ConfigName = z.string().trim().min(1, 'give the config a name').max(100, 'at most 100 characters')
 
@@ -398,8 +403,8 @@ export const trainingRoutes = {
   ),
   'training.configs.list': route('Saved training configs of the workspace, by name', z.object({ workspaceId: WorkspaceId }).strict(), z.array(SavedTrainConfigRow)),
   'training.configs.save': route(
-    'Save a named training config (the TrainConfig minus the splits; registry names, reward and loss options checked); an existing name is replaced',
-    z.object({ workspaceId: WorkspaceId, name: ConfigName, config: SavedTrainConfigSchema }).strict(),
+    "Save a named training config (the TrainConfig minus the splits; credit and estimator left out are the environment's protocol's; registry names, reward and loss options checked); an existing name is replaced",
+    z.object({ workspaceId: WorkspaceId, name: ConfigName, config: SavedTrainConfigRequestSchema }).strict(),
     SavedTrainConfigRow,
   ),
   'training.configs.delete': route('Delete a saved training config', z.object({ workspaceId: WorkspaceId, name: ConfigName }).strict(), z.object({ deleted: z.string() })),

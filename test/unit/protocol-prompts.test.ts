@@ -8,16 +8,17 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { creditFits, PolicySpec, PROTOCOL_NAMES } from '../../preload/contract'
+import { creditFits, PolicySpec, PROTOCOL_NAMES, protocolCapabilities, protocolTrainingDefaults } from '../../preload/contract'
 import { EpisodeRouter } from '../../main/env-server/router'
 import { policyFor } from '../../main/experiments/factories'
 import { QuestionLookup } from '../../main/env-server/questions'
 import { writeExport } from '../../main/exports'
-import { createEnvironment, environmentContext, environmentNames, type ActionSpace } from '../../main/harness'
+import { createEnvironment, environmentContext, environmentNames, protocolDeclaration, type ActionSpace } from '../../main/harness'
 import { LlamaRuntime } from '../../main/llm/llama-runtime'
 import { disposeModelCache, type LlmPolicy } from '../../main/policy/llm-policy'
-import { candidateBuilder, HEAD_PROTOCOLS, policySide } from '../../main/policy/protocols'
+import { candidateBuilder, HEAD_PROTOCOLS } from '../../main/policy/protocols'
 import { creditNames, creditSchemes } from '../../main/rl/credit'
+import { estimators } from '../../main/rl/estimators'
 import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
 import { fixtureDir, writeTinyLlama } from '../helpers/gguf'
 import { z } from 'zod'
@@ -112,12 +113,17 @@ describe('one system prompt for the environment server, the SFT export and the L
 })
 
 describe('the policy side of each protocol', () => {
-  it('gives every protocol a registered default credit that fits its capabilities', () => {
+  it('gives every protocol registered training defaults whose credit fits its capabilities', () => {
     for (const protocol of PROTOCOL_NAMES) {
-      const credit = policySide(protocol).defaultCredit
+      const { credit, estimator } = protocolTrainingDefaults(protocol)
       expect(creditNames()).toContain(credit)
       expect(creditFits(creditSchemes.get(credit).capabilities, protocol), protocol).toBe(true)
+      expect(() => estimators.get(estimator)).not.toThrow()
     }
+  })
+
+  it('declares a query tool exactly where the contract says the policy writes its queries', () => {
+    for (const protocol of PROTOCOL_NAMES) expect(protocolDeclaration(protocol).queryTool !== null, protocol).toBe(protocolCapabilities(protocol).writesQueries)
   })
 
   it("hands out head candidates built for the protocol they are listed under", () => {

@@ -22,7 +22,7 @@ function rollout(head: ReturnType<typeof createHead>, k: number, reward: number)
 }
 
 const config = (entropyOnDropped: boolean) =>
-  trainConfigSchema.parse({ environment: 'graph-menu', entropyOnDropped, credit: { scheme: 'outcome', lambda: 0 }, train: { questionSetId: 1, limit: 4 }, heldOut: { questionSetId: 1, offset: 4, limit: 4 } })
+  trainConfigSchema.parse({ environment: 'graph-menu', entropyOnDropped, credit: { scheme: 'outcome', lambda: 0 }, estimator: 'grpo', train: { questionSetId: 1, limit: 4 }, heldOut: { questionSetId: 1, offset: 4, limit: 4 } })
 
 describe('entropy bonus on dropped zero-variance groups', () => {
   for (const on of [false, true]) {

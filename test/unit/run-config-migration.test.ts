@@ -16,7 +16,7 @@ describe('the 0012_run_config_kind migration', () => {
       const old = await openDatabase(file, before)
       const insert = old.raw.prepare("insert into runs (kind, name, status, config_json, seed, app_version, corpus_signature, created_at) values (?, ?, 'done', ?, 1, 'old', 'sig', 'now')")
       const evaluation = { name: 'eval', environment: 'graph-menu', envConfig: { maxTurns: 4 }, policy: { kind: 'scripted', name: 'oracle' }, answerer: { kind: 'lexical', name: 'lexical', lexical: true }, questionSetId: 1, split: 'test', offset: 0, limit: 5, seed: 1, previews: true, rewardWeights: {} }
-      const train = TrainConfigSchema.parse({ environment: 'graph-menu', train: { questionSetId: 1, split: 'train', limit: 8 }, heldOut: { questionSetId: 1, split: 'dev', limit: 4 } })
+      const train = TrainConfigSchema.parse({ environment: 'graph-menu', credit: { scheme: 'snc' }, estimator: 'grpo', train: { questionSetId: 1, split: 'train', limit: 8 }, heldOut: { questionSetId: 1, split: 'dev', limit: 4 } })
       insert.run('eval', 'eval', JSON.stringify(evaluation))
       // Training runs kept their config under `config`.
       insert.run('train', 'train', JSON.stringify({ config: train, answerer: { kind: 'lexical' }, answererName: 'lexical' }))

@@ -17,7 +17,7 @@ import { estimatorNames } from '../../main/rl/estimators'
 import { lossNames } from '../../main/rl/losses'
 import { REWARD_PRESETS, rewardTermNames } from '../../main/rl/reward-schemes'
 import { PUBLISHED_HARNESS1_WEIGHTS } from '../../main/rl/rewards'
-import { SavedTrainConfigSchema, trainingRoutes, type Envelope, type RouteOutput } from '../../preload/contract'
+import { PROTOCOL_TRAINING_DEFAULTS, SavedTrainConfigSchema, trainingRoutes, type Envelope, type RouteOutput } from '../../preload/contract'
 import { quiet } from '../helpers/corpus'
 import { startBackend, type TestBackend } from '../helpers/services'
 
@@ -67,7 +67,8 @@ describe('training API', () => {
     expect(c.losses.find((l) => l.name === 'ppo-clip')!.params[1]).toMatchObject({ key: 'dualClip', min: 1, minExclusive: true, max: null, nullable: true })
     expect(c.credit.find((x) => x.name === 'outcome')).toMatchObject({ needsPreviews: false, usesLambda: false })
     expect(c.credit.find((x) => x.name === 'snc')).toMatchObject({ needsPreviews: true, usesLambda: true })
-    expect(c.defaults).toEqual(SavedTrainConfigSchema.parse({ environment: 'graph-menu' }))
+    // The defaults name the first head-driven environment's protocol's credit and estimator (the contract's one table).
+    expect(c.defaults).toEqual(SavedTrainConfigSchema.parse({ environment: 'graph-menu', credit: { scheme: PROTOCOL_TRAINING_DEFAULTS['sentence-menu'].credit }, estimator: PROTOCOL_TRAINING_DEFAULTS['sentence-menu'].estimator }))
     const driven = environmentCatalog().filter((e) => (HEAD_PROTOCOLS as string[]).includes(e.protocol)).map((e) => e.name)
     expect(c.environments.filter((e) => e.headDriven).map((e) => e.name)).toEqual(driven)
     expect(driven).toEqual(expect.arrayContaining(['graph-menu', 'free-query']))
@@ -80,7 +81,10 @@ describe('training API', () => {
     const saved = await backend.call('training.configs.save', { workspaceId, name: '  tiny  ', config })
     expect(saved.name).toBe('tiny')
     expect(saved.config).toMatchObject({ groupSize: 2, loss: { name: 'cispo', cispoHigh: 5 }, reward: { weights: { 'sp.f1': 1, 'cost.turn': 0.02 }, normalisation: 'official' } })
-    await backend.call('training.configs.save', { workspaceId, name: 'another', config: { environment: 'free-query', credit: { scheme: 'outcome', lambda: 0 } } })
+    // Credit and estimator left out are the protocol's (free query has no previews: outcome), stored resolved.
+    const another = await backend.call('training.configs.save', { workspaceId, name: 'another', config: { environment: 'free-query' } })
+    expect(another.config).toMatchObject({ credit: { scheme: PROTOCOL_TRAINING_DEFAULTS['sentence-search'].credit }, estimator: PROTOCOL_TRAINING_DEFAULTS['sentence-search'].estimator })
+    expect(another.config!.credit.scheme).toBe('outcome')
     expect((await backend.call('training.configs.list', { workspaceId })).map((r) => r.name)).toEqual(['another', 'tiny'])
     const replaced = await backend.call('training.configs.save', { workspaceId, name: 'tiny', config: { ...config, steps: 7 } })
     expect(replaced.config!.steps).toBe(7)

@@ -4,7 +4,7 @@
  * defaults, credit schemes, estimators and losses (from their declarations: words, capabilities, and the
  * options a loss reads with their declared bounds), the TrainConfig defaults, and which environments the policy head drives.
  */
-import { numberBounds, SavedTrainConfigSchema, type LossParam, type TrainingCatalog } from '../../../preload/contract'
+import { numberBounds, SavedTrainConfigSchema, type LossParam, type SavedTrainConfig, type TrainingCatalog } from '../../../preload/contract'
 import { environmentCatalog } from '../../harness'
 import { HEAD_PROTOCOLS } from '../../policy/head-policy'
 import { creditSchemes } from '../../rl/credit'
@@ -13,6 +13,7 @@ import { losses } from '../../rl/losses'
 import { REWARD_PRESETS, rewardTerms } from '../../rl/reward-schemes'
 import { PUBLISHED_HARNESS1_WEIGHTS } from '../../rl/rewards'
 import { HARNESS1_WEIGHT_FIELDS, TRAINING_METRICS } from './descriptions'
+import { trainingDefaultsFor } from './resolve-config'
 
 const words = (d: { name: string; label: string; description: string }) => ({ name: d.name, label: d.label, description: d.description })
 
@@ -24,8 +25,11 @@ export function defaultTrainEnvironment(): string {
   return first.name
 }
 
-/** The TrainConfig defaults, minus the splits. */
-export const trainConfigDefaults = () => SavedTrainConfigSchema.parse({ environment: defaultTrainEnvironment() })
+/** The TrainConfig defaults of a run on `environment` (the first one the head drives unless named), minus the splits: its protocol's credit and estimator. */
+export function trainConfigDefaults(environment = defaultTrainEnvironment()): SavedTrainConfig {
+  const d = trainingDefaultsFor(environment)
+  return SavedTrainConfigSchema.parse({ environment, credit: { scheme: d.credit, lambda: d.lambda }, estimator: d.estimator })
+}
 
 export function trainingCatalog(): TrainingCatalog {
   const defaults = trainConfigDefaults()

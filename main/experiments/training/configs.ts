@@ -6,9 +6,9 @@
  * Harness-1 weight edits, the loss's declared clip bounds).
  */
 import type SQLite from 'better-sqlite3'
-import { ApiError, SavedTrainConfigSchema, type SavedTrainConfig, type SavedTrainConfigRow } from '../../../preload/contract'
+import { ApiError, SavedTrainConfigSchema, type SavedTrainConfig, type SavedTrainConfigRequest, type SavedTrainConfigRow } from '../../../preload/contract'
 import { putTrainConfig, removeTrainConfig, trainConfigRecord, trainConfigRecords, type TrainConfigRecord } from './config-store'
-import { checkTrainChoices } from './resolve-config'
+import { checkTrainChoices, trainingDefaultsFor } from './resolve-config'
 
 /** Throws a VALIDATION error naming the first problem of a config that passed the schema (the rules every training config meets). */
 export function checkSavedConfig(raw: SQLite.Database, config: SavedTrainConfig): void {
@@ -39,8 +39,10 @@ export function getTrainConfig(raw: SQLite.Database, name: string): SavedTrainCo
   return r ? toRow(r) : null
 }
 
-/** Saves (or replaces) a named config after checking it; keeps the first save's creation time. */
-export function saveTrainConfig(raw: SQLite.Database, name: string, config: SavedTrainConfig): SavedTrainConfigRow {
+/** Saves (or replaces) a named config after checking it, its open choices resolved by its protocol; keeps the first save's creation time. */
+export function saveTrainConfig(raw: SQLite.Database, name: string, request: SavedTrainConfigRequest): SavedTrainConfigRow {
+  const d = trainingDefaultsFor(request.environment)
+  const config: SavedTrainConfig = { ...request, credit: request.credit ?? { scheme: d.credit, lambda: d.lambda }, estimator: request.estimator ?? d.estimator }
   checkSavedConfig(raw, config)
   const now = new Date().toISOString()
   putTrainConfig(raw, name, JSON.stringify(config), now)

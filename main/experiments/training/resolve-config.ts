@@ -9,9 +9,9 @@
  */
 import { existsSync } from 'node:fs'
 import type SQLite from 'better-sqlite3'
-import { creditFits, defaultReward, TrainConfigRequestSchema, type SavedTrainConfig, type TrainConfig, type TrainConfigRequest, type TrainConfigRequestInput } from '../../../preload/contract'
+import { creditFits, defaultReward, protocolTrainingDefaults, TrainConfigRequestSchema, type SavedTrainConfig, type TrainConfig, type TrainConfigRequest, type TrainConfigRequestInput, type ProtocolTrainingDefaults, PROTOCOL_NAMES } from '../../../preload/contract'
 import { createEnvironment, environmentContext, environmentFactory, protocolDeclaration } from '../../harness'
-import { candidateBuilder, policySide } from '../../policy/protocols'
+import { candidateBuilder } from '../../policy/protocols'
 import { createScriptedPolicy } from '../../policy/scripted'
 import { creditSchemes } from '../../rl/credit'
 import { estimators } from '../../rl/estimators'
@@ -43,7 +43,7 @@ export function checkTrainChoices(raw: SQLite.Database, config: SavedTrainConfig
   const factory = environmentFactory(config.environment)
   check('Credit', () => {
     if (!creditFits(creditSchemes.get(config.credit.scheme).capabilities, factory.protocol)) {
-      throw new Error(`"${config.credit.scheme}" reads menu previews; ${config.environment} has none: use "${policySide(factory.protocol).defaultCredit}"`)
+      throw new Error(`"${config.credit.scheme}" reads menu previews; ${config.environment} has none: use "${protocolTrainingDefaults(factory.protocol).credit}", its default`)
     }
   })
   check('Estimator', () => estimators.get(config.estimator))
@@ -74,9 +74,10 @@ export function resolveParsedTrainConfig(raw: SQLite.Database, request: TrainCon
   // The reward must be computable on the train questions; left out, it is the default for their gold level.
   const gold = splitGoldProfile(raw, request.train)
   const reward = request.reward ?? (gold.questions > 0 ? structuredClone(defaultRewardPreset(gold).config) : defaultReward())
-  // Left out, the credit is the protocol's default (SNC where the environment previews its actions, outcome otherwise).
-  const credit = request.credit ?? { scheme: defaultCreditFor(request.environment), lambda: 0.5 }
-  const config: TrainConfig = { ...request, reward, credit }
+  // Left out, credit and estimator are the protocol's (SNC where the environment previews its actions, outcome otherwise).
+  const defaults = trainingDefaultsFor(request.environment)
+  const credit = request.credit ?? { scheme: defaults.credit, lambda: defaults.lambda }
+  const config: TrainConfig = { ...request, reward, credit, estimator: request.estimator ?? defaults.estimator }
   if (gold.questions > 0) checkRewardFits(config.reward, gold, describeRange('train', config.train))
   checkTrainChoices(raw, config)
   if (config.gguf && !existsSync(config.gguf.modelPath)) throw new Error(`No GGUF model file at ${config.gguf.modelPath}`)
@@ -88,11 +89,13 @@ export function resolveParsedTrainConfig(raw: SQLite.Database, request: TrainCon
   return config
 }
 
-function defaultCreditFor(environment: string): string {
+/** The choices a run on `environment` gets when it leaves them open: its protocol's (the contract's table). */
+export function trainingDefaultsFor(environment: string): ProtocolTrainingDefaults {
   try {
-    return policySide(environmentFactory(environment).protocol).defaultCredit
+    return protocolTrainingDefaults(environmentFactory(environment).protocol)
   } catch {
-    return 'snc' // an unknown environment: checkTrainChoices says so
+    // An unknown environment: checkTrainChoices names it; until then the choices of the first protocol stand in.
+    return protocolTrainingDefaults(PROTOCOL_NAMES[0])
   }
 }
 

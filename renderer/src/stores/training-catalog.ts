@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
-import { creditFits, protocolCapabilities, type GgufTrainerStatus, type TrainingCatalog } from '../../../preload/contract'
+import { creditFits, protocolCapabilities, protocolTrainingDefaults, type GgufTrainerStatus, type ProtocolTrainingDefaults, type TrainingCatalog } from '../../../preload/contract'
 import { useApi } from '../api'
 import { attemptInto } from './attempt'
 import { useCatalogStore } from './catalog'
@@ -54,11 +54,21 @@ export const useTrainingCatalogStore = defineStore('training-catalog', () => {
     const protocol = protocolOf(environment)
     return protocol !== undefined && protocolCapabilities(protocol).previews
   }
+  /** Whether an environment's policy writes its own queries (free query): what extractive queries apply to. */
+  const writesQueries = (environment: string): boolean => {
+    const protocol = protocolOf(environment)
+    return protocol !== undefined && protocolCapabilities(protocol).writesQueries
+  }
+  /** The credit, lambda and estimator a run on the environment gets when it leaves them open: its protocol's, from the contract's one table. */
+  const defaultsFor = (environment: string): ProtocolTrainingDefaults | null => {
+    const protocol = protocolOf(environment)
+    return protocol === undefined ? null : protocolTrainingDefaults(protocol)
+  }
   /** Credit schemes an environment can use (the contract's one rule: credit that reads previews needs them). */
   const creditFor = (environment: string) => {
     const protocol = protocolOf(environment)
     return (catalog.value?.credit ?? []).filter((c) => (protocol === undefined ? !c.needsPreviews : creditFits(c, protocol)))
   }
 
-  return { catalog, error, load, trainer, loadTrainer, environments, loss, credit, creditFor, previews }
+  return { catalog, error, load, trainer, loadTrainer, environments, loss, credit, creditFor, previews, writesQueries, defaultsFor }
 })

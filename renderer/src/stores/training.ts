@@ -11,7 +11,7 @@ export type NewTrainParams = Extract<TrainStart['params'], { mode: 'new' }>
 
 export interface LaunchInput {
   config: SavedTrainConfig
-  /** The defaults, not a saved config: the reward is left to the backend, which picks the one for the set's gold level. */
+  /** The defaults, not a saved config: reward, credit and estimator are left to the backend, which picks the reward for the set's gold level and the environment's protocol's credit and estimator. */
   defaults?: boolean
   name: string
   environment: string
@@ -166,10 +166,10 @@ export const useTrainingStore = defineStore('training', () => {
   async function launch(input: LaunchInput): Promise<boolean> {
     const id = workspaceId.value
     if (!id) return false
-    const { reward, ...rest } = input.config
+    const { reward, credit, estimator, ...rest } = input.config
     const config: NewTrainParams['config'] = {
       ...rest,
-      ...(input.defaults ? {} : { reward }),
+      ...(input.defaults ? {} : { reward, credit, estimator }),
       name: input.name.trim() || input.config.name,
       environment: input.environment,
       // The saved config's environment options belong to its environment.

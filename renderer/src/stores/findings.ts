@@ -5,6 +5,7 @@ import { useApi } from '../api'
 import { attemptInto } from './attempt'
 import { useJobsStore } from './jobs'
 import { liveSubscriptions } from './live'
+import { pendingAction } from './pending'
 import { useRunsStore } from './runs'
 
 type FindingsSummary = RouteOutput<'findings.list'>[number]
@@ -26,6 +27,15 @@ export const useFindingsStore = defineStore('findings', () => {
   const draft = ref({ questionSetId: null as number | null, budget: 'quick' as FindingsBudget, seeds: null as number | null, policy: 'head' as 'head' | 'gguf', modelPath: '' })
   /** The running job's last progress line. */
   const progress = ref<{ progress: number; stage: string; message: string } | null>(null)
+  /** From a click on Run until the job exists or is refused: the button waits, a second click starts nothing. */
+  const starting = pendingAction()
+
+  const jobs = useJobsStore()
+  /** The job queued or running for a findings run: its record still says how it last stood ("saved", "cancelled") until the worker starts. */
+  const activeJobOf = (findingsId: number): Job | undefined => jobs.active.find((j) => j.kind === 'findings.run' && j.workspaceId === runs.workspaceId && j.params.findingsId === findingsId)
+  /** A findings run's status as the page shows it: its job's while one is queued or running, else its record's. */
+  const statusOf = (f: { id: number; status: string }): string => activeJobOf(f.id)?.status ?? f.status
+  const status = computed(() => (current.value ? statusOf(current.value) : null))
 
   const { live } = liveSubscriptions(() => {
     const api = useApi()
@@ -66,9 +76,12 @@ export const useFindingsStore = defineStore('findings', () => {
   }
 
   async function start(findingsId: number): Promise<void> {
+    await starting.run(() => startNow(findingsId))
+  }
+
+  async function startNow(findingsId: number): Promise<void> {
     const id = runs.workspaceId
     if (!id) return
-    const jobs = useJobsStore()
     const job = await jobs.start({ kind: 'findings.run', workspaceId: id, params: { findingsId } })
     if (!job) {
       error.value = jobs.error
@@ -81,6 +94,10 @@ export const useFindingsStore = defineStore('findings', () => {
 
   /** Saves a findings run from the draft and starts it; a refused config keeps the form as it is. */
   async function create(): Promise<void> {
+    await starting.run(createNow)
+  }
+
+  async function createNow(): Promise<void> {
     const id = runs.workspaceId
     const { questionSetId, budget, seeds, policy, modelPath } = draft.value
     if (!id || questionSetId === null) return
@@ -90,11 +107,13 @@ export const useFindingsStore = defineStore('findings', () => {
     }
     const gguf = policy === 'gguf' ? { gguf: { modelPath: modelPath.trim() } } : {}
     const saved = await attempt(() => useApi().call('findings.save', { workspaceId: id, config: { questionSetId, budget, policy, ...gguf, ...(seeds ? { seeds } : {}) } }))
-    if (saved) await start(saved.id)
+    if (saved) await startNow(saved.id)
   }
 
+  /** Stops the open run's job, queued or running. */
   async function cancel(): Promise<void> {
-    if (current.value?.jobId) await useJobsStore().cancel(current.value.jobId)
+    const jobId = (current.value ? activeJobOf(current.value.id)?.id : undefined) ?? current.value?.jobId
+    if (jobId) await jobs.cancel(jobId)
   }
 
   async function exportReport(): Promise<void> {
@@ -104,5 +123,5 @@ export const useFindingsStore = defineStore('findings', () => {
   }
 
   const claims = computed(() => current.value?.results?.claims ?? [])
-  return { error, catalog, list, current, draft, progress, exported, claims, live, load, refreshList, open, start, create, cancel, exportReport }
+  return { error, catalog, list, current, status, statusOf, starting: starting.pending, draft, progress, exported, claims, live, load, refreshList, open, start, create, cancel, exportReport }
 })

@@ -4,6 +4,7 @@ import type { GgufTrainConfig, Job, RouteInput, RouteOutput, SavedTrainConfig, T
 import { useApi } from '../api'
 import { attemptInto } from './attempt'
 import { liveSubscriptions } from './live'
+import { pendingAction } from './pending'
 import { useTrainingCatalogStore } from './training-catalog'
 
 type TrainStart = Extract<RouteInput<'job.start'>, { kind: 'train.run' }>
@@ -41,6 +42,10 @@ export const useTrainingStore = defineStore('training', () => {
   const rollouts = ref<{ step: number; page: RouteOutput<'training.rollouts'> } | null>(null)
   /** A job just started whose run row the worker has not written yet: its run is selected once listed. */
   const pendingJob = ref<string | null>(null)
+  /** A new run's job, listed as a row from the moment the job exists until the worker writes the run's own row. */
+  const launched = ref<{ job: Job; name: string; environment: string; credit: string; steps: number } | null>(null)
+  /** From the click on Start training until the job exists or is refused: the button waits, a second click starts nothing. */
+  const starting = pendingAction()
   const error = ref<string | null>(null)
   const attempt = attemptInto(error)
   /** Jobs of this workspace's training runs (their progress events carry only the job id). */
@@ -59,6 +64,7 @@ export const useTrainingStore = defineStore('training', () => {
     const started = pendingJob.value ? list.find((r) => r.jobId === pendingJob.value) : undefined
     if (started) {
       pendingJob.value = null
+      launched.value = null
       if (selectedId.value !== started.id) {
         selectedId.value = started.id
         rollouts.value = null
@@ -114,8 +120,15 @@ export const useTrainingStore = defineStore('training', () => {
       api.on('job.status', (job: Job) => {
         if (job.kind !== 'train.run' || job.workspaceId !== workspaceId.value) return
         jobIds.add(job.id)
-        // A job that ended before its run showed it (it failed at once) is no longer pending.
-        if (job.id === pendingJob.value && job.status !== 'queued' && job.status !== 'running') pendingJob.value = null
+        if (launched.value?.job.id === job.id) launched.value = { ...launched.value, job }
+        // A job that ended before its run showed it (it failed at once) is no longer pending; its reason shows.
+        if (job.id === pendingJob.value && job.status !== 'queued' && job.status !== 'running') {
+          pendingJob.value = null
+          if (launched.value?.job.id === job.id) {
+            launched.value = null
+            if (job.status === 'failed') error.value = job.error ?? 'The training job failed before its run started'
+          }
+        }
         void refresh()
       }),
     ]
@@ -131,6 +144,7 @@ export const useTrainingStore = defineStore('training', () => {
       detail.value = null
       rollouts.value = null
       pendingJob.value = null
+      launched.value = null
       jobIds.clear()
     }
     await Promise.all([
@@ -156,14 +170,16 @@ export const useTrainingStore = defineStore('training', () => {
 
   async function start(input: TrainStart): Promise<Job | undefined> {
     const job = await attempt(() => useApi().call('job.start', input))
-    if (job) {
-      jobIds.add(job.id)
-      await refresh()
-    }
+    if (job) jobIds.add(job.id)
     return job
   }
 
+  /** Starts a new run; until the job exists (or is refused) `launching` is true and another launch is dropped. */
   async function launch(input: LaunchInput): Promise<boolean> {
+    return (await starting.run(() => launchNow(input))) ?? false
+  }
+
+  async function launchNow(input: LaunchInput): Promise<boolean> {
     const id = workspaceId.value
     if (!id) return false
     const { reward, credit, estimator, ...rest } = input.config
@@ -183,6 +199,9 @@ export const useTrainingStore = defineStore('training', () => {
     const job = await start({ kind: 'train.run', workspaceId: id, params: { mode: 'new', config, answerer } })
     if (!job) return false
     pendingJob.value = job.id
+    // The row shows at once: the job's, until the worker writes the run's (with the defaults, the protocol's credit, as the backend resolved it).
+    const creditShown = input.defaults ? (useTrainingCatalogStore().defaultsFor(config.environment)?.credit ?? '') : credit.scheme
+    launched.value = { job, name: config.name || `training run (job ${job.id.slice(0, 8)})`, environment: config.environment, credit: creditShown, steps: config.steps ?? 0 }
     await refresh()
     return true
   }
@@ -203,6 +222,7 @@ export const useTrainingStore = defineStore('training', () => {
     const job = await start({ kind: 'train.run', workspaceId: id, params: { mode: 'resume', runId } })
     // Pending until the run shows this job as its own (the worker marks it running).
     if (job && selected.value?.jobId !== job.id) pendingJob.value = job.id
+    if (job) await refresh()
   }
 
   async function loadRollouts(step: number): Promise<void> {
@@ -213,5 +233,5 @@ export const useTrainingStore = defineStore('training', () => {
     if (page && workspaceId.value === id && selectedId.value === runId) rollouts.value = { step, page }
   }
 
-  return { workspaceId, runs, configs, questionSets, selectedId, selected, detail, overlay, rollouts, pendingJob, running, error, live, load, refresh, select, launch, stop, resume, loadRollouts, setOverlay }
+  return { workspaceId, runs, configs, questionSets, selectedId, selected, detail, overlay, rollouts, pendingJob, launched, launching: starting.pending, running, error, live, load, refresh, select, launch, stop, resume, loadRollouts, setOverlay }
 })

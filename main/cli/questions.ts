@@ -1,6 +1,6 @@
 /** `questions import|generate|split|list`: question sets for any corpus, over the same routes the Questions page uses. */
 import { readFileSync, statSync } from 'node:fs'
-import type { ImportReport, QuestionSplitSpec } from '../../preload/contract'
+import { DEFAULT_SPLIT_RATIOS, type ImportReport, type QuestionSplitSpec } from '../../preload/contract'
 import type { Cli } from './context'
 
 const MAX_BYTES = 64 * 1024 * 1024
@@ -65,7 +65,7 @@ export function registerQuestionCommands(cli: Cli): void {
     .command('split <workspaceId> <setId>')
     .description('draw train/dev/test splits by seed and ratio, or by a field of the imported rows (refused once a run used them)')
     .option('--seed <n>', 'seed', '1')
-    .option('--ratio <train:dev:test>', 'relative sizes', '8:1:1')
+    .option('--ratio <train:dev:test>', 'relative sizes (default: the demo world\'s, as the Questions page\'s form)', `${DEFAULT_SPLIT_RATIOS.train}:${DEFAULT_SPLIT_RATIOS.dev}:${DEFAULT_SPLIT_RATIOS.test}`)
     .option('--field <name>', 'split by this field instead (e.g. split)')
     .action((workspaceId: string, setId: string, o: { seed: string; ratio: string; field?: string }) =>
       withApi(async (call) => {
@@ -73,7 +73,7 @@ export function registerQuestionCommands(cli: Cli): void {
         if (o.field) spec = { method: 'field', field: o.field }
         else {
           const parts = o.ratio.split(':').map(Number)
-          if (parts.length !== 3 || parts.some((x) => !Number.isFinite(x))) throw new Error(`--ratio is train:dev:test, e.g. 8:1:1 (got ${o.ratio})`)
+          if (parts.length !== 3 || parts.some((x) => !Number.isFinite(x))) throw new Error(`--ratio is train:dev:test, e.g. 2:1:1 (got ${o.ratio})`)
           spec = { method: 'ratio', seed: Number(o.seed), ratios: { train: parts[0]!, dev: parts[1]!, test: parts[2]! } }
         }
         const d = await call('questions.split', { workspaceId, setId: Number(setId), spec })

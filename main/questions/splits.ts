@@ -3,7 +3,7 @@
  * or the value of a field of the imported rows. Each question keeps its split in the database, so a
  * split reads the same on every load; once a run has used one, the set's splits are frozen.
  */
-import type { QuestionSplitSpec } from '../../preload/contract'
+import { DEFAULT_SPLIT_RATIOS, type QuestionSplitSpec } from '../../preload/contract'
 import { corpusRepositories, questionColumns, type QuestionRecord, type WorkspaceHandle } from '../corpus/repository'
 import { seededRandom } from '../eval/bootstrap'
 import { QuestionSetError } from './errors'
@@ -16,7 +16,7 @@ export const SPLIT_NAMES = ['train', 'dev', 'test'] as const
  * questions of the 92 a size-1 world has, where 8:1:1 left 9 each and every figure a newcomer saw had
  * a bootstrap CI 30 to 67 points wide.
  */
-export const DEMO_SPLIT: QuestionSplitSpec = { method: 'ratio', seed: 1, ratios: { train: 2, dev: 1, test: 1 } }
+export const DEMO_SPLIT: QuestionSplitSpec = { method: 'ratio', seed: 1, ratios: { ...DEFAULT_SPLIT_RATIOS } }
 
 /** Splits every demo-world set that has none yet (a fresh one: no run can have used it). */
 export function splitNewDemoSets(raw: WorkspaceHandle, usage: QuestionUsage): void {

@@ -110,6 +110,8 @@ const CORPUS_WRITER = { lock: 'corpus', why: 'one corpus writer at a time, never
 const CORPUS_READER = { lock: 'corpus', shared: true, why: 'a run reads one corpus from start to end, so it waits while the corpus is being written' } as const satisfies JobExclusivity
 
 interface JobKindDef<P extends z.ZodType, R extends z.ZodType, W extends boolean> {
+  /** What the Jobs page calls it ("Findings run"). */
+  label: string
   summary: string
   /** Whether the job runs against a workspace (job.start then takes a workspaceId). */
   workspace: W
@@ -132,18 +134,18 @@ const kind = <P extends z.ZodType, R extends z.ZodType, W extends boolean>(def: 
  * from here. A kind added here without a runner is a type error in main/job-kinds.
  */
 export const jobKinds = {
-  'db.maintenance': kind({ summary: 'Integrity check and VACUUM of a workspace database', workspace: true, exclusive: 'workspace', params: MaintenanceParams.default({ vacuum: true }), result: MaintenanceResult }),
-  'corpus.ingest': kind({ summary: 'Ingest sources into a workspace corpus', workspace: true, exclusive: CORPUS_WRITER, params: IngestParams, result: IngestResult }),
-  'corpus.embed': kind({ summary: 'Embed every chunk with a GGUF model', workspace: true, exclusive: CORPUS_WRITER, params: EmbedParams, result: EmbedResult }),
-  'eval.run': kind({ summary: 'Evaluate a policy over a question split', workspace: true, exclusive: CORPUS_READER, params: EvalParams, result: EvalResult }),
-  'train.run': kind({ summary: 'A short RL run of the policy head (new, or resumed from its last completed step)', workspace: true, exclusive: CORPUS_READER, params: TrainParams, result: TrainResult }),
-  'ablation.run': kind({ summary: 'Run an ablation matrix: every row and seed on the same questions, then its paired results', workspace: true, exclusive: CORPUS_READER, params: AblationRunParams, result: AblationRunResult }),
-  'findings.run': kind({ summary: "Run the papers' matched experiments on the workspace (one ablation each, resumed by cell) and give each claim a verdict", workspace: true, exclusive: CORPUS_READER, params: FindingsRunParams, result: FindingsRunResult }),
-  'graph.export': kind({ summary: 'Export the graph as GraphML', workspace: true, writesPath: true, params: GraphExportParams.default({}), result: GraphExportResult }),
-  'questions.generate': kind({ summary: 'Generate bridge and comparison questions from the corpus graph, optionally rewritten (and checked) through a GGUF model', workspace: true, params: QuestionGenerateParams, result: QuestionGenerateResult }),
-  'questions.import': kind({ summary: 'Import a question set from a staged JSONL, JSON or CSV file (read off the main thread, written whole or not at all)', workspace: true, brief: true, params: QuestionImportParams, result: QuestionImportResult }),
-  'data.export': kind({ summary: 'Export a run or a question set as a file (CSV, JSONL, Parquet)', workspace: true, writesPath: true, params: ExportParams, result: ExportResult }),
-  'model.download': kind({ summary: 'Download a GGUF model and register it', workspace: false, params: ModelDownloadParams, result: ModelDownloadResult }),
+  'db.maintenance': kind({ label: 'Integrity check & vacuum', summary: 'Integrity check and VACUUM of a workspace database', workspace: true, exclusive: 'workspace', params: MaintenanceParams.default({ vacuum: true }), result: MaintenanceResult }),
+  'corpus.ingest': kind({ label: 'Corpus ingest', summary: 'Ingest sources into a workspace corpus', workspace: true, exclusive: CORPUS_WRITER, params: IngestParams, result: IngestResult }),
+  'corpus.embed': kind({ label: 'Embed chunks', summary: 'Embed every chunk with a GGUF model', workspace: true, exclusive: CORPUS_WRITER, params: EmbedParams, result: EmbedResult }),
+  'eval.run': kind({ label: 'Evaluation', summary: 'Evaluate a policy over a question split', workspace: true, exclusive: CORPUS_READER, params: EvalParams, result: EvalResult }),
+  'train.run': kind({ label: 'Training run', summary: 'A short RL run of the policy head (new, or resumed from its last completed step)', workspace: true, exclusive: CORPUS_READER, params: TrainParams, result: TrainResult }),
+  'ablation.run': kind({ label: 'Ablation', summary: 'Run an ablation matrix: every row and seed on the same questions, then its paired results', workspace: true, exclusive: CORPUS_READER, params: AblationRunParams, result: AblationRunResult }),
+  'findings.run': kind({ label: 'Findings run', summary: "Run the papers' matched experiments on the workspace (one ablation each, resumed by cell) and give each claim a verdict", workspace: true, exclusive: CORPUS_READER, params: FindingsRunParams, result: FindingsRunResult }),
+  'graph.export': kind({ label: 'GraphML export', summary: 'Export the graph as GraphML', workspace: true, writesPath: true, params: GraphExportParams.default({}), result: GraphExportResult }),
+  'questions.generate': kind({ label: 'Question generation', summary: 'Generate bridge and comparison questions from the corpus graph, optionally rewritten (and checked) through a GGUF model', workspace: true, params: QuestionGenerateParams, result: QuestionGenerateResult }),
+  'questions.import': kind({ label: 'Question import', summary: 'Import a question set from a staged JSONL, JSON or CSV file (read off the main thread, written whole or not at all)', workspace: true, brief: true, params: QuestionImportParams, result: QuestionImportResult }),
+  'data.export': kind({ label: 'Export', summary: 'Export a run or a question set as a file (CSV, JSONL, Parquet)', workspace: true, writesPath: true, params: ExportParams, result: ExportResult }),
+  'model.download': kind({ label: 'Model download', summary: 'Download a GGUF model and register it', workspace: false, params: ModelDownloadParams, result: ModelDownloadResult }),
 }
 type JobKinds = typeof jobKinds
 

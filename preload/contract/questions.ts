@@ -9,6 +9,12 @@ import { route } from './define'
 const WorkspaceId = z.string().min(1).max(64)
 const SetId = z.number().int().min(1)
 
+/**
+ * The ratio a set is split by unless one is asked for (the demo world's, the Questions page's form, `questions split`):
+ * 2:1:1 leaves held-out sets large enough for CIs worth reading on small sets (8:1:1 left 9 of 92 demo questions each).
+ */
+export const DEFAULT_SPLIT_RATIOS = { train: 2, dev: 1, test: 1 } as const
+
 /** How a set's splits are drawn: a seeded shuffle cut by ratio, or a field of the imported rows (e.g. "split"). */
 export const QuestionSplitSpec = z.discriminatedUnion('method', [
   z.strictObject({

@@ -71,7 +71,10 @@ describe('Ablations page: the matrix', () => {
     await until(() => w.find('[data-test=ablation-matrix]').exists(), 'the results table')
     expect(w.get('[data-test=ablation-current]').attributes('data-status')).toBe('done')
     expect(w.findAll('[data-test=ablation-matrix] tbody tr')).toHaveLength(2)
-    expect(w.get('[data-test=ablation-matrix] tr[data-label="scripted: oracle"] td[data-metric="sp.recall"]').text()).toMatch(/\d+\.\d%/)
+    expect(w.get('[data-test=ablation-matrix] tr[data-label="scripted: oracle"] td[data-metric="sp.f1"]').text()).toMatch(/\d+\.\d%/)
+    // The table opens on the judged metric (SP F1 on sentence gold), not the answerer's EM, and shows the headline metrics only.
+    expect(w.findAll('[data-test=ablation-matrix] thead th[data-metric]').map((th) => th.attributes('data-metric'))[0]).toBe('sp.f1')
+    expect(w.find('[data-test=ablation-matrix] thead th[data-metric="sp.recall"]').exists()).toBe(false)
     expect(w.find('[data-test=ablation-list] tr[data-status=done]').exists()).toBe(true)
   }, 600_000)
 })

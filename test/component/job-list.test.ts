@@ -1,6 +1,6 @@
 import { mount } from '@vue/test-utils'
 import { describe, expect, it } from 'vitest'
-import type { Job } from '../../preload/contract'
+import { JobKind, jobKinds, type Job } from '../../preload/contract'
 import JobList from '../../renderer/src/components/JobList.vue'
 import ProgressBar from '../../renderer/src/components/ProgressBar.vue'
 
@@ -30,6 +30,15 @@ describe('JobList', () => {
     expect(wrapper.get('[data-test=queue-position]').text()).toBe('#2 in queue')
     expect(wrapper.get('.job-message').text()).toBe('Waiting for db.maintenance running in this workspace')
     expect(wrapper.find('button').exists()).toBe(true)
+  })
+
+  it('names every kind by its declared label, never its raw name (a findings run is "Findings run")', () => {
+    const findings = { ...job({ id: 'fr' }), kind: 'findings.run', params: { findingsId: 3 } } as unknown as Job
+    const wrapper = mount(JobList, { props: { jobs: [findings, job({ id: 'd', status: 'done', progress: 1 })] } })
+    expect(wrapper.get('[data-job-id=fr] strong').text()).toBe('Findings run')
+    expect(wrapper.get('[data-job-id=d] strong').text()).toBe('Integrity check & vacuum')
+    expect(wrapper.text()).not.toContain('findings.run')
+    for (const kind of JobKind.options) expect(jobKinds[kind].label, kind).not.toMatch(/\./)
   })
 
   it('keeps running jobs as cards and lists finished ones as compact lines without progress bars', () => {

@@ -86,6 +86,9 @@ describe('Questions page', () => {
     const link = w.get('[data-test=gold-sentence] a').attributes('href')
     expect(link).toMatch(new RegExp(`^/workspaces/${workspaceId}/documents/\\d+\\?sentence=1&chunk=\\d+$`))
 
+    // A set not split yet offers the default ratio (the demo's 2:1:1, as `questions split`).
+    const ratio = () => ['train', 'dev', 'test'].map((s) => (w.get(`[data-test=split-${s}]`).element as HTMLInputElement).value).join(':')
+    expect(ratio()).toBe('2:1:1')
     await w.get('[data-test=split-train]').setValue(3)
     await w.get('[data-test=split-dev]').setValue(1)
     await w.get('[data-test=split-test]').setValue(1)
@@ -93,6 +96,8 @@ describe('Questions page', () => {
     await until(() => w.find('[data-test=split-count-test]').exists(), 'the split chips')
     expect(w.get('[data-test=split-count-train]').text()).toBe('train 3')
     expect(w.get('[data-test=split-count-test]').text()).toBe('test 1')
+    // The Re-split form shows how the set is split now, not a default.
+    expect(ratio()).toBe('3:1:1')
     await w.get('[data-test=filter-split]').setValue('train')
     await settle()
     expect(rows(w)).toHaveLength(3)

@@ -101,7 +101,7 @@ describe.runIf(run)('comparing training runs and trying a trained head (browser 
     await tryIt.locator('[data-test=try-environment]').selectOption('graph-menu')
     const head = tryIt.locator(`[data-test=try-policy-head][value="head:${runIds[1]}"]`)
     await head.waitFor({ state: 'attached' })
-    expect(await head.textContent()).toMatch(new RegExp(`^head · training run ${runIds[1]} · step \\d+ \\(`))
+    expect(await head.textContent()).toMatch(new RegExp(`^head · training run ${runIds[1]} · step \\d+ .*\\(graph-menu, \\w+ credit\\)$`))
     await tryIt.locator('[data-test=try-policy]').selectOption(`head:${runIds[1]}`)
     await tryIt.locator('[data-test=try-run]').click()
     await page.locator('[data-test=trajectory-steps] li.step').first().waitFor({ timeout: 600_000 })

@@ -54,5 +54,8 @@ describe('questions command line', () => {
     expect(json.questions.every((q) => q.provenance.origin === 'generated')).toBe(true)
     // A bad ratio is refused with the usage, and nothing changes.
     await expect(cli('questions', 'split', workspaceId, '2', '--ratio', '8:1')).rejects.toThrow(/--ratio is train:dev:test/)
+    // Without --ratio the set is split by the one default ratio (the demo world's and the Questions page's: 2:1:1).
+    const split = JSON.parse(await cli('--json', 'questions', 'split', workspaceId, '2')) as QuestionSetDetail
+    expect(split.splitSpec).toEqual({ method: 'ratio', seed: 1, ratios: { train: 2, dev: 1, test: 1 } })
   }, 600_000)
 })

@@ -83,12 +83,12 @@ export const useAblationsStore = defineStore('ablations', () => {
       const training = `outcome, ${draft.steps} step${draft.steps === 1 ? '' : 's'}`
       out.push({ key: 'head:after', label: draft.trainKind === 'gguf' ? `trains new GGUF weights: ${training}` : `trains a new head: ${training}`, policy: { kind: 'head', stage: 'after' } })
     }
-    // A finished run's head or GGUF weights evaluate as an ordinary policy where they speak the environment's protocol.
+    // A training run's head or GGUF weights (finished, or stopped at a checkpoint) evaluate as an ordinary policy where they speak the environment's protocol.
     const envs = trainingCatalog.catalog?.environments ?? []
     const protocol = envs.find((e) => e.name === draft.environment)?.protocol
     for (const t of trainedPolicies(trainedRuns.value)) {
       if (envs.find((e) => e.name === t.run.environment)?.protocol !== protocol) continue
-      out.push({ key: policyKey(t.spec), label: `${t.label} (finished run)`, policy: t.spec })
+      out.push({ key: policyKey(t.spec), label: t.label, policy: t.spec })
     }
     // A file trained here says which run and step wrote it (its name alone, "step-1.gguf", does not).
     const trainedBy = (m: (typeof models.models)[number]): string => (m.provenance ? ` (trained by run #${m.provenance.runId}, step ${m.provenance.step})` : '')
@@ -132,6 +132,27 @@ export const useAblationsStore = defineStore('ablations', () => {
     }
     return out
   })
+
+  /**
+   * Choosing a split takes all of it: Questions becomes the split's size (23 on the demo's test split, not 20), the
+   * offset 0; likewise the training rows' split. A set with splits starts on test (evaluated) and train (trained),
+   * as the Training launcher does.
+   */
+  const splitsOf = (setId: number | null) => runs.questionSets.find((s) => s.id === setId)?.splits ?? []
+  function takeSplit(which: 'eval' | 'train'): void {
+    const name = which === 'eval' ? draft.split : draft.trainSplit
+    const chosen = splitsOf(draft.questionSetId).find((s) => s.name === name)
+    if (!chosen) return
+    if (which === 'eval') Object.assign(draft, { offset: 0, limit: Math.max(1, chosen.count) })
+    else Object.assign(draft, { trainOffset: 0, trainLimit: Math.max(1, chosen.count) })
+  }
+  function takeSetDefaults(): void {
+    const names = new Set(splitsOf(draft.questionSetId).map((s) => s.name))
+    draft.split = names.has('test') ? 'test' : ''
+    draft.trainSplit = names.has('train') ? 'train' : ''
+    takeSplit('eval')
+    takeSplit('train')
+  }
 
   const chosenRows = computed(() => draft.chosen.flatMap((k) => templates.value.filter((t) => t.key === k && !t.disabled).map((t) => t.row)))
   const seeds = computed(() => draft.seeds.split(/[\s,]+/).filter(Boolean).map(Number))
@@ -305,7 +326,10 @@ export const useAblationsStore = defineStore('ablations', () => {
     await Promise.all([runs.load(workspaceId), trainingCatalog.load(), models.refresh()])
     trainedRuns.value = await useApi().call('training.runs', { workspaceId }).catch(() => [])
     await refreshList()
-    if (draft.questionSetId === null) draft.questionSetId = runs.questionSets[0]?.id ?? null
+    if (draft.questionSetId === null) {
+      draft.questionSetId = runs.questionSets[0]?.id ?? null
+      takeSetDefaults()
+    }
     if (baseline.value === null || !runs.finished.some((r) => r.id === baseline.value)) baseline.value = runs.finished.at(-1)?.id ?? null
     const headline = metricNames.value.find((n) => catalog.metric(n).headline && catalog.metric(n).direction !== 'none')
     if (metric.value === null || !metricNames.value.includes(metric.value)) metric.value = headline ?? metricNames.value[0] ?? null
@@ -331,7 +355,7 @@ export const useAblationsStore = defineStore('ablations', () => {
   return {
     error,
     // matrix
-    list, current, draft, chartMetric, policies, templates, chosenRows, seeds, live, refreshList, refreshCurrent, open, start, cancel, saveAndRun, rerun, remove, edit,
+    list, current, draft, chartMetric, policies, templates, chosenRows, seeds, takeSplit, takeSetDefaults, live, refreshList, refreshCurrent, open, start, cancel, saveAndRun, rerun, remove, edit,
     // comparison
     baseline, candidates, metric, result, comparedMetric, metricNames, load, compare,
   }

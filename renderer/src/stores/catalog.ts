@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
-import type { MetricInfo, RouteOutput } from '../../../preload/contract'
+import { judgedMetric, type MetricInfo, type RouteOutput } from '../../../preload/contract'
 import { useApi } from '../api'
 import { attemptInto } from './attempt'
 
@@ -75,8 +75,20 @@ export const useCatalogStore = defineStore('catalog', () => {
     else next.delete(name)
     picked.value = [...next]
   }
-  /** Of `available` (names stored in what the table shows), those to show as columns, in catalogue order. */
-  const columns = (available: Iterable<string>): MetricInfo[] => ordered(available).filter((n) => shownMetrics.value.has(n)).map(metric)
+  /** The metric a table of these stored names is judged by (SP F1 on sentence gold, paragraph F1 on paragraph gold), as training and compare judge. */
+  const judged = (available: Iterable<string>): string | null => {
+    const names = new Set(available)
+    return judgedMetric(catalog.value?.metrics ?? [], (m) => names.has(m))
+  }
+  /**
+   * Of `available` (names stored in what the table shows), those to show as columns: the judged metric first
+   * (a table never opens on the answerer's EM), then the rest in catalogue order.
+   */
+  const columns = (available: Iterable<string>): MetricInfo[] => {
+    const names = ordered(available)
+    const first = judged(names)
+    return [...(first !== null && shownMetrics.value.has(first) ? [first] : []), ...names.filter((n) => n !== first && shownMetrics.value.has(n))].map(metric)
+  }
 
-  return { catalog, error, load, addMetrics, environments, environment, policiesFor, usesHarness1Reward, metric, ordered, grouped, shownMetrics, toggleMetric, columns }
+  return { catalog, error, load, addMetrics, environments, environment, policiesFor, usesHarness1Reward, metric, ordered, grouped, shownMetrics, toggleMetric, judged, columns }
 })

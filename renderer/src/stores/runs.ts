@@ -9,21 +9,28 @@ import { useJobsStore } from './jobs'
 
 export type EvalInput = Extract<RouteInput<'job.start'>, { kind: 'eval.run' }>['params']
 
-/** A policy a finished training run trained, offered wherever a policy is chosen. */
+/** A policy a training run trained, offered wherever a policy is chosen. */
 export interface TrainedPolicy {
   key: string
-  /** "head · training run 3 · step 20", "GGUF · training run 4 · step 1". */
+  /** "head · training run 3 · step 20 · claim 1 (ablation #4) · credit: SNC · seed 1 (graph-menu, snc credit)": the run's name says which arm it was. */
   label: string
   run: TrainingRunSummary
   spec: Extract<PolicySpec, { kind: 'head' | 'gguf-run' }>
+  /** The checkpoints it can play: every completed step of a head (0..last), the last step's weights of a GGUF run. */
+  steps: { first: number; last: number }
 }
 
-/** The finished training runs' policies (a head, or GGUF weights), each named by its run and step. */
+/**
+ * The policies of the training runs that completed a step (a head, or GGUF weights): finished runs, and
+ * stopped or failed ones at their checkpoints, each named by its run, step and what the run was.
+ */
 export function trainedPolicies(training: readonly TrainingRunSummary[]): TrainedPolicy[] {
   return training.flatMap((run) => {
-    if (run.status !== 'done' || run.lastStep === null) return []
+    if (run.status === 'running' || run.lastStep === null) return []
     const spec = run.learner === 'gguf' ? { kind: 'gguf-run' as const, trainingRun: run.id } : { kind: 'head' as const, trainingRun: run.id }
-    return [{ key: `${spec.kind}:${run.id}`, label: trainedPolicyLabel(run.learner, run.id, run.lastStep), run, spec }]
+    const stopped = run.status === 'done' ? '' : ` (${run.status} at step ${run.lastStep})`
+    const what = `${run.name ? ` · ${run.name}` : ''} (${run.environment}, ${run.credit} credit)`
+    return [{ key: `${spec.kind}:${run.id}`, label: `${trainedPolicyLabel(run.learner, run.id, run.lastStep)}${stopped}${what}`, run, spec, steps: { first: run.learner === 'gguf' ? run.lastStep : 0, last: run.lastStep } }]
   })
 }
 

@@ -21,12 +21,13 @@ export interface FinishContext {
 }
 
 /**
- * The reward an environment family trains on when the server or the request names none: Harness-1's
- * published reward; for Harness-G the evidence F1 at the question's gold level (SP F1 on sentence gold,
- * paragraph F1 on paragraph gold, answer F1 without evidence gold). Without a question: sentence gold.
+ * The reward an environment trains on when the server or the request names none, by its protocol's declared
+ * default (the contract's PROTOCOL_TRAINING_DEFAULTS, as training's): Harness-1's published reward; else the
+ * evidence F1 at the question's gold level (SP F1 on sentence gold, paragraph F1 on paragraph gold, answer F1
+ * without evidence gold). Without a question: sentence gold.
  */
-export function defaultReward(family: 'harness-g' | 'harness-1', gold?: GoldProfile): RewardConfig {
-  if (family === 'harness-1') return rewardPreset('harness1-published').config
+export function defaultReward(protocol: Protocol, gold?: GoldProfile): RewardConfig {
+  if (protocolTrainingDefaults(protocol).reward === 'harness1') return rewardPreset('harness1-published').config
   const level = gold ? evidenceLevel(gold) : 'sentence'
   return rewardPreset(level === 'paragraph' ? 'paragraph-f1' : level === 'answer' ? 'answer-f1' : 'sp-f1').config
 }

@@ -133,7 +133,7 @@ export class EpisodeSessions {
     }
     // The reward must be computable on this question's gold; left out, it follows that gold's level.
     const gold = goldProfile([question])
-    const reward = body.reward ?? this.options.reward ?? defaultReward(factory.family, gold)
+    const reward = body.reward ?? this.options.reward ?? defaultReward(factory.protocol, gold)
     try {
       checkRewardFits(reward, gold, `question ${question.rowId}`, factory.family)
     } catch (err) {
@@ -283,7 +283,7 @@ export class EpisodeSessions {
 export function environmentsOf(options: Pick<SessionOptions, 'reward' | 'credit'>) {
   return environmentCatalog().map((e) => ({
     ...e,
-    reward: options.reward ?? defaultReward(e.family),
+    reward: options.reward ?? defaultReward(e.protocol),
     credit: options.credit ?? defaultCredit(e.protocol),
     systemPrompt: systemPrompt(e.protocol, promptParams(e.protocol, e.defaults)),
   }))

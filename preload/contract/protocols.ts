@@ -49,10 +49,9 @@ export const protocolCapabilities = (protocol: ProtocolName): ProtocolCapabiliti
 
 /**
  * What a training run of a protocol uses for each choice it leaves open, declared once: the train.run
- * resolver, the saved-config defaults of the training catalogue, the Training launcher's "Defaults" and the
- * Rewards page's environment switch all read this table. The credit must fit the protocol (creditFits; a unit
- * test checks it against the registry). The reward left open is not per protocol: it is the preset for the
- * train questions' gold level (README "Rewards fit the gold").
+ * resolver, saved configs, the training catalogue's defaults, the Training launcher's "Defaults", the Rewards
+ * page's environment switch and the environment server all read this table. The credit must fit the protocol
+ * (creditFits; a unit test checks it against the registry).
  */
 export interface ProtocolTrainingDefaults {
   /** A credit scheme name (main/rl/credit). */
@@ -61,15 +60,25 @@ export interface ProtocolTrainingDefaults {
   lambda: number
   /** An advantage estimator name (main/rl/estimators). */
   estimator: string
+  /**
+   * The reward: 'evidence', the F1 (+ all-gold bonus in training) of the finest gold level the train questions
+   * carry; 'harness1', Harness-1's published reward where they carry document gold (else as 'evidence'). Its
+   * preset follows from the questions' gold (rl/reward-schemes defaultRewardPreset).
+   */
+  reward: 'evidence' | 'harness1'
 }
 
 export const PROTOCOL_TRAINING_DEFAULTS = {
   // SNC reads the menu's previews of what each action would add.
-  'sentence-menu': { credit: 'snc', lambda: 0.5, estimator: 'grpo' },
+  'sentence-menu': { credit: 'snc', lambda: 0.5, estimator: 'grpo', reward: 'evidence' },
   // No previews: credit by the outcome alone.
-  'sentence-search': { credit: 'outcome', lambda: 0.5, estimator: 'grpo' },
-  'harness1-tools': { credit: 'outcome', lambda: 0.5, estimator: 'grpo' },
+  'sentence-search': { credit: 'outcome', lambda: 0.5, estimator: 'grpo', reward: 'evidence' },
+  // Harness-1 curates documents: sentence F1 is never measured on its episodes, its own reward is.
+  'harness1-tools': { credit: 'outcome', lambda: 0.5, estimator: 'grpo', reward: 'harness1' },
 } as const satisfies Record<ProtocolName, ProtocolTrainingDefaults>
+
+/** The reward family defaultRewardPreset and the environment server's default take for a protocol. */
+export const rewardFamilyOf = (defaults: Pick<ProtocolTrainingDefaults, 'reward'>): 'harness-g' | 'harness-1' => (defaults.reward === 'harness1' ? 'harness-1' : 'harness-g')
 
 export const protocolTrainingDefaults = (protocol: ProtocolName): ProtocolTrainingDefaults => PROTOCOL_TRAINING_DEFAULTS[protocol]
 

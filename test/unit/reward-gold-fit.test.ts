@@ -41,6 +41,16 @@ describe('rewards that fit the gold (MuSiQue-format, paragraph gold)', () => {
     expect(() => resolveTrainConfig(w.db.raw, { environment: 'graph-menu', reward: { weights: { 'answer.f1': 1, 'cost.turn': 0.01 } }, ...splits() })).not.toThrow()
   })
 
+  it('leaves reward, credit and estimator to the protocol: the Harness-1 tools train on their published reward with outcome credit', () => {
+    for (const environment of ['stateful', 'transcript']) {
+      const config = resolveTrainConfig(w.db.raw, { environment, ...splits() })
+      expect([environment, config.reward.weights, config.credit.scheme, config.estimator]).toEqual([environment, rewardPreset('harness1-published').config.weights, 'outcome', 'grpo'])
+    }
+    const menu = resolveTrainConfig(w.db.raw, { environment: 'graph-menu', ...splits() })
+    expect([menu.credit.scheme, menu.estimator]).toEqual(['snc', 'grpo'])
+    expect(resolveTrainConfig(w.db.raw, { environment: 'free-query', ...splits() }).credit.scheme).toBe('outcome')
+  })
+
   it('the train.run preflight stores the config resolved (the paragraph default): the worker runs what was checked', async () => {
     const asked = TrainParams.parse({ mode: 'new', config: { environment: 'graph-menu', ...splits() } })
     expect(asked.mode === 'new' && asked.config.reward).toBeUndefined()

@@ -9,7 +9,7 @@
  */
 import { existsSync } from 'node:fs'
 import type SQLite from 'better-sqlite3'
-import { creditFits, defaultReward, protocolTrainingDefaults, TrainConfigRequestSchema, type SavedTrainConfig, type TrainConfig, type TrainConfigRequest, type TrainConfigRequestInput, type ProtocolTrainingDefaults, PROTOCOL_NAMES } from '../../../preload/contract'
+import { creditFits, defaultReward, protocolTrainingDefaults, rewardFamilyOf, TrainConfigRequestSchema, type SavedTrainConfig, type TrainConfig, type TrainConfigRequest, type TrainConfigRequestInput, type ProtocolTrainingDefaults, PROTOCOL_NAMES } from '../../../preload/contract'
 import { createEnvironment, environmentContext, environmentFactory, protocolDeclaration } from '../../harness'
 import { candidateBuilder } from '../../policy/protocols'
 import { createScriptedPolicy } from '../../policy/scripted'
@@ -71,14 +71,16 @@ export function checkTrainChoices(raw: SQLite.Database, config: SavedTrainConfig
  * train.run preflight calls it with the dispatcher's parse and stores what it returns for the worker.
  */
 export function resolveParsedTrainConfig(raw: SQLite.Database, request: TrainConfigRequest): TrainConfig {
-  // The reward must be computable on the train questions; left out, it is the default for their gold level.
-  const gold = splitGoldProfile(raw, request.train)
-  const reward = request.reward ?? (gold.questions > 0 ? structuredClone(defaultRewardPreset(gold).config) : defaultReward())
-  // Left out, credit and estimator are the protocol's (SNC where the environment previews its actions, outcome otherwise).
+  // Left out, reward, credit and estimator are the protocol's: the reward for the train questions' gold level
+  // (Harness-1's published reward on the Harness-1 tools), SNC where the environment previews its actions, else outcome.
   const defaults = trainingDefaultsFor(request.environment)
+  const family = rewardFamilyOf(defaults)
+  // The reward must be computable on the train questions.
+  const gold = splitGoldProfile(raw, request.train)
+  const reward = request.reward ?? (gold.questions > 0 ? structuredClone(defaultRewardPreset(gold, family).config) : defaultReward())
   const credit = request.credit ?? { scheme: defaults.credit, lambda: defaults.lambda }
   const config: TrainConfig = { ...request, reward, credit, estimator: request.estimator ?? defaults.estimator }
-  if (gold.questions > 0) checkRewardFits(config.reward, gold, describeRange('train', config.train))
+  if (gold.questions > 0) checkRewardFits(config.reward, gold, describeRange('train', config.train), family)
   checkTrainChoices(raw, config)
   if (config.gguf && !existsSync(config.gguf.modelPath)) throw new Error(`No GGUF model file at ${config.gguf.modelPath}`)
   if (config.prior && !existsSync(config.prior.modelPath)) throw new Error(`No prior model file at ${config.prior.modelPath}`)

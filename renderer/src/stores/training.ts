@@ -10,6 +10,15 @@ import { useTrainingCatalogStore } from './training-catalog'
 type TrainStart = Extract<RouteInput<'job.start'>, { kind: 'train.run' }>
 export type NewTrainParams = Extract<TrainStart['params'], { mode: 'new' }>
 
+/** A run launched from this page whose run row the worker has not written yet: its job, and what the row shows meanwhile. */
+export interface LaunchedRun {
+  job: Job
+  name: string
+  environment: string
+  credit: string
+  steps: number
+}
+
 export interface LaunchInput {
   config: SavedTrainConfig
   /** The defaults, not a saved config: reward, credit and estimator are left to the backend, which picks the reward for the set's gold level and the environment's protocol's credit and estimator. */
@@ -42,8 +51,8 @@ export const useTrainingStore = defineStore('training', () => {
   const rollouts = ref<{ step: number; page: RouteOutput<'training.rollouts'> } | null>(null)
   /** A job just started whose run row the worker has not written yet: its run is selected once listed. */
   const pendingJob = ref<string | null>(null)
-  /** A new run's job, listed as a row from the moment the job exists until the worker writes the run's own row. */
-  const launched = ref<{ job: Job; name: string; environment: string; credit: string; steps: number } | null>(null)
+  /** New runs' jobs, each listed as a row from the moment its job exists (queued behind others, or starting) until the worker writes the run's own row. */
+  const launched = ref<LaunchedRun[]>([])
   /** From the click on Start training until the job exists or is refused: the button waits, a second click starts nothing. */
   const starting = pendingAction()
   const error = ref<string | null>(null)
@@ -61,10 +70,11 @@ export const useTrainingStore = defineStore('training', () => {
     if (!list || workspaceId.value !== id) return
     runs.value = list
     for (const r of list) if (r.jobId) jobIds.add(r.jobId)
+    const listed = new Set(list.map((r) => r.jobId))
+    if (launched.value.some((l) => listed.has(l.job.id))) launched.value = launched.value.filter((l) => !listed.has(l.job.id))
     const started = pendingJob.value ? list.find((r) => r.jobId === pendingJob.value) : undefined
     if (started) {
       pendingJob.value = null
-      launched.value = null
       if (selectedId.value !== started.id) {
         selectedId.value = started.id
         rollouts.value = null
@@ -120,15 +130,14 @@ export const useTrainingStore = defineStore('training', () => {
       api.on('job.status', (job: Job) => {
         if (job.kind !== 'train.run' || job.workspaceId !== workspaceId.value) return
         jobIds.add(job.id)
-        if (launched.value?.job.id === job.id) launched.value = { ...launched.value, job }
-        // A job that ended before its run showed it (it failed at once) is no longer pending; its reason shows.
-        if (job.id === pendingJob.value && job.status !== 'queued' && job.status !== 'running') {
-          pendingJob.value = null
-          if (launched.value?.job.id === job.id) {
-            launched.value = null
-            if (job.status === 'failed') error.value = job.error ?? 'The training job failed before its run started'
-          }
+        const ended = job.status !== 'queued' && job.status !== 'running'
+        const row = launched.value.find((l) => l.job.id === job.id)
+        if (row) {
+          // A job that ended before its run showed it (failed at once, or cancelled while queued) leaves the list; a failure's reason shows.
+          launched.value = ended ? launched.value.filter((l) => l !== row) : launched.value.map((l) => (l === row ? { ...l, job } : l))
+          if (ended && job.status === 'failed') error.value = job.error ?? 'The training job failed before its run started'
         }
+        if (job.id === pendingJob.value && ended) pendingJob.value = null
         void refresh()
       }),
     ]
@@ -144,7 +153,7 @@ export const useTrainingStore = defineStore('training', () => {
       detail.value = null
       rollouts.value = null
       pendingJob.value = null
-      launched.value = null
+      launched.value = []
       jobIds.clear()
     }
     await Promise.all([
@@ -201,7 +210,7 @@ export const useTrainingStore = defineStore('training', () => {
     pendingJob.value = job.id
     // The row shows at once: the job's, until the worker writes the run's (with the defaults, the protocol's credit, as the backend resolved it).
     const creditShown = input.defaults ? (useTrainingCatalogStore().defaultsFor(config.environment)?.credit ?? '') : credit.scheme
-    launched.value = { job, name: config.name || `training run (job ${job.id.slice(0, 8)})`, environment: config.environment, credit: creditShown, steps: config.steps ?? 0 }
+    launched.value = [{ job, name: config.name || `training run (job ${job.id.slice(0, 8)})`, environment: config.environment, credit: creditShown, steps: config.steps ?? 0 }, ...launched.value]
     await refresh()
     return true
   }

@@ -8,6 +8,7 @@ import { runEpisode, type Answerer, type Environment, type Policy, type Trajecto
 import { candidateBuilder, HeadPolicy, type PriorProvider } from '../../policy/head-policy'
 import type { PolicyHead } from '../../policy/head'
 import type { EvidenceResolver } from '../evidence'
+import type { EpisodeRewarder } from '../rewards'
 import type { StoredQuestion } from '../questions'
 import { scoreEpisode } from '../score'
 import type { TrainingStore } from './store'
@@ -28,15 +29,19 @@ export async function evaluateHead(env: Environment, head: PolicyHead, protocol:
   return evaluatePolicy(env, policy, questions, answerer, evidence, seed)
 }
 
-/** Any policy (greedy by its own settings) on the held-out split; `onTrajectory` sees each episode. */
-export async function evaluatePolicy(env: Environment, policy: Policy, questions: StoredQuestion[], answerer: Answerer, evidence: EvidenceResolver, seed: number, onTrajectory?: (t: Trajectory) => void): Promise<HeldOutResult> {
+/**
+ * Any policy (greedy by its own settings) on the held-out split; `onTrajectory` sees each episode. `rewarder`,
+ * the environment's reward scheme (Harness-1's), stores its terms and curated recall beside the metrics, as an
+ * evaluation run does, so a run trained on that reward has its headline on the held-out split too.
+ */
+export async function evaluatePolicy(env: Environment, policy: Policy, questions: StoredQuestion[], answerer: Answerer, evidence: EvidenceResolver, seed: number, onTrajectory?: (t: Trajectory) => void, rewarder?: EpisodeRewarder | null): Promise<HeldOutResult> {
   const perQuestion: Record<string, Record<string, number | null>> = {}
   for (const q of questions) {
     const t = await runEpisode(env, policy, q, (seed * 1_000_003 + q.rowId) >>> 0, {
       snapshots: false,
       finish: async (_e, outcome) => {
         const answer = outcome.answer ?? (await answerer.answer(q.question, evidence.evidenceTexts(outcome)))
-        const m = scoreEpisode(q, outcome, answer, evidence)
+        const m: Record<string, number | null> = { ...scoreEpisode(q, outcome, answer, evidence), ...(rewarder?.(q, outcome) ?? {}) }
         m['evidence.count'] = (outcome.evidence.sentenceIds ?? outcome.evidence.chunkIds ?? []).length
         return { answer, metrics: m }
       },

@@ -14,6 +14,7 @@ import type { Answerer } from '../../harness'
 import type { TrainConfig } from '../../rl/trainer'
 import { EvidenceResolver } from '../evidence'
 import { corpusSignature, loadQuestions } from '../questions'
+import { rewarderFor } from '../rewards'
 import { RunStore, runStore } from '../store'
 import { createGgufLearner, type GgufLearnerDeps, type TrainedGguf } from './gguf-learner'
 import { checkGgufTrainable } from './gguf-policy'
@@ -79,6 +80,8 @@ export async function runResolvedTraining(raw: SQLite.Database, config: TrainCon
   const train = loadQuestions(raw, config.train)
   const heldOut = loadQuestions(raw, config.heldOut)
   const rolloutCtx = { raw, evidence, answerer: deps.answerer, reward: config.reward, rewardScheme: factory.rewardScheme, credit: config.credit.scheme }
+  // The environment's own reward on the held-out split (Harness-1's, with the run's weight edits), as an evaluation run stores it.
+  const heldOutRewarder = rewarderFor(factory.rewardScheme, raw, config.reward.harness1Weights)
   let learner: (Learner & { model?(): TrainedGguf | null }) | null = null
   try {
     learner = config.gguf
@@ -87,10 +90,19 @@ export async function runResolvedTraining(raw: SQLite.Database, config: TrainCon
     const evaluate = async (l: Learner): Promise<HeldOutResult> => {
       const phase = await l.evalPolicy()
       try {
-        return await evaluatePolicy(evalEnv, phase.policy, heldOut, deps.answerer, evidence, config.seed, (t) => {
-          deps.throwIfCancelled()
-          l.observeHeldOut?.(t)
-        })
+        return await evaluatePolicy(
+          evalEnv,
+          phase.policy,
+          heldOut,
+          deps.answerer,
+          evidence,
+          config.seed,
+          (t) => {
+            deps.throwIfCancelled()
+            l.observeHeldOut?.(t)
+          },
+          heldOutRewarder,
+        )
       } finally {
         await phase.dispose()
       }

@@ -173,6 +173,8 @@ describe('Questions page', () => {
     expect((w.get('[data-test=generate-rewrite-model]').element as HTMLSelectElement).value).toBe(STORIES_260K)
     await w.get('[data-test=generate-rewrite-max]').setValue(3)
     await w.get('[data-test=question-generate]').trigger('submit')
+    // A second submit before the job exists starts nothing: one generate job.
+    await w.get('[data-test=question-generate]').trigger('submit')
     await until(() => w.find('[data-test=rewrite-counts]').exists(), 'the rewritten set', 300_000)
     await settle()
     const counts = w.get('[data-test=rewrite-counts]').text()
@@ -182,5 +184,6 @@ describe('Questions page', () => {
     expect(labels.slice(0, 3).every((l) => /^template \(rewrite by stories260K\.gguf@[0-9a-f]{12} rejected: [a-z-]+, .+\)$/.test(l))).toBe(true)
     expect(labels.slice(3).every((l) => l.startsWith('template (over the rewrite budget'))).toBe(true)
     expect(w.get('[data-test=generate-status]').text()).toContain('rewritten by stories260K.gguf@')
+    expect((await backend.call('job.list', { workspaceId, limit: 100 })).filter((j) => j.kind === 'questions.generate')).toHaveLength(1)
   }, 600_000)
 })

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PROTOCOL_TRAINING_DEFAULTS, type Job, type RouteOutput } from '../../preload/contract'
+import { answerInversions } from '../../renderer/src/stores/answer-caveat'
 import { callApi, closeBrowserApp, openBrowserApp, OUTPUT_DIR, requireChromium, type ServedApp } from '../helpers/browser'
 import { tempDir } from '../helpers/services'
 
@@ -231,6 +232,17 @@ describe.runIf(run)('launches, defaults and CI-judged differences in Chromium (b
     const stopped = runs.find((r) => r.name === 'stopped head at step 0')!
     expect(stopped.status).toBe('done')
     expect(stopped.config?.kind === 'evaluation' ? stopped.config.policy : null).toMatchObject({ kind: 'head', trainingRun: stoppedRun, step: 0 })
+
+    // The lexical stand-in answered every run: where its EM ranks two runs opposite to SP F1, the table says so.
+    const shown = await page.locator('[data-test=runs-table] thead th[data-metric]').evaluateAll((ths) => ths.map((th) => th.getAttribute('data-metric')!))
+    const catalogue = (await call<RouteOutput<'harness.catalog'>>('harness.catalog', {})).metrics
+    const info = (name: string) => catalogue.find((m) => m.name === name)!
+    expect(shown[0]).toBe('sp.f1')
+    const ranked = runs.filter((r) => r.kind !== 'train').map((r) => ({ label: `#${r.id} ${r.name}`, lexical: true, metrics: Object.fromEntries(Object.entries(r.metrics).map(([k, a]) => [k, a.mean])) }))
+    const inversions = answerInversions(ranked, shown.map(info), info('sp.f1'))
+    expect(await page.locator('[data-test=answer-inversion]').count()).toBe(Math.min(3, inversions.length))
+    await page.locator('[data-test=runs-table]').scrollIntoViewIfNeeded()
+    await page.screenshot({ path: join(OUTPUT_DIR, 'launch-defaults-runs-table.png'), fullPage: true })
 
     // Baseline random (seed 1), ticked first; the other random seed differs by chance alone.
     for (const name of ['random seed 1', 'random seed 2', 'greedy', 'oracle']) await page.locator(`[data-test=runs-table] tr[data-run="${id(name)}"] [data-test=run-select]`).check()

@@ -53,8 +53,9 @@ export const useFindingsStore = defineStore('findings', () => {
 
   async function load(workspaceId: string): Promise<void> {
     await runs.load(workspaceId)
-    if (!catalog.value.length) catalog.value = (await attempt(() => useApi().call('findings.catalog', {}))) ?? []
+    // Chosen as soon as the sets are known (the form shows then), so a click never finds the set unchosen.
     if (draft.value.questionSetId === null) draft.value.questionSetId = runs.questionSets[0]?.id ?? null
+    if (!catalog.value.length) catalog.value = (await attempt(() => useApi().call('findings.catalog', {}))) ?? []
     await refreshList()
   }
 
@@ -100,7 +101,11 @@ export const useFindingsStore = defineStore('findings', () => {
   async function createNow(): Promise<void> {
     const id = runs.workspaceId
     const { questionSetId, budget, seeds, policy, modelPath } = draft.value
-    if (!id || questionSetId === null) return
+    if (!id) return
+    if (questionSetId === null) {
+      error.value = 'Choose the question set the claims are tested on'
+      return
+    }
     if (policy === 'gguf' && !modelPath.trim()) {
       error.value = 'Choose the GGUF model whose weights the training arms train (an F32 .gguf policy model)'
       return

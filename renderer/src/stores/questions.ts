@@ -4,6 +4,7 @@ import type { ImportReport, Job, QuestionDetail, QuestionEdit, QuestionFilter, Q
 import { useApi } from '../api'
 import { attemptInto } from './attempt'
 import { liveSubscriptions } from './live'
+import { pendingAction } from './pending'
 
 export const QUESTION_PAGE = 50
 
@@ -198,16 +199,20 @@ export const useQuestionsStore = defineStore('questions', () => {
     return c && s ? { sentenceId: s.sentenceId, documentId: c.documentId, chunkId: c.chunkId, ord: s.ord, title: c.title, text: s.text } : undefined
   }
 
-  async function generate(params: GenerateParams): Promise<Job | undefined> {
-    const id = workspaceId.value
-    if (!id) return undefined
-    const job = await attempt(() => api().call('job.start', { kind: 'questions.generate', workspaceId: id, params }))
-    if (job) generating.value = job
-    return job
+  /** From the click until the generate job exists or is refused: a second click meanwhile starts nothing. */
+  const starting = pendingAction()
+  function generate(params: GenerateParams): Promise<Job | undefined> {
+    return starting.run(async () => {
+      const id = workspaceId.value
+      if (!id) return undefined
+      const job = await attempt(() => api().call('job.start', { kind: 'questions.generate', workspaceId: id, params }))
+      if (job) generating.value = job
+      return job
+    })
   }
 
   return {
-    workspaceId, sets, setId, detail, questions, total, offset, filter, lastImport, episodes, generating, error, live,
+    workspaceId, sets, setId, detail, questions, total, offset, filter, lastImport, episodes, generating, generateStarting: starting.pending, error, live,
     load, loadPage, selectSet, goTo, applyFilter, importFile, createSet, split, save, remove, showEpisodes, findSentences, sentenceOf, generate,
   }
 })

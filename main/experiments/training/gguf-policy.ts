@@ -4,6 +4,7 @@
  * the trainer's backend, and whether the native trainer can train the model at all.
  */
 import { existsSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { environmentFactory, promptParams, resolvedConfig, type Protocol } from '../../harness'
 import { checkGgufFile } from '../../llm/gguf-check'
 import { runtimeFrom, type LlmHome } from '../../llm/llama-runtime'
@@ -41,7 +42,7 @@ export async function checkGgufTrainable(gguf: GgufTrainConfig, llm: LlmHome | u
   }
   const trainer = await GgufTrainer.start({ backend: await trainerBackend(gguf, llm) })
   try {
-    const estimate = await trainer.estimate({ model: gguf.modelPath, optimizer: gguf.optimizer, contextSize: gguf.contextSize, lastBlocks: gguf.lastBlocks ?? -1, withBase: true })
+    const estimate = await trainer.estimate({ model: gguf.modelPath, optimizer: gguf.optimizer, contextSize: gguf.contextSize, lastBlocks: gguf.lastBlocks ?? -1, withBase: needsBase(gguf) })
     if (!estimate.trainable) throw untrainable(gguf.modelPath, estimate.reason)
   } finally {
     await trainer.close().catch(() => trainer.kill())
@@ -54,6 +55,15 @@ export async function ggufPolicyOn(gguf: GgufTrainConfig, environment: string, e
   const kind = ggufPolicyKind(environment, protocol)
   return createPolicy({ kind, modelPath: path, contextSize: gguf.contextSize, sequences: 1, recordTokens, maxTokens: gguf.maxTokens, restateQuestion: gguf.restateQuestion, extractiveQueries: gguf.extractiveQueries, sampling, ...promptParams(protocol, resolvedConfig(environment, envConfig)) }, await runtimeFrom(llm, `The GGUF policy ${path}`))
 }
+
+/**
+ * Whether a run loads the frozen base beside the policy: for the KL term (klCoef) or the KL guard's probe
+ * (klTarget). Neither asked for: no base, no base forward, no probe.
+ */
+export const needsBase = (gguf: GgufTrainConfig): boolean => gguf.klCoef > 0 || gguf.klTarget > 0
+
+/** The trainer's math threads: every core (an update runs alone; the step's rollouts wait for it). */
+export const trainerThreadCount = (): number => availableParallelism()
 
 /** The trainer's load request for a config: every option from the config (the trainer has no defaults). */
 export function loadRequestFor(gguf: GgufTrainConfig, model: string, options: { baseModel: string | null; optimizerState: string | null; threads: number }): LoadRequest {

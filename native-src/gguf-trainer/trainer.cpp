@@ -287,9 +287,26 @@ std::string cmd_estimate(const Json & req) {
   const int n_ctx = training_context((int) req.need_num("contextSize"), in.ctx_len);
   std::string reason = in.error;
   if (reason.empty() && (long long) n_ctx * in.n_vocab >= (1LL << 31)) reason = "a training context of " + std::to_string(n_ctx) + " tokens has more than 2^31 logits per datapoint over this vocabulary: use a shorter contextSize";
+  // the devices a run could use, with their memory: the app compares the estimate with them
+  std::string devices = "[";
+  for (size_t i = 0; i < ggml_backend_dev_count(); i++) {
+    ggml_backend_dev_t dev = ggml_backend_dev_get(i);
+    const enum ggml_backend_dev_type type = ggml_backend_dev_type(dev);
+    if (type != GGML_BACKEND_DEVICE_TYPE_CPU && type != GGML_BACKEND_DEVICE_TYPE_GPU) continue;
+    size_t free = 0, total = 0;
+    ggml_backend_dev_memory(dev, &free, &total);
+    devices += (devices.size() > 1 ? "," : "") + JsonOut()
+                   .str("name", ggml_backend_dev_name(dev))
+                   .str("type", type == GGML_BACKEND_DEVICE_TYPE_GPU ? "gpu" : "cpu")
+                   .integer("freeBytes", (long long) free)
+                   .integer("totalBytes", (long long) total)
+                   .done();
+  }
+  devices += "]";
   return JsonOut()
       .boolean("ok", true)
       .str("event", "estimate")
+      .raw("devices", devices)
       .boolean("trainable", reason.empty())
       .str("reason", reason)
       .integer("nParams", in.n_params)

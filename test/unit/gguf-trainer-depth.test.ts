@@ -14,9 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { GgufTrainSchema } from '../../preload/contract'
 import { loadRequestFor, trainRequestFor } from '../../main/experiments/training'
 import { readGgufHeader } from '../../main/llm/gguf-header'
-import { ensureTrainerBinary, GgufTrainer, GgufTrainerUnavailableError, type TrainerBinary, type TrainItem, type TrainResult } from '../../main/llm/training'
+import { ensureTrainerBinary, GgufTrainer, GgufTrainerUnavailableError, memoryShortfall, type TrainerBinary, type TrainItem, type TrainResult } from '../../main/llm/training'
 import { exitReason } from '../../main/llm/training/trainer-process'
-import { fixtureDir, repeatBlocks, STORIES_260K, storiesAvailable, storiesTitle, writeTinyLlama } from '../helpers/gguf'
+import { fixtureDir, repeatBlocks, STORIES_260K, storiesAvailable, storiesTitle, u32, writeTinyLlama } from '../helpers/gguf'
 
 let binary: TrainerBinary | null = null
 let unavailable = ''
@@ -129,6 +129,31 @@ describe.skipIf(!storiesAvailable)(storiesTitle('stories260K with its blocks rep
       }
     }, 600_000)
   }
+})
+
+describe('what cannot train, in words', () => {
+  it('refuses an architecture the packed layout cannot express, before anything loads', async (ctx) => {
+    if (!binary) return ctx.skip(`GGUF trainer unavailable: ${unavailable}`)
+    const model = join(tmp.dir, 'windowed.gguf')
+    writeTinyLlama(model, { layers: 2, embeddingLength: 32, heads: 2, extraMetadata: [['llama.attention.sliding_window', u32(128)]] })
+    const trainer = await GgufTrainer.start()
+    try {
+      const e = await trainer.estimate({ model, optimizer: 'sgd', contextSize: 64, lastBlocks: -1, withBase: false })
+      expect(e.trainable).toBe(false)
+      expect(e.reason).toContain('sliding-window attention')
+      await expect(trainer.load(loadRequestFor(config(model), model, { baseModel: null, optimizerState: null, threads: 1 }))).rejects.toThrow(/sliding-window attention/)
+    } finally {
+      await trainer.close()
+    }
+  }, 600_000)
+
+  it('refuses a run whose memory cannot fit the device it would train on', () => {
+    const estimate = { ok: true as const, event: 'estimate' as const, trainable: true, reason: '', nParams: 1e9, nTrainable: 9e8, nLayer: 16, contextSize: 512, estimatedBytes: 40 * 2 ** 30,
+      devices: [{ name: 'CPU', type: 'cpu' as const, freeBytes: 20 * 2 ** 30, totalBytes: 24 * 2 ** 30 }, { name: 'CUDA0', type: 'gpu' as const, freeBytes: 70 * 2 ** 30, totalBytes: 80 * 2 ** 30 }] }
+    expect(memoryShortfall(estimate, 0)).toMatch(/needs about 40\.0 GiB .* CPU has 24\.0 GiB/)
+    expect(memoryShortfall(estimate, -1)).toBeNull()
+    expect(memoryShortfall({ ...estimate, estimatedBytes: 90 * 2 ** 30 }, -1)).toMatch(/CUDA0 has 80\.0 GiB/)
+  })
 })
 
 describe('a trainer that dies', () => {

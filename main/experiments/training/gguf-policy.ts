@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os'
 import { environmentFactory, promptParams, resolvedConfig, type Protocol } from '../../harness'
 import { checkGgufFile } from '../../llm/gguf-check'
 import { runtimeFrom, type LlmHome } from '../../llm/llama-runtime'
-import { GgufTrainer, type LoadRequest, type ProbeItem, type TrainerBackend, type TrainItem, type TrainRequest } from '../../llm/training'
+import { GgufTrainer, memoryShortfall, type LoadRequest, type ProbeItem, type TrainerBackend, type TrainItem, type TrainRequest } from '../../llm/training'
 import { createPolicy, type LlmPolicy, type LlmPolicyKind } from '../../policy/llm-policy'
 import { policySide } from '../../policy/protocols'
 import { GGUF_ADAMW, type GgufTrainConfig } from '../../../preload/contract'
@@ -44,6 +44,8 @@ export async function checkGgufTrainable(gguf: GgufTrainConfig, llm: LlmHome | u
   try {
     const estimate = await trainer.estimate({ model: gguf.modelPath, optimizer: gguf.optimizer, contextSize: gguf.contextSize, lastBlocks: gguf.lastBlocks ?? -1, withBase: needsBase(gguf) })
     if (!estimate.trainable) throw untrainable(gguf.modelPath, estimate.reason)
+    const short = memoryShortfall(estimate, gguf.gpuLayers)
+    if (short) throw untrainable(gguf.modelPath, short)
   } finally {
     await trainer.close().catch(() => trainer.kill())
   }

@@ -69,6 +69,8 @@ export const EstimateReply = Ok.extend({
   nLayer: z.number(),
   contextSize: z.number(),
   estimatedBytes: z.number(),
+  /** The CPU and GPU devices the trainer sees, with their memory (the estimate is compared with them). */
+  devices: z.array(z.object({ name: z.string(), type: z.enum(['cpu', 'gpu']), freeBytes: z.number(), totalBytes: z.number() })),
 })
 export type TrainerEstimate = z.infer<typeof EstimateReply>
 

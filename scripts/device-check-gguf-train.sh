@@ -18,16 +18,21 @@ mkdir -p "$WORK"
 tar -C "$WORK" -xJf "$KIT"
 SRC="$(ls -d "$WORK"/llama.cpp-* | head -1)"
 CUDA=OFF
-if command -v nvcc >/dev/null 2>&1; then CUDA=ON; fi
+if command -v nvcc >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then CUDA=ON; fi
+CUDA="${DEVICE_CHECK_CUDA:-$CUDA}"
 ARCH="${CUDA_ARCH:-90}"
 t0=$(date +%s)
-if [ ! -f "$WORK/build/bin/libllama.so" ]; then
+# a build of the same kit and CUDA setting is kept between runs
+STAMP="$(basename "$SRC") CUDA=$CUDA ARCH=$ARCH"
+if [ ! -f "$WORK/build/bin/libllama.so" ] || [ "$(cat "$WORK/build/stamp" 2>/dev/null)" != "$STAMP" ]; then
+  rm -rf "$WORK/build"
   cmake -S "$SRC" -B "$WORK/build" -G "$(command -v ninja >/dev/null 2>&1 && echo Ninja || echo 'Unix Makefiles')" \
     -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON -DLLAMA_BUILD_COMMON=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_TOOLS=OFF \
     -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_SERVER=OFF -DLLAMA_BUILD_APP=OFF -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF \
     -DGGML_CUDA="$CUDA" -DCMAKE_CUDA_ARCHITECTURES="$ARCH" -DGGML_CUDA_FA=OFF -DGGML_CUDA_NCCL=OFF -DGGML_NATIVE=ON >"$WORK/cmake.log" 2>&1 \
     || { tail -30 "$WORK/cmake.log"; exit 1; }
   cmake --build "$WORK/build" -j "$JOBS" >"$WORK/build.log" 2>&1 || { tail -40 "$WORK/build.log"; exit 1; }
+  echo "$STAMP" >"$WORK/build/stamp"
 fi
 LIB="$WORK/build/bin"
 g++ -std=c++17 -O2 -o "$WORK/gguf-trainer" native-src/gguf-trainer/*.cpp -I"$SRC/include" -I"$SRC/ggml/include" \

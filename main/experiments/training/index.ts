@@ -9,5 +9,5 @@ export { trainingCatalog, trainConfigDefaults, defaultTrainEnvironment } from '.
 export { checkTrainChoices, resolveParsedTrainConfig, resolveTrainConfig } from './resolve-config'
 export { checkSavedConfig, deleteTrainConfig, getTrainConfig, listTrainConfigs, saveTrainConfig } from './configs'
 export { heldOutCompared, listTrainingRuns, runHeadline, trainingRollouts, trainingRun } from './queries'
-export { checkGgufTrainable, ggufPolicyOn, loadRequestFor, trainRequestFor } from './gguf-policy'
+export { checkGgufTrainable, ggufPolicyOn, loadRequestFor, needsBase, trainerThreadCount, trainRequestFor } from './gguf-policy'
 export type { TrainedGguf } from './gguf-learner'

@@ -111,6 +111,30 @@ export const RewriteCounts = z.object({
 })
 export type RewriteCounts = z.infer<typeof RewriteCounts>
 
+/**
+ * Why a generated candidate was not kept (main/questions/generate), in the order the checks run:
+ * a gold or hop sentence that is no prose (a reference, list or markup line, a fragment, a list page);
+ * no words to describe the bridge or the answer by; no answer in the second sentence; the question's
+ * words not leading back to its own gold; more than one thing where the first hop points; more than
+ * one article or sentence where the second hop points; more than one answer there; a question that
+ * quotes a gold sentence; the answer in the question; kept by the checks but beyond the cap.
+ */
+export const GenerationDrop = z.enum(['evidence-not-prose', 'no-cue', 'no-answer', 'gold-not-reached', 'bridge-not-unique', 'second-hop-not-unique', 'answer-not-unique', 'quotes-gold', 'answer-in-question', 'over-cap'])
+export type GenerationDrop = z.infer<typeof GenerationDrop>
+
+/** Counts by kind ("bridge", "comparison"). */
+const ByKind = z.record(z.string(), z.number())
+
+/** A generated set's yield, stored with the set: candidates, kept, and each dropped candidate's reason, by kind. */
+export const GenerationReport = z.object({
+  kind: z.literal('generation'),
+  seed: z.number(),
+  candidates: ByKind,
+  kept: ByKind,
+  dropped: z.partialRecord(GenerationDrop, ByKind),
+})
+export type GenerationReport = z.infer<typeof GenerationReport>
+
 export const QuestionSetDetail = z.object({
   id: z.number(),
   name: z.string(),
@@ -125,6 +149,8 @@ export const QuestionSetDetail = z.object({
   report: ImportReport.nullable(),
   /** Generated sets rewritten through a GGUF model: counts from the questions' provenance. */
   rewrites: z.array(RewriteCounts).default([]),
+  /** Generated sets: candidates, kept and dropped by reason (null for other sets and sets generated before the report). */
+  generation: GenerationReport.nullable().default(null),
 })
 export type QuestionSetDetail = z.infer<typeof QuestionSetDetail>
 
@@ -234,6 +260,8 @@ export const QuestionGenerateResult = z.object({
   candidates: z.record(z.string(), z.number()),
   /** Dropped because the answer is in the question, by kind. */
   answerInQuestion: z.record(z.string(), z.number()),
+  /** Every candidate not kept, by reason and kind (answer-in-question and over-cap included). */
+  dropped: GenerationReport.shape.dropped.default({}),
   seconds: z.number(),
   /** With the rewrite on: its counts and how long it took. */
   rewrite: RewriteCounts.extend({ /** 'plain' or the model's chat template wrapper. */ promptTemplate: z.string(), seconds: z.number(), questionsPerSecond: z.number() }).nullable().default(null),

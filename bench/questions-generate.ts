@@ -177,6 +177,8 @@ async function hotpot(tmpDir: string): Promise<void> {
 
 interface EvidenceLabel {
   corpus: string
+  /** The document's external id (passages of one article share a title). */
+  document: string
   title: string
   ord: number
   text: string
@@ -193,10 +195,10 @@ function evidenceAccuracy(): void {
   for (const corpus of [...new Set(items.map((x) => x.corpus))]) {
     const at = views.get(corpus)
     if (!at) continue
-    const lookup = at.raw.prepare('select s.id from sentences s join documents d on d.id = s.document_id where d.title = ? and s.ord = ?').pluck()
+    const lookup = at.raw.prepare('select s.id from sentences s join documents d on d.id = s.document_id where d.external_id = ? and s.ord = ?').pluck()
     const of = items.filter((x) => x.corpus === corpus)
     const flagged = (x: EvidenceLabel): boolean => {
-      const id = lookup.get(x.title, x.ord) as number | undefined
+      const id = lookup.get(x.document, x.ord) as number | undefined
       if (id === undefined) throw new Error(`${EVIDENCE_SAMPLE}: no sentence ${x.ord} of "${x.title}" in ${corpus}`)
       return at.view.flaw(id) !== null
     }

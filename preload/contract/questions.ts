@@ -44,6 +44,11 @@ export const QuestionProvenance = z.object({
   detail: z.string().optional(),
   /** Generated: the normalised answer occurs in the question text. */
   answerInQuestion: z.boolean().optional(),
+  /**
+   * Generated: per gold sentence, in the order of the question's path (a bridge's first hop, then its
+   * second), the words it must hold: the bridge entity; the bridge entity and the answer; a compared value.
+   */
+  marks: z.array(z.array(z.string())).optional(),
   /** Imported: scalar fields beyond the known ones (a split by field reads them). */
   fields: z.record(z.string(), z.string()).optional(),
   /** Edited by hand after it was imported or generated: its text and gold are no longer the origin's. */

@@ -141,7 +141,14 @@ export async function generateQuestionSet(raw: WorkspaceHandle, params: Omit<Que
     const report: GenerationReport = { kind: 'generation', seed: params.seed, candidates: result.candidates, kept: result.kept, dropped: result.dropped }
     const id = repo.createSet(params.name, `generated:seed=${params.seed}${rewrite ? `;rewrite=${rewrite.model}` : ''}`, questionColumns.generation.write(report))
     for (const { question: q, rewrite: record } of stored) {
-      const provenance: QuestionProvenance = { origin: 'generated', kind: q.form, detail: q.detail, answerInQuestion: answerInQuestion(q.question, q.answers), ...(record ? { rewrite: record } : {}) }
+      const provenance: QuestionProvenance = {
+        origin: 'generated',
+        kind: q.form,
+        detail: q.detail,
+        answerInQuestion: answerInQuestion(q.question, q.answers),
+        marks: q.gold.map((g) => g.contains),
+        ...(record ? { rewrite: record } : {}),
+      }
       repo.insert(id, {
         externalId: q.externalId,
         question: q.question,

@@ -119,12 +119,12 @@ export type RewriteCounts = z.infer<typeof RewriteCounts>
 /**
  * Why a generated candidate was not kept (main/questions/generate), in the order the checks run:
  * a gold or hop sentence that is no prose (a reference, list or markup line, a fragment, a list page);
- * no words to describe the bridge or the answer by; no answer in the second sentence; the question's
+ * a bridge or answer that is part of a longer name ("Rome" in "Treaties of Rome"); no words to describe the bridge or the answer by; no answer in the second sentence; the question's
  * words not leading back to its own gold; more than one thing where the first hop points; more than
  * one article or sentence where the second hop points; more than one answer there; a question that
  * quotes a gold sentence; the answer in the question; kept by the checks but beyond the cap.
  */
-export const GenerationDrop = z.enum(['evidence-not-prose', 'no-cue', 'no-answer', 'gold-not-reached', 'bridge-not-unique', 'second-hop-not-unique', 'answer-not-unique', 'quotes-gold', 'answer-in-question', 'over-cap'])
+export const GenerationDrop = z.enum(['evidence-not-prose', 'inside-another-name', 'no-cue', 'no-answer', 'gold-not-reached', 'bridge-not-unique', 'second-hop-not-unique', 'answer-not-unique', 'quotes-gold', 'answer-in-question', 'over-cap'])
 export type GenerationDrop = z.infer<typeof GenerationDrop>
 
 /** Counts by kind ("bridge", "comparison"). */

@@ -101,14 +101,22 @@ function bridgeFor(view: CorpusView, docs: GenMention[][], rand: () => number): 
 /** Answers must name something: a value with a digit, a name whose type its own words support. */
 function usableAnswer(m: Pick<GenMention, 'surface' | 'type'>): boolean {
   if (isStopPhrase(m.surface)) return false
-  // A date names a day, a month, a year or a century: "20 years" is a duration.
-  if (m.type === 'DATE') return /\b\d{3,4}s?\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\b|\bcentur(y|ies)\b/i.test(m.surface) && /\d/.test(m.surface)
+  // A date names a day, a month, a year or a century ("20 years" is a duration), and has no decimals (a footnote number run into it: "June 12, 1996.65").
+  if (m.type === 'DATE') return /\b\d{3,4}s?\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\b|\bcentur(y|ies)\b/i.test(m.surface) && /\d/.test(m.surface) && !/\d\.\d/.test(m.surface)
   if (VALUE_TYPES.has(m.type)) return /\d/.test(m.surface)
   return m.type === 'NORP' || m.type === 'LANGUAGE' || confidentType(m.surface, m.type)
 }
 
+/** A span inside a longer mention names a part of something else ("Rome" in "Treaties of Rome"): no bridge, no answer. */
+const insideAnother = (m: { start: number; end: number }, mentions: readonly { start: number; end: number }[]): boolean =>
+  mentions.some((x) => x.start <= m.start && x.end >= m.end && x.end - x.start > m.end - m.start)
+
+const mentionsAt = (view: CorpusView, m: GenMention) => view.sentences(m.documentId).find((s) => s.id === m.sentenceId)!.mentions
+
 function build(view: CorpusView, a: GenMention, b: GenMention): GeneratedQuestion | GenerationDrop {
   if (view.flaw(a.sentenceId) !== null || view.flaw(b.sentenceId) !== null) return 'evidence-not-prose'
+  const bMentions = mentionsAt(view, b)
+  if (insideAnother(a, mentionsAt(view, a)) || insideAnother(b, bMentions)) return 'inside-another-name'
   const bridgeCue = cueOf(a.text, a)
   if (!bridgeCue) return 'no-cue'
   // The second hop is named: the article on E when b is in it, else b's sentence by the words next to E.
@@ -121,10 +129,8 @@ function build(view: CorpusView, a: GenMention, b: GenMention): GeneratedQuestio
   }
   const name = a.name.toLowerCase()
   const aText = a.text.toLowerCase()
-  const answers = view
-    .sentences(b.documentId)
-    .find((s) => s.id === b.sentenceId)!
-    .mentions.filter((m) => m.entityId !== b.entityId && ANSWER_TYPES.includes(m.type) && wholeWordIn(b.text, m) && (m.end <= b.start || m.start >= b.end) && usableAnswer(m))
+  const answers = bMentions
+    .filter((m) => m.entityId !== b.entityId && ANSWER_TYPES.includes(m.type) && wholeWordIn(b.text, m) && (m.end <= b.start || m.start >= b.end) && !insideAnother(m, bMentions) && usableAnswer(m))
     .filter((m) => {
       const s = m.surface.toLowerCase()
       // The answer must be new: not part of E's name, not in the first sentence.

@@ -67,6 +67,8 @@ export function sentenceFlaw(text: string): SentenceFlaw | null {
   // Cut at a passage boundary or a bad split: no sentence end, or a start in the middle of a sentence.
   if (!/[.!?…]["”'’)\]]*$/u.test(body)) return 'fragment'
   if (/^\p{Ll}/u.test(body) && !/^\p{Ll}+\p{Lu}/u.test(body)) return 'fragment'
+  // The tail of a caption or a clause split off its sentence (", with military leaders during ...").
+  if (/^[,;:.)\]}]/.test(body)) return 'fragment'
   const lower = words.filter((w) => /^\p{Ll}/u.test(w)).length
   if (lower / words.length < MIN_LOWER_SHARE) return 'fragment'
   return null

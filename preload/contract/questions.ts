@@ -104,7 +104,7 @@ export type QuestionDetail = z.infer<typeof QuestionDetail>
 export const SplitUse = z.object({ runId: z.number(), name: z.string(), kind: z.string(), split: z.string() })
 
 /** Why a rewrite was refused (main/questions/generate/rewrite-check.ts), in check order. */
-export const RewriteRejection = z.enum(['empty', 'not-one-question', 'length', 'unchanged', 'contains-answer', 'quotes-gold', 'names-bridge', 'lost-entity', 'too-long-prompt'])
+export const RewriteRejection = z.enum(['empty', 'not-one-question', 'length', 'unchanged', 'contains-answer', 'quotes-gold', 'names-bridge', 'lost-entity', 'lost-cue', 'too-long-prompt'])
 export type RewriteRejection = z.infer<typeof RewriteRejection>
 
 /** How the GGUF rewrite of a generated set went: per model, accepted / rejected by reason / never sent. */

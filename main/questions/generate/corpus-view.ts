@@ -31,7 +31,11 @@ export class CorpusView {
   private readonly documents = new Map<number, ViewSentence[]>()
   private flaws: Map<number, SentenceFlaw> | null = null
 
-  constructor(private readonly repo: QuestionGenerationRepository) {
+  /** `throwIfCancelled` is called between documents while every sentence's flaw is read (a long read on a large corpus). */
+  constructor(
+    private readonly repo: QuestionGenerationRepository,
+    private readonly throwIfCancelled: () => void = () => undefined,
+  ) {
     for (const d of repo.documentTitles()) {
       this.titleOf.set(d.id, d.title)
       push(this.byTitle, d.title.toLowerCase(), d.id)
@@ -74,13 +78,13 @@ export class CorpusView {
 
   /** The sentence's flaw read in its document, null for prose (every document is read once, on first ask). */
   flaw(sentenceId: number): SentenceFlaw | null {
-    this.flaws ??= readFlaws(this.repo)
+    this.flaws ??= readFlaws(this.repo, this.throwIfCancelled)
     return this.flaws.get(sentenceId) ?? null
   }
 }
 
 /** Every sentence's flaw, a document at a time (sentences come in document order). */
-function readFlaws(repo: QuestionGenerationRepository): Map<number, SentenceFlaw> {
+function readFlaws(repo: QuestionGenerationRepository, throwIfCancelled: () => void): Map<number, SentenceFlaw> {
   const flaws = new Map<number, SentenceFlaw>()
   let documentId = -1
   let ids: number[] = []
@@ -89,6 +93,7 @@ function readFlaws(repo: QuestionGenerationRepository): Map<number, SentenceFlaw
   for (const s of repo.sentencesInOrder()) {
     if (s.documentId !== documentId) {
       close()
+      throwIfCancelled()
       documentId = s.documentId
       ids = []
       texts = []

@@ -37,7 +37,7 @@ export interface Generated {
 
 export function generateCandidates(raw: WorkspaceHandle, params: Pick<QuestionGenerateParams, 'seed' | 'kinds' | 'maxPerKind'>, reporter: GenerateReporter = silentReporter): Generated {
   const repo = corpusRepositories(raw).questionGeneration
-  const view = new CorpusView(repo)
+  const view = new CorpusView(repo, reporter.throwIfCancelled)
   // Each kind draws from its own stream, so asking for one kind does not change the other's questions.
   const out: Generated = { questions: [], dropped: {} }
   // Questions beyond the cap leave room for the answer filter.

@@ -133,7 +133,7 @@ def run(args, model, reqs, gpu, pack, save=None, threads=None):
     """Loads `model` (and itself as the frozen base), makes the updates, saves; returns the replies and seconds."""
     t = Trainer(args.trainer, args.lib, gpu)
     try:
-        load = t.call("load", model=model, baseModel=model, optimizerState=None, optimizer="adamw", weightDecay=0.0, beta1=0.9, beta2=0.999,
+        load = t.call("load", model=model, baseModel=model, optimizerState=None, optimizer=args.optimizer, weightDecay=0.0, beta1=0.9, beta2=0.999,
                       eps=1e-8, lastBlocks=-1, contextSize=args.context, threads=threads or os.cpu_count(), gpuLayers=-1 if gpu else 0, memoryLimitBytes=0)
         replies = []
         for items in reqs:
@@ -186,13 +186,17 @@ def rel(a, b):
     return abs(a - b) / max(1e-12, abs(b))
 
 
-def check(args, label, layers, embd, ff, heads, vocab, n_seq, lo, hi, compare):
-    """compare: GPU vs CPU weights after the updates (saved and read back); else speed only (the CPU makes 2 updates)."""
-    model = os.path.join(args.work, f"{label}.gguf")
-    t0 = time.time()
-    n_params = write_llama(model, layers, embd, ff, heads, vocab, 4096, seed=layers)
-    print(f"model {label}: {layers} layers, {n_params:,} parameters (vocab {vocab}, embd {embd}, ff {ff}, heads {heads}), "
-          f"context {args.context}, written in {time.time() - t0:.0f} s", flush=True)
+def check(args, label, layers, embd, ff, heads, vocab, n_seq, lo, hi, compare, model=None):
+    """compare: GPU vs CPU weights after the updates (saved and read back); else speed only (the CPU makes 2 updates).
+    model: an existing GGUF (its vocabulary size in `vocab`) instead of a random one."""
+    if model is None:
+        model = os.path.join(args.work, f"{label}.gguf")
+        t0 = time.time()
+        n_params = write_llama(model, layers, embd, ff, heads, vocab, 4096, seed=layers)
+        print(f"model {label}: {layers} layers, {n_params:,} parameters (vocab {vocab}, embd {embd}, ff {ff}, heads {heads}), "
+              f"context {args.context}, written in {time.time() - t0:.0f} s", flush=True)
+    else:
+        print(f"model {label}: {model}", flush=True)
     reqs = requests(vocab, n_seq, lo, hi, args.updates, seed=layers)
     backends = (["gpu"] if args.gpu else []) + ["cpu"]
     results = {}
@@ -219,7 +223,7 @@ def check(args, label, layers, embd, ff, heads, vocab, n_seq, lo, hi, compare):
                   f"grad norm gpu {a['gradNorm']:.6f} cpu {b['gradNorm']:.6f} rel diff {rel(a['gradNorm'], b['gradNorm']):.2e}", flush=True)
         if compare:
             cos, ng, nc = weight_change_cosine(model, results["gpu"][1], results["cpu"][1])
-            print(f"weight-change {label}: cosine gpu vs cpu {cos:.6f} after {args.updates} packed AdamW updates (|dw| gpu {ng:.4g} cpu {nc:.4g})", flush=True)
+            print(f"weight-change {label}: cosine gpu vs cpu {cos:.6f} after {args.updates} packed {args.optimizer} updates (|dw| gpu {ng:.4g} cpu {nc:.4g})", flush=True)
         gs = sorted(r["seconds"] for r in g[1:]) or [g[0]["seconds"]]
         cs = sorted(r["seconds"] for r in cpu[1:]) or [cpu[0]["seconds"]]
         print(f"update ratio {label}: gpu {gs[len(gs) // 2]:.3f} s cpu ({os.cpu_count()} threads) {cs[len(cs) // 2]:.3f} s: {cs[len(cs) // 2] / gs[len(gs) // 2]:.1f}x", flush=True)
@@ -241,10 +245,17 @@ def main():
     ap.add_argument("--context", type=int, default=512)
     ap.add_argument("--updates", type=int, default=3)
     ap.add_argument("--big", type=int, default=1, help="also the 508.6M-parameter 8-layer model (speed)")
+    ap.add_argument("--optimizer", default="adamw", choices=["adamw", "sgd"])
+    ap.add_argument("--deep", type=int, default=1, help="the 32-layer random llama (GPU vs CPU)")
+    ap.add_argument("--models", default="", help="comma-separated GGUF files to compare GPU vs CPU as well")
     args = ap.parse_args()
     # the same update on every backend, at depth: a 32-layer llama of small width, every block trainable,
     # 8 sequences sharing nothing but the packing
-    check(args, "deep32", 32, 256, 688, 8, 2048, 8, 60, 240, compare=True)
+    for path in [m for m in args.models.split(",") if m]:
+        # a trained model (stories260K, or its blocks repeated): real weights, a 512-token vocabulary
+        check(args, os.path.basename(path).removesuffix(".gguf"), 0, 0, 0, 0, 512, 8, 60, 240, compare=True, model=path)
+    if args.deep:
+        check(args, "deep32", 32, 256, 688, 8, 2048, 8, 60, 240, compare=True)
     if args.big:
         # speed: 8 layers, vocab 32,000, 508.6M parameters; 4 sequences of 200-400 tokens
         check(args, "wide8", 8, 2048, 4949, 32, 32000, 4, 200, 400, compare=False)

@@ -95,7 +95,9 @@ long long estimate_bytes(const Inspection & in, int n_ctx, bool adamw, bool with
   // the loss on the logits rows: logits, softmax, log-softmax, products and their gradients (more with the base's rows)
   const long long head = (long long) n_ctx * in.n_vocab * f * (with_base ? 12 : 8);
   const long long kv = 2LL * in.n_layer * n_ctx * in.n_embd * f * (with_base ? 3 : 2);
-  return weights + state + activations + head + kv;
+  // the process itself, llama.cpp's inference contexts and their compute buffers
+  const long long fixed = 48LL << 20;
+  return fixed + weights + state + activations + head + kv;
 }
 
 int training_context(int requested, uint32_t model_ctx) {

@@ -125,7 +125,6 @@ export async function createGgufLearner({ raw, config, runId, checkpoint, deps, 
     const estimate = await cancellable(trainer.estimate({ ...common, withBase: needsBase(gguf) }))
     if (!estimate.trainable) throw untrainable(gguf.modelPath, estimate.reason)
     deps.progress(0, 'training', `Loading ${estimate.nTrainable.toLocaleString('en')} trainable parameters: about ${Math.ceil(estimate.estimatedBytes / 2 ** 20)} MiB for training`)
-    // The update runs alone (the step's rollouts wait for it): every core.
     await cancellable(trainer.load(loadRequestFor(gguf, current, { baseModel: needsBase(gguf) ? gguf.modelPath : null, optimizerState, threads: trainerThreadCount() })))
     baseSha256 = await sha256File(gguf.modelPath)
     if (!gguf.klTarget) {

@@ -4,10 +4,9 @@
  * the trainer's backend, and whether the native trainer can train the model at all.
  */
 import { existsSync } from 'node:fs'
-import { availableParallelism } from 'node:os'
 import { environmentFactory, promptParams, resolvedConfig, type Protocol } from '../../harness'
 import { checkGgufFile } from '../../llm/gguf-check'
-import { runtimeFrom, type LlmHome } from '../../llm/llama-runtime'
+import { defaultThreadCount, runtimeFrom, type LlmHome } from '../../llm/llama-runtime'
 import { GgufTrainer, memoryShortfall, type LoadRequest, type ProbeItem, type TrainerBackend, type TrainItem, type TrainRequest } from '../../llm/training'
 import { createPolicy, type LlmPolicy, type LlmPolicyKind } from '../../policy/llm-policy'
 import { policySide } from '../../policy/protocols'
@@ -64,8 +63,12 @@ export async function ggufPolicyOn(gguf: GgufTrainConfig, environment: string, e
  */
 export const needsBase = (gguf: GgufTrainConfig): boolean => gguf.klCoef > 0 || gguf.klTarget > 0
 
-/** The trainer's math threads: every core (an update runs alone; the step's rollouts wait for it). */
-export const trainerThreadCount = (): number => availableParallelism()
+/**
+ * The trainer's math threads: the cores less one, as for generation. Every core was measured faster on an
+ * idle machine and 4-5x slower on a busy one (ggml's threads spin at each op's barrier while the OS runs
+ * something else on their core: 31 CPU-s against 6 for the same update at load 15 on 2 cores).
+ */
+export const trainerThreadCount = (): number => defaultThreadCount()
 
 /** The trainer's load request for a config: every option from the config (the trainer has no defaults). */
 export function loadRequestFor(gguf: GgufTrainConfig, model: string, options: { baseModel: string | null; optimizerState: string | null; threads: number }): LoadRequest {

@@ -17,6 +17,7 @@ import { corpusSignature, loadQuestions } from '../questions'
 import { RunStore, runStore } from '../store'
 import { createGgufLearner, type GgufLearnerDeps, type TrainedGguf } from './gguf-learner'
 import { checkGgufTrainable } from './gguf-policy'
+import { formatDuration, remainingSeconds, type StepTiming } from '../../../common'
 import { createHeadLearner } from './head-learner'
 import { evaluatePolicy, firstHeldOut, type HeldOutResult } from './held-out'
 import type { Learner, StepGroupRollout } from './learner'
@@ -97,6 +98,7 @@ export async function runResolvedTraining(raw: SQLite.Database, config: TrainCon
     }
     let before: HeldOutResult | null = null
     const first = checkpoint ? checkpoint.step + 1 : 0
+    const timing: StepTiming[] = []
     // Each progress line carries the last finished step's mean reward, so a terminal shows the curve as it grows.
     let lastStep = ''
     for (let step = first; step < config.steps; step++) {
@@ -109,6 +111,7 @@ export async function runResolvedTraining(raw: SQLite.Database, config: TrainCon
         if (step === 0) before = heldOutNow
       }
       const tRollouts = performance.now()
+      const heldOutSeconds = heldOutNow ? (tRollouts - t0) / 1000 : null
       const phase = await learner.rolloutPolicy()
       const groups: StepGroupRollout[][] = []
       try {
@@ -129,9 +132,12 @@ export async function runResolvedTraining(raw: SQLite.Database, config: TrainCon
       const diagnostics: Record<string, unknown> = {
         ...update.diagnostics,
         rolloutsPerSecond: rolloutSeconds > 0 ? rollouts / rolloutSeconds : 0,
+        rolloutSeconds,
+        heldOutSeconds,
         seconds: (performance.now() - t0) / 1000,
         heldOut: heldOutNow ? meanOf(heldOutNow) : null,
       }
+      timing.push({ seconds: diagnostics.seconds as number, heldOutSeconds })
       store.saveStep(
         id,
         step,
@@ -141,7 +147,7 @@ export async function runResolvedTraining(raw: SQLite.Database, config: TrainCon
       )
       learner.committed?.(step, update.checkpoint)
       const rewards = groups.flat().map((x) => x.rollout.reward.total)
-      lastStep = ` · step ${step + 1} mean reward ${(rewards.reduce((a, b) => a + b, 0) / Math.max(1, rewards.length)).toFixed(3)}`
+      lastStep = ` · step ${step + 1} mean reward ${(rewards.reduce((a, b) => a + b, 0) / Math.max(1, rewards.length)).toFixed(3)}${remainingWords(timing, config, step)}`
       deps.onStep?.(step, diagnostics)
     }
     const after = await evaluate(learner)
@@ -157,6 +163,12 @@ export async function runResolvedTraining(raw: SQLite.Database, config: TrainCon
   } finally {
     await learner?.dispose()
   }
+}
+
+/** "about N min left" from the steps this process measured: the rest of the steps, and the final held-out pass. */
+function remainingWords(timing: StepTiming[], config: TrainConfig, step: number): string {
+  const left = remainingSeconds(timing, { steps: config.steps, evalInterval: config.evalInterval }, step)
+  return left === null ? '' : ` · about ${formatDuration(left)} left`
 }
 
 /** A stored run's config (resolved when the run was created) and answerer, parsed from its row, for resuming it. */

@@ -30,6 +30,28 @@ static uint32_t u32_key(gguf_context * g, const std::string & key) {
   return 0;
 }
 
+// Whether a key holds something other than zero: a non-zero number, or an array with a non-zero integer.
+static bool key_nonzero(gguf_context * g, const std::string & key) {
+  const int64_t id = gguf_find_key(g, key.c_str());
+  if (id < 0) return false;
+  const gguf_type t = gguf_get_kv_type(g, id);
+  if (t == GGUF_TYPE_ARRAY) {
+    const gguf_type et = gguf_get_arr_type(g, id);
+    const size_t n = gguf_get_arr_n(g, id);
+    const void * data = et == GGUF_TYPE_STRING ? nullptr : gguf_get_arr_data(g, id);
+    for (size_t i = 0; i < n && data; i++) {
+      if (et == GGUF_TYPE_INT32 && ((const int32_t *) data)[i] != 0) return true;
+      if (et == GGUF_TYPE_UINT32 && ((const uint32_t *) data)[i] != 0) return true;
+    }
+    return false;
+  }
+  if (t == GGUF_TYPE_UINT32) return gguf_get_val_u32(g, id) != 0;
+  if (t == GGUF_TYPE_INT32) return gguf_get_val_i32(g, id) != 0;
+  if (t == GGUF_TYPE_UINT64) return gguf_get_val_u64(g, id) != 0;
+  if (t == GGUF_TYPE_BOOL) return gguf_get_val_bool(g, id);
+  return true;  // a string or another type: there is something
+}
+
 Inspection inspect_gguf(const std::string & path, int last_blocks) {
   Inspection r;
   ggml_context * meta = nullptr;
@@ -71,7 +93,8 @@ Inspection inspect_gguf(const std::string & path, int last_blocks) {
       {".wkv.head_size", "RWKV (recurrent) layers"},
   };
   for (const auto & u : unsupported) {
-    if (r.error.empty() && gguf_find_key(g, (r.arch + u.suffix).c_str()) >= 0) {
+    // present and non-zero: llama.cpp writes every hyperparameter into a saved file, a window of 0 included
+    if (r.error.empty() && key_nonzero(g, r.arch + u.suffix)) {
       r.error = r.arch + " has " + u.why + ": the trainer lays out one causal mask and one position per token, so it cannot train this architecture";
     }
   }

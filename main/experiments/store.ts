@@ -168,6 +168,10 @@ export class RunStore {
         raw,
         "select json_extract(outcome_json, '$.endReason') as reason, count(*) as count from episodes where run_id = ? group by reason order by count desc, reason",
       ),
+      wallClockGuards: statement<[number], { episodes: number; steps: number }>(
+        raw,
+        "select count(*) as episodes, coalesce(sum(g), 0) as steps from (select json_extract(outcome_json, '$.wallClockGuards') as g from episodes where run_id = ?) where g > 0",
+      ),
       trainSteps: statement<[number], { min: number | null; max: number | null }>(raw, 'select min(train_step) as min, max(train_step) as max from episodes where run_id = ?'),
       sameQuestion: statement<[number, number, number], ComparableRecord>(
         raw,
@@ -330,6 +334,12 @@ export class RunStore {
   /** The run's end reasons with how many episodes ended so, most frequent first. */
   endReasons(runId: number): { reason: string; count: number }[] {
     return this.s.endReasons().all(runId).map((r) => ({ reason: r.reason ?? '', count: r.count }))
+  }
+
+  /** The run's episodes (and their steps) whose results a wall-clock safety net cut short: figures that depend on machine load. */
+  wallClockGuards(runId: number): { episodes: number; steps: number } {
+    const r = this.s.wallClockGuards().get(runId)!
+    return { episodes: Number(r.episodes), steps: Number(r.steps) }
   }
 
   /** First and last training step with stored rollouts, or null when the run has none. */

@@ -127,6 +127,7 @@ export class RunStore {
          values (?, ?, 'running', ?, ?, ?, ?, ?, ?) returning id`,
       ),
       finishRun: statement<[RunRecord['status'], string, string | null, string, number], never>(raw, 'update runs set status = ?, summary_json = ?, error = ?, finished_at = ? where id = ?'),
+      failRunsOfJob: statement<[string, string, string], never>(raw, "update runs set status = 'failed', error = ?, finished_at = ? where job_id = ? and status = 'running'"),
       runs: statement<[], RunWithEpisodeCount>(raw, 'select r.*, (select count(*) from episodes e where e.run_id = r.id) as episodes from runs r order by r.id desc'),
       trainRunStatus: statement<[number], RunRecord['status']>(raw, "select status from runs where id = ? and kind = 'train'", { pluck: true }),
       insertEpisode: statement<[number, number | null, string, number, string, string, string, string, number, number, number, string | null, Buffer | null], Pick<EpisodeRecord, 'id'>>(
@@ -195,6 +196,11 @@ export class RunStore {
 
   finishRun(runId: number, status: 'done' | 'failed' | 'cancelled', summary: unknown, error?: string): void {
     this.s.finishRun().run(status, JSON.stringify(summary), error ?? null, new Date().toISOString(), runId)
+  }
+
+  /** Runs a job left "running" when it ended without finishing them (its process died, its disk filled): failed, with the job's reason; how many. */
+  failRunsOfJob(jobId: string, error: string): number {
+    return this.s.failRunsOfJob().run(error, new Date().toISOString(), jobId).changes
   }
 
   /** Every run, newest first, with its stored episode count. */

@@ -4,6 +4,7 @@ import type { ParseOptions } from '../corpus/parsers'
 import { CHUNK_TOKENIZER } from '../corpus/tokens'
 import { IngestFileError } from '../corpus/types'
 import { writeMeta } from '../db/meta'
+import { storageFailureOf } from '../db/storage-error'
 import { computeEntityLinks } from '../graph/links'
 import { FileWorkerPool, FileWorkerUnavailable, type WorkerStartOptions } from './isolation'
 import { DEFAULT_FILE_LIMITS, FileBudgetError, limitsSignature, type FileLimits } from './limits'
@@ -185,6 +186,8 @@ export async function runIngest(raw: SQLite.Database, source: IngestSource, opti
         summary.outcomes.push({ label: unit.label, status: 'ingested', ...(processed.notes.length > 0 ? { notes: processed.notes } : {}) })
       } catch (err) {
         if (!(err instanceof Error) || err.name === 'JobCancelledError' || err instanceof FileWorkerUnavailable) throw err
+        // The database's disk full or read-only is not the file's fault: the ingest stops (and resumes here when run again).
+        if (!(err instanceof IngestFileError) && !(err instanceof FileBudgetError) && storageFailureOf(err)) throw err
         const reason: FileFailureReason = err instanceof IngestFileError || err instanceof FileBudgetError ? err.reason : 'internal'
         const message = err instanceof FileBudgetError ? `${unit.label}: ${err.message}` : err.message
         writer.writeFailure({ ...record, signature: TRANSIENT.has(reason) ? '' : failedUnder }, reason, message)

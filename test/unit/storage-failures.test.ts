@@ -10,10 +10,11 @@
  *   - on a read-only folder, commands that only read work, and the others say which folder is not writable.
  */
 import { execFileSync } from 'node:child_process'
-import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statfsSync, writeSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statfsSync, writeFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { generateDemoWorld } from '../../main/corpus/demo-world'
 import { storageFailureOf } from '../../main/db/storage-error'
 import { cliOutcome, withBackend } from '../helpers/cli'
 import { tempDir } from '../helpers/services'
@@ -150,6 +151,29 @@ describe.skipIf(cannotMount !== null)('a data folder whose disk fills during a t
     expect(resumed.code, resumed.stderr).toBe(0)
     expect(JSON.parse(resumed.stdout)).toMatchObject({ runId, status: 'done' })
     expect(rows<{ steps: number }>(workspaceDb, `select count(*) as steps from train_steps where run_id = ${runId}`)[0]!.steps).toBe(6)
+    expect(integrity(workspaceDb)).toBe('ok')
+  }, 900_000)
+
+  it('stops an ingest the same way (never as a "done" job with failed files), and running it again completes it', async () => {
+    // Some 1.5 MB of prose in 300 files, read from outside the full disk.
+    const source = join(tmp.dir, 'texts')
+    mkdirSync(source, { recursive: true })
+    const articles = generateDemoWorld({ seed: 4, size: 1 }).documents
+    for (let i = 0; i < 300; i++) writeFileSync(join(source, `f${String(i).padStart(3, '0')}.txt`), `${articles[i % articles.length]!.text}\n\nCopy ${i}.`.repeat(3))
+    const filler = fill(disk, 500 * 1024)
+    const failed = await cliOutcome(data, ['corpus', 'ingest', workspaceId, '--folder', source])
+    expect(failed.code, failed.stderr).toBe(1)
+    expect(failed.stderr).not.toMatch(/^\s+at /m)
+    const errors = failed.stderrLines.filter((l) => l.text.startsWith('Error:'))
+    expect(errors).toHaveLength(1)
+    expect(errors[0]!.text).toMatch(new RegExp(`^Error: job \\S+ \\(corpus\\.ingest\\) failed: the disk holding .* is full \\(.*; free some space, then continue with: npm run cli -- --data-dir \\S+ corpus ingest ${workspaceId} --folder ${source.replace(/[/.]/g, '\\$&')}$`))
+    rmSync(filler)
+    const again = await cliOutcome(data, ['--json', 'corpus', 'ingest', workspaceId, '--folder', source])
+    expect(again.code, again.stderr).toBe(0)
+    const files = rows<{ status: string; n: number }>(workspaceDb, "select status, count(*) as n from source_files where path like '%/texts/%' or path like 'f%' group by status")
+    expect(files).toEqual([{ status: 'ok', n: 300 }])
+    const jobs = rows<{ status: string }>(join(data, 'app.db'), "select status from jobs where kind = 'corpus.ingest' order by created_at")
+    expect(jobs.map((j) => j.status)).toEqual(['done', 'failed', 'done'])
     expect(integrity(workspaceDb)).toBe('ok')
   }, 900_000)
 })

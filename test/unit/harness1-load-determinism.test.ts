@@ -7,6 +7,8 @@
  * its stored summary and `runs show`.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunSummary } from '../../preload/contract'
 import { cliOn, withBackend as withBackendOn } from '../helpers/cli'
@@ -90,5 +92,17 @@ describe('Harness-1 under machine load', () => {
     }
     const shown = await cli('runs', 'show', workspaceId, String(guarded.id))
     expect(shown).toContain(`Wall-clock guard fired in ${guarded.wallClockGuards!.steps} step`)
+  }, 600_000)
+
+  it('a training run stores it too: its rollouts and held-out evaluations, none when the guard never fires', async () => {
+    const train = async (envConfig: Record<string, unknown>) => {
+      const config = join(tmp.dir, `train-${Object.keys(envConfig).length}.json`)
+      writeFileSync(config, JSON.stringify({ envConfig }))
+      const out = JSON.parse(await cli('--json', 'train', workspaceId, '--env', 'stateful', '--split', '0:4', '--held-out', '4:3', '--steps', '1', '--config', config)) as { runId: number }
+      return (JSON.parse(await cli('--json', 'runs', 'list', workspaceId)) as RunSummary[]).find((r) => r.id === out.runId)!
+    }
+    expect((await train({})).wallClockGuards).toEqual({ episodes: 0, steps: 0 })
+    const guarded = await train({ grepTimeBudgetMs: 0.000001 })
+    expect(guarded.wallClockGuards!.episodes).toBeGreaterThan(0)
   }, 600_000)
 })

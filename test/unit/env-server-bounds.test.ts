@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { startEnvServer, type EnvServer } from '../../main/env-server'
-import { WS_MAX_QUEUED } from '../../main/env-server/openenv'
+import { OpenEnvSession, OpenEnvSessions, WS_MAX_QUEUED } from '../../main/env-server/openenv'
+import { defaultQuestionOf } from '../../main/env-server/questions'
 import { RETRIEVE_MAX_PASSAGES } from '../../main/env-server/retrieve'
 import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
 
@@ -78,8 +79,11 @@ describe('a /ws session', () => {
     const before = await stats()
     const ws = await opened()
     for (let i = 0; i < 500; i++) ws.send(JSON.stringify({ type: 'reset', data: { seed: i } }))
-    // Every byte handed to the kernel before the client goes.
-    await until(async () => ws.bufferedAmount === 0)
+    // The server has read them all (refused, run or waiting) before the client goes: a reset connection discards unread bytes.
+    await until(async () => {
+      const s = await stats()
+      return s.ws.refused - before.ws.refused + (s.created - before.created) + s.ws.queued >= 500
+    })
     leave(ws)
     const health = await fetch(`${server.url}/v1/health`, { headers: { authorization: authorised.authorization() } })
     expect(health.status).toBe(200)
@@ -89,14 +93,33 @@ describe('a /ws session', () => {
       return s.ws.sessions === 0 && s.ws.queued === 0 && s.open === 0
     })
     const after = await stats()
-    return { created: after.created - before.created, refused: after.ws.refused - before.ws.refused, dropped: after.ws.dropped - before.ws.dropped }
+    const counts = { created: after.created - before.created, refused: after.ws.refused - before.ws.refused, dropped: after.ws.dropped - before.ws.dropped }
+    console.log(`env-server-bounds: 500 resets, then the socket went: ${JSON.stringify(counts)}, health answered ${health.status}`)
+    return counts
   }
 
+  it('drops every waiting message when it closes: only the one in hand runs, and its episode goes too', async () => {
+    const registry = new OpenEnvSessions(WS_MAX_QUEUED)
+    const session = new OpenEnvSession(server.sessions, defaultQuestionOf(demo.db.raw), registry)
+    const created = server.sessions.counters().created
+    const answers = Array.from({ length: WS_MAX_QUEUED }, (_, i) => session.handle(JSON.stringify({ type: 'reset', data: { seed: i } })))
+    expect(registry.stats()).toMatchObject({ sessions: 1, queued: WS_MAX_QUEUED })
+    await session.close()
+    const replies = await Promise.all(answers)
+    // At most the message already in hand ran; every other one was dropped unhandled.
+    const ran = server.sessions.counters().created - created
+    expect(ran).toBeLessThanOrEqual(1)
+    expect(registry.stats()).toEqual({ sessions: 0, queued: 0, max_queued: WS_MAX_QUEUED, refused: 0, dropped: WS_MAX_QUEUED - ran })
+    expect(replies.filter((r) => r === null)).toHaveLength(WS_MAX_QUEUED - ran)
+    expect(server.sessions.counters().open).toBe(0)
+    expect(await session.handle(JSON.stringify({ type: 'state' }))).toBeNull()
+  })
+
   it('500 resets then a dropped socket: what waited is dropped with it, far fewer than 500 run, and health answers', async () => {
-    // No close frame: the connection is reset (the server's kernel may discard bytes not yet read).
+    // No close frame: the connection is reset.
     const { created, refused, dropped } = await flood((ws) => ws.terminate())
-    expect(refused + dropped + created).toBeLessThanOrEqual(500)
-    expect(refused).toBeGreaterThan(0)
+    expect(refused + dropped + created).toBe(500)
+    expect(refused).toBeGreaterThan(250)
     expect(created).toBeLessThan(250)
   })
 

@@ -71,7 +71,19 @@ export async function runResolvedTraining(raw: SQLite.Database, config: TrainCon
     runId ??
     runs.createRun({ kind: 'train', name: config.name || (config.gguf?.teacher ? `warm start · gguf · ${config.environment} · from ${config.gguf.teacher}` : `train · ${config.gguf ? `gguf · ${config.environment}` : config.environment} · ${config.credit.scheme}`), config: { kind: 'training', ...config, envConfig: { ...factory.defaults, ...config.envConfig }, answerer: deps.answererSpec ?? { kind: 'lexical' }, answererName: deps.answerer.name }, seed: config.seed, appVersion: deps.appVersion, corpusSignature: corpusSignature(raw), jobId: deps.jobId })
   if (runId !== null) runs.resumeRun(id, deps.jobId)
-  const summary = (extra: Record<string, unknown>) => ({ ...extra, steps: store.diagnostics(id).length, bytesPerRollout: store.bytesPerRollout(id) })
+  /** Held-out episodes of this process's last evaluation that a wall-clock guard cut short (their figures then depend on load). */
+  let heldOutGuards = { episodes: 0, steps: 0 }
+  // Rollouts (stored episodes) plus every held-out evaluation (each step's diagnostics, and the final one here).
+  const wallClockGuards = (final: { episodes: number; steps: number } | null) => {
+    const held = store.diagnostics(id).map((d) => (d.diagnostics as { heldOutWallClockGuards?: { episodes: number; steps: number } | null }).heldOutWallClockGuards)
+    return [...held, final].reduce<{ episodes: number; steps: number }>((t, g) => (g ? { episodes: t.episodes + g.episodes, steps: t.steps + g.steps } : t), runs.wallClockGuards(id))
+  }
+  const summary = (extra: Record<string, unknown>, final: { episodes: number; steps: number } | null = null) => ({
+    ...extra,
+    steps: store.diagnostics(id).length,
+    bytesPerRollout: store.bytesPerRollout(id),
+    wallClockGuards: wallClockGuards(final),
+  })
   const checkpoint = store.lastCheckpoint(id)
   const ctx = environmentContext(raw)
   const env = createEnvironment(config.environment, ctx, config.envConfig)
@@ -87,10 +99,13 @@ export async function runResolvedTraining(raw: SQLite.Database, config: TrainCon
       : await createHeadLearner(config, factory.protocol, checkpoint, deps.llm)
     const evaluate = async (l: Learner): Promise<HeldOutResult> => {
       const phase = await l.evalPolicy()
+      heldOutGuards = { episodes: 0, steps: 0 }
       try {
         return await evaluatePolicy(evalEnv, phase.policy, heldOut, deps.answerer, evidence, config.seed, (t) => {
           deps.throwIfCancelled()
           l.observeHeldOut?.(t)
+          const g = t.outcome.wallClockGuards ?? 0
+          if (g > 0) heldOutGuards = { episodes: heldOutGuards.episodes + 1, steps: heldOutGuards.steps + g }
         })
       } finally {
         await phase.dispose()
@@ -136,6 +151,7 @@ export async function runResolvedTraining(raw: SQLite.Database, config: TrainCon
         heldOutSeconds,
         seconds: (performance.now() - t0) / 1000,
         heldOut: heldOutNow ? meanOf(heldOutNow) : null,
+        heldOutWallClockGuards: heldOutNow ? heldOutGuards : null,
       }
       timing.push({ seconds: diagnostics.seconds as number, heldOutSeconds })
       store.saveStep(
@@ -153,7 +169,7 @@ export async function runResolvedTraining(raw: SQLite.Database, config: TrainCon
     const after = await evaluate(learner)
     before ??= firstHeldOut(store, id, config.seed)
     const extra = (await learner.finish?.()) ?? {}
-    runs.finishRun(id, 'done', summary({ aggregates: after.aggregates, before: before?.aggregates ?? null, heldOutAfter: after.perQuestion, heldOutBefore: before?.perQuestion ?? null, ...extra }))
+    runs.finishRun(id, 'done', summary({ aggregates: after.aggregates, before: before?.aggregates ?? null, heldOutAfter: after.perQuestion, heldOutBefore: before?.perQuestion ?? null, ...extra }, heldOutGuards))
     deps.progress(1, 'done', `${config.steps} steps${lastStep}`)
     return { runId: id, steps: config.steps, before, after, config, ...(learner.model ? { model: learner.model() } : {}) }
   } catch (err) {

@@ -5,6 +5,28 @@
  * and the renderer (the launcher's estimate) compute the same figures.
  */
 
+/**
+ * Diagnostics a step stores that measure this machine's wall time, not the run: a resumed or repeated run with
+ * the same seed matches another in every diagnostic but these.
+ */
+export const WALL_TIME_DIAGNOSTICS = [
+  'seconds',
+  'rolloutSeconds',
+  'heldOutSeconds',
+  'rolloutsPerSecond',
+  'secondsPerUpdate',
+  'tokensPerSecond',
+  'trainedTokensPerSecond',
+  'trainerPeakRssBytes',
+] as const
+
+/** A step's diagnostics without its wall-time figures (what a seeded run reproduces). */
+export function withoutWallTime(diagnostics: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...diagnostics }
+  for (const k of WALL_TIME_DIAGNOSTICS) delete out[k]
+  return out
+}
+
 /** One finished step's wall time and, at an evaluation step, the part its held-out pass took. */
 export interface StepTiming {
   seconds: number

@@ -5,3 +5,4 @@
 export { formatBytes } from './bytes'
 export { fnv1a } from './hash'
 export { ciSide, signDecimals } from './ci'
+export { expectedRunSeconds, fitRunShape, formatDuration, remainingSeconds, RUN_SHAPES, type GgufRates, type RunShape, type StepTiming } from './run-time'

@@ -28,7 +28,7 @@ import type { Token } from 'node-llama-cpp'
 import { GgufTrainSchema } from '../preload/contract'
 import { startEnvServer } from '../main/env-server'
 import { runTraining, type HeldOutResult } from '../main/experiments/training'
-import { LlamaRuntime } from '../main/llm/llama-runtime'
+import { getSharedRuntime, LlamaRuntime } from '../main/llm/llama-runtime'
 import { evaluateTarget } from '../main/llm/scoring'
 import { LexicalAnswerer } from '../main/policy/answerer/lexical-answerer'
 import { computeReward, rewardPreset } from '../main/rl/reward-schemes'
@@ -124,6 +124,7 @@ const app = await runTraining(raw, { ...config, gguf: GgufTrainSchema.parse({ mo
   progress: () => {},
   throwIfCancelled: () => {},
   ggufDir: out.dir,
+  llm: getSharedRuntime,
   onStep: (step, d) => {
     console.log(`app step ${step}: ${fmt(d.seconds as number, 2)} s${d.heldOut ? ' (with a held-out evaluation)' : ''}, ${fmt(d.rolloutsPerSecond as number, 2)} rollouts/s in its rollouts, ${fmt(d.turns as number, 1)} turns per rollout, train reward ${fmt(d.reward as number)}`)
     if (!d.heldOut) appSteps.push(d.seconds as number)

@@ -2,12 +2,16 @@
 (hidden 64, 2 layers), a byte-level BPE tokenizer trained with ``tokenizers`` on the prompts the server gives (so a
 prompt is hundreds of tokens, not thousands of bytes) and TRL's own Qwen2.5 chat template (TRL knows how to parse its
 ``<tool_call>`` replies). A randomly initialised model never writes a parseable tool call, so a short supervised
-warm-up teaches the tool-call format on a few correct calls built from the environment's own prompts: ``choose`` with
-ids from the first menu (graph-menu) and ``search_corpus`` with the question (stateful). The share of sampled replies
-that parse as a tool call is measured before and after the warm-up.
+warm-up teaches the tool-call format on a few correct calls built from the environment's own episodes: on graph-menu,
+``choose`` with ids from the menu at each of the first WARMUP_TURNS turns of a scripted episode played on the server
+(each later turn's prompt is the earlier turns' calls and tool results, token for token as TRL 1.13 builds them), ANSWER
+among the choices from the second turn on, so a sampled episode goes on after a tool result and ends on its own;
+``search_corpus`` with the question on stateful. The share of sampled replies that parse as a tool call is measured
+before and after the warm-up.
 """
 
 import json
+import math
 import re
 import tempfile
 import time
@@ -20,9 +24,14 @@ from trl import GRPOConfig
 from trl.chat_template_utils import add_response_schema, parse_response, qwen2_5_chat_template
 
 SPECIAL = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
-# The warm-up stops below this mean loss per call token (the menu ids' entropy alone is about 0.06), or after so many steps.
-WARMUP_LOSS = 0.075
+# The warm-up stops once the mean loss per call token is within this margin of its floor (the entropy of choosing
+# uniformly among a prompt's target calls), or after so many steps.
+WARMUP_MARGIN = 0.002
 WARMUP_MAX_STEPS = 300
+# Graph-menu warm-up turns per training question (the scripted episode's first turns).
+WARMUP_TURNS = 4
+# Tokens sampled per reply when measuring the share of parseable calls (a call is a few dozen).
+VALID_SHARE_TOKENS = 96
 
 
 def tool_call_text(name, arguments):
@@ -49,37 +58,71 @@ def tools_of(instance):
     return [m for n, m in inspect.getmembers(instance, predicate=inspect.ismethod) if n not in ("reset", "get_reward") and not n.startswith("_")]
 
 
+def menu_targets(text, answer):
+    """Correct ``choose`` ids from a menu observation: its first two SELECTs, first LOOKUP and first WIDEN, and ANSWER when ``answer``."""
+    ids = re.findall(r"^\s{2}([A-Z]\d*)\s{2}", text, re.M)
+    return [i for i in ids if i[0] == "S"][:2] + [i for i in ids if i[0] == "L"][:1] + [i for i in ids if i[0] == "W"][:1] + (["A"] if answer and "A" in ids else [])
+
+
+def tool_suffix_ids(tok, name, content):
+    """The ids TRL 1.13 appends after a generated call for its tool result (GRPOTrainer._get_tool_suffix_ids: the chat
+    template over a dummy call with and without the tool message, cut after the call's end-of-turn token)."""
+    call = [{"role": "user", "content": "dummy"}, {"role": "assistant", "content": "", "tool_calls": [{"type": "function", "function": {"name": name, "arguments": {}}}]}]
+    prefix = tok.apply_chat_template(call, add_generation_prompt=False, tokenize=True, return_dict=False)
+    full = tok.apply_chat_template(call + [{"role": "tool", "name": name, "content": content}], add_generation_prompt=True, tokenize=True, return_dict=False)
+    eos = [i for i, t in enumerate(prefix) if t == tok.eos_token_id]
+    prefix = prefix[: eos[-1] + 1] if eos else prefix
+    assert full[: len(prefix)] == prefix, "the chat template's tool turn does not extend the call"
+    return full[len(prefix):]
+
+
 def warmed_policy(factories, rows, max_completion, t0):
     """The tokenizer and the model, warmed up on correct tool calls for ``rows`` (each with its ``environment``)."""
-    # The warm-up prompts: each row's conversation as TRL renders it (reset's text appended to the user turn, that
-    # environment's tools), and correct tool calls built from what the server shows in that episode.
+    # The warm-up episodes: each row's conversation as TRL renders it (reset's text appended to the user turn, that
+    # environment's tools), then on graph-menu a scripted episode's turns: at each, the correct calls of that menu
+    # (the targets), the call played, and the tool result it got from the server.
     plain = byte_tokenizer()
-    prompts, targets = [], []
+    prompts, episodes = [], []
     for row in rows:
         env = factories[row["environment"]]()
         created_text = env.reset(**{k: v for k, v in row.items() if k != "environment"})
         conversation = row["prompt"][:-1] + [{**row["prompt"][-1], "content": row["prompt"][-1]["content"] + created_text}]
+        turns = []
         if row["environment"] == "graph-menu":
-            ids = re.findall(r"^\s{2}([A-Z]\d*)\s{2}", created_text, re.M)
-            chosen = [i for i in ids if i[0] == "S"][:2] + [i for i in ids if i[0] == "L"][:1] + [i for i in ids if i[0] == "W"][:1] + ["A"]
-            calls = [tool_call_text("choose", {"menu_id": i}) for i in chosen]
+            text = created_text
+            for t in range(WARMUP_TURNS):
+                targets = menu_targets(text, answer=t > 0)
+                played = next((i for i in targets if i[0] == "S"), targets[0])
+                result = env.choose(menu_id=played) if t < WARMUP_TURNS - 1 else None
+                turns.append(([tool_call_text("choose", {"menu_id": i}) for i in targets], tool_call_text("choose", {"menu_id": played}), result))
+                if result is None or env._episode.done:
+                    break
+                text = result
         else:
             question = re.search(r"# Question\n(.+)", created_text).group(1).strip()
             # A short query: the question's first multi-word name after its first word, else its first three words.
             names = re.findall(r"[A-Z][a-z]+(?: [A-Z][a-z]+)+", question.split(" ", 1)[-1])
-            calls = [tool_call_text("search_corpus", {"query": names[0] if names else " ".join(question.split()[:3])})]
+            turns.append(([tool_call_text("search_corpus", {"query": names[0] if names else " ".join(question.split()[:3])})], None, None))
         env._episode.close()
         prompts.append((conversation, tools_of(env), row["environment"]))
-        targets.append(calls)
+        episodes.append(turns)
     rendered = [plain.apply_chat_template(c, tools=t, add_generation_prompt=True, tokenize=False) for c, t, _ in prompts]
-    tok = byte_tokenizer(rendered + [x for calls in targets for x in calls])
+    tok = byte_tokenizer(rendered + [x for turns in episodes for calls, _, result in turns for x in calls + [result or ""]])
     tok = add_response_schema(tok)
 
-    config = LlamaConfig(vocab_size=len(tok), hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=4, max_position_embeddings=4096, rms_norm_eps=1e-5, tie_word_embeddings=False, bos_token_id=None, eos_token_id=tok.eos_token_id, pad_token_id=tok.pad_token_id)
+    config = LlamaConfig(vocab_size=len(tok), hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=4, max_position_embeddings=8192, rms_norm_eps=1e-5, tie_word_embeddings=False, bos_token_id=None, eos_token_id=tok.eos_token_id, pad_token_id=tok.pad_token_id)
     model = LlamaForCausalLM(config)
     model.generation_config.eos_token_id = tok.eos_token_id
     model.generation_config.pad_token_id = tok.pad_token_id
     prompt_ids = [tok.apply_chat_template(c, tools=t, add_generation_prompt=True, tokenize=True, return_dict=False) for c, t, _ in prompts]
+    # The warm-up items: (prompt ids, target call ids) per turn; a later turn's prompt is the earlier turn's prompt,
+    # the call played (as the model would have generated it) and the tool result's ids, as TRL concatenates them.
+    items = []
+    for ids, turns in zip(prompt_ids, episodes):
+        for calls, played, result in turns:
+            items.append((ids, [tok(c, add_special_tokens=False)["input_ids"] for c in calls]))
+            if result is not None:
+                ids = ids + tok(played, add_special_tokens=False)["input_ids"] + tool_suffix_ids(tok, "choose", result)
     setup_s = time.time() - t0
 
     def valid_share(samples=4):
@@ -89,7 +132,7 @@ def warmed_policy(factories, rows, max_completion, t0):
         with torch.no_grad():
             for ids, (_, tools, _) in zip(prompt_ids, prompts):
                 names = {t.__name__ for t in tools}
-                out = model.generate(torch.tensor([ids] * samples), attention_mask=torch.ones(samples, len(ids), dtype=torch.long), do_sample=True, temperature=1.0, top_k=0, max_new_tokens=max_completion)
+                out = model.generate(torch.tensor([ids] * samples), attention_mask=torch.ones(samples, len(ids), dtype=torch.long), do_sample=True, temperature=1.0, top_k=0, max_new_tokens=min(max_completion, VALID_SHARE_TOKENS))
                 for seq in out[:, len(ids):].tolist():
                     parsed = parse_response(tok, seq, prefix=ids)
                     calls = parsed.get("tool_calls") or []
@@ -102,15 +145,16 @@ def warmed_policy(factories, rows, max_completion, t0):
     # Supervised warm-up: cross-entropy on the tool-call tokens only. The prompt's keys and values are computed
     # without gradient (the prompt is hundreds of tokens, a call a few dozen), each prompt once for all its calls.
     t_warm = time.time()
-    calls = [[tok(c, add_special_tokens=False)["input_ids"] for c in cs] for cs in targets]
-    examples = sum(len(cs) for cs in calls)
+    examples = sum(len(cs) for _, cs in items)
+    # The loss cannot go below the entropy of a uniform choice among each prompt's calls (a call's id is that choice).
+    floor = sum(len(cs) * math.log(len({tuple(c) for c in cs})) for _, cs in items) / sum(len(c) for _, cs in items for c in cs)
     opt = torch.optim.AdamW(model.parameters(), lr=5e-3)
     losses = []
     steps = 0
     for steps in range(1, WARMUP_MAX_STEPS + 1):
         opt.zero_grad()
         total = count = 0
-        for p, cs in zip(prompt_ids, calls):
+        for p, cs in items:
             with torch.no_grad():
                 cache = model(input_ids=torch.tensor([p[:-1]]), use_cache=True).past_key_values
             cache.batch_repeat_interleave(len(cs))
@@ -127,18 +171,24 @@ def warmed_policy(factories, rows, max_completion, t0):
             count += int((y != -100).sum())
         opt.step()
         losses.append(total / count)
-        if losses[-1] < WARMUP_LOSS:
+        if losses[-1] < floor + WARMUP_MARGIN:
             break
     warm_s = time.time() - t_warm
     after = valid_share()
 
     return SimpleNamespace(
-        tok=tok, model=model, prompts=prompts, prompt_ids=prompt_ids, targets=targets, setup_s=setup_s,
-        warmup={"steps": steps, "examples": examples, "loss_first": losses[0], "loss_last": losses[-1], "seconds": warm_s, "valid_before": before, "valid_after": after},
+        tok=tok, model=model, prompts=prompts, prompt_ids=prompt_ids, targets=[[c for calls, _, _ in turns for c in calls] for turns in episodes], setup_s=setup_s,
+        warmup={"steps": steps, "examples": examples, "turns": len(items), "loss_first": losses[0], "loss_last": losses[-1], "loss_floor": floor, "seconds": warm_s, "valid_before": before, "valid_after": after},
     )
 
 
-def grpo_config(group, batch, steps, seed, max_completion, **extra):
+# GRPO's AdamW step size: small enough that the first updates leave the warmed-up call format intact (Adam's first step
+# moves every weight by about the learning rate: at 1e-3, 5% of this tiny model's typical weight, and the next step's
+# rollouts stopped calling tools), large enough that the weights visibly move.
+LEARNING_RATE = 1e-4
+
+
+def grpo_config(group, batch, steps, seed, max_completion, learning_rate=LEARNING_RATE, **extra):
     """TRL's GRPOConfig as the TRL runs use it: CPU, no reports or checkpoints, sampling at temperature 1 with no top-k."""
     return GRPOConfig(
         output_dir=tempfile.mkdtemp(prefix="harness-lab-trl-"),
@@ -149,7 +199,7 @@ def grpo_config(group, batch, steps, seed, max_completion, **extra):
         max_completion_length=max_completion,
         max_steps=steps,
         logging_steps=1,
-        learning_rate=1e-3,
+        learning_rate=learning_rate,
         save_strategy="no",
         disable_tqdm=True,
         seed=seed,

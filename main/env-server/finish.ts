@@ -12,7 +12,7 @@ import { rewarderFor } from '../experiments/rewards'
 import { policySide } from '../policy/protocols'
 import { scoreEpisode } from '../experiments/score'
 import { creditSchemes, memoScorer, type StepCredit } from '../rl/credit'
-import { computeReward, evidenceLevel, rewardPreset, type GoldProfile, type RewardConfig, type RewardValue } from '../rl/reward-schemes'
+import { computeReward, familyDefaultReward, type RewardConfig, type RewardValue } from '../rl/reward-schemes'
 
 export interface FinishContext {
   raw: SQLite.Database
@@ -20,16 +20,8 @@ export interface FinishContext {
   answerer: Answerer
 }
 
-/**
- * The reward an environment family trains on when the server or the request names none: Harness-1's
- * published reward; for Harness-G the evidence F1 at the question's gold level (SP F1 on sentence gold,
- * paragraph F1 on paragraph gold, answer F1 without evidence gold). Without a question: sentence gold.
- */
-export function defaultReward(family: 'harness-g' | 'harness-1', gold?: GoldProfile): RewardConfig {
-  if (family === 'harness-1') return rewardPreset('harness1-published').config
-  const level = gold ? evidenceLevel(gold) : 'sentence'
-  return rewardPreset(level === 'paragraph' ? 'paragraph-f1' : level === 'answer' ? 'answer-f1' : 'sp-f1').config
-}
+/** The reward an environment family trains on when the server or the request names none (rl/reward-schemes). */
+export const defaultReward = familyDefaultReward
 
 /** The credit a protocol's episodes get unless asked otherwise (the policy side's table: main/policy/protocols.ts). */
 export function defaultCredit(protocol: Protocol): string {

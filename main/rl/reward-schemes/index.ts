@@ -6,6 +6,7 @@ export {
   checkRewardFits,
   computeReward,
   defaultRewardPreset,
+  familyDefaultReward,
   headlineMetric,
   rewardConfigSchema,
   rewardCorrect,

@@ -54,6 +54,17 @@ export function defaultRewardPreset(profile: Pick<GoldProfile, 'levels'>, family
   throw new Error('The questions carry no gold (no supporting sentences, documents or answers): no reward can be computed on them')
 }
 
+/**
+ * The reward an environment family's episode is scored by when nothing names one (the environment server's default
+ * and the SFT export's): Harness-1's published reward; for Harness-G the evidence F1 at the gold's level (SP F1 on
+ * sentence gold, paragraph F1 on paragraph gold, answer F1 without evidence gold). Without a gold profile: sentence gold.
+ */
+export function familyDefaultReward(family: 'harness-g' | 'harness-1', gold?: GoldProfile): RewardConfig {
+  if (family === 'harness-1') return rewardPreset('harness1-published').config
+  const level = gold ? evidenceLevel(gold) : 'sentence'
+  return rewardPreset(level === 'paragraph' ? 'paragraph-f1' : level === 'answer' ? 'answer-f1' : 'sp-f1').config
+}
+
 /** The weighted terms the questions cannot feed, each with the level it needs. */
 export function unfitTerms(config: RewardConfig, profile: GoldProfile): { term: string; needs: string }[] {
   const out: { term: string; needs: string }[] = []

@@ -1,8 +1,8 @@
 import { dirname, join, resolve } from 'node:path'
-import { mkdirSync } from 'node:fs'
+import { existsSync, lstatSync, mkdirSync } from 'node:fs'
 import { ExportFormat, judgedMetric, QUESTION_EXPORT_FORMATS, RUN_EXPORT_FORMATS, type ExportParams } from '../../preload/contract'
 import type { WorkspaceHandle } from '../corpus/repository'
-import { exportFileName, exportFormats, questionSplits, writeExport } from '../exports'
+import { exportFileName, exportFormats, questionSplits, runSplits, writeExport } from '../exports'
 import { checkOutputFile } from '../jobs/output-paths'
 import { formatBytes } from '../../common'
 import type { Cli } from './context'
@@ -23,8 +23,19 @@ function formatsOf(text: string, source: 'run' | 'questions'): ExportFormat[] {
 function splitsOf(raw: WorkspaceHandle, setId: number, text: string): string[] {
   const { labels } = questionSplits(raw, setId)
   if (labels.length === 0) throw new Error(`Question set ${setId} has no splits: leave --split out (or make splits on the Questions page, or with npm run cli -- questions split)`)
+  return wantedSplits(text, labels, `Question set ${setId}`)
+}
+
+/** The split labels of the questions a run played, as --split names them. */
+function runSplitsOf(raw: WorkspaceHandle, runId: number, text: string): string[] {
+  const labels = runSplits(raw, runId)
+  if (labels.length === 0) throw new Error(`Run ${runId} played no question that is in a split: leave --split out`)
+  return wantedSplits(text, labels, `Run ${runId}`)
+}
+
+function wantedSplits(text: string, labels: string[], what: string): string[] {
   const wanted = text === 'all' ? labels : text.split(',').map((l) => l.trim()).filter(Boolean)
-  for (const l of wanted) if (!labels.includes(l)) throw new Error(`Question set ${setId} has no split "${l}"; its splits: ${labels.join(', ')}`)
+  for (const l of wanted) if (!labels.includes(l)) throw new Error(`${what} has no split "${l}"; its splits: ${labels.join(', ')}`)
   return wanted
 }
 
@@ -62,19 +73,22 @@ export function registerRunCommands(cli: Cli): void {
       if (o.out !== undefined && formats.length > 1) throw new Error('--out names one file (or, with --split, one folder): give one --format with it, or leave --out out to write every format into the exports folder')
       const { raw } = await services.workspaces.handle(workspaceId)
       const folder = join(dirname(await services.workspaces.databaseFile(workspaceId)), 'exports')
-      const splits = source === 'questions' && o.split !== undefined ? splitsOf(raw, Number(id), o.split) : [undefined]
-      // With --split, --out is a folder that gets <split>.<extension> per split (verl's and Search-R1's train/test files).
+      const splits = o.split === undefined ? [undefined] : source === 'questions' ? splitsOf(raw, Number(id), o.split) : runSplitsOf(raw, Number(id), o.split)
+      // With --split, --out is a folder that gets <split>.<extension> per split (verl's and Search-R1's train/test files;
+      // a folder format such as FlashRAG's writes its own <split>.jsonl there, the layout its loader reads).
       if (o.split !== undefined && o.out !== undefined) mkdirSync(resolve(o.out), { recursive: true })
       const written = []
       for (const format of formats)
       for (const split of splits) {
-        const params = (source === 'run' ? { source, runId: Number(id), format } : { source, questionSetId: Number(id), format, ...(split === undefined ? {} : { split }) }) as ExportParams
+        const params = (source === 'run' ? { source, runId: Number(id), format, ...(split === undefined ? {} : { split }) } : { source, questionSetId: Number(id), format, ...(split === undefined ? {} : { split }) }) as ExportParams
         const def = exportFormats[format]
-        const file = o.out === undefined ? join(folder, exportFileName(params)) : split === undefined ? resolve(o.out) : join(resolve(o.out), def.folder ? split : `${split}.${def.extension}`)
+        const file = o.out === undefined ? join(folder, exportFileName(params)) : split === undefined || def.folder ? resolve(o.out) : join(resolve(o.out), `${split}.${def.extension}`)
         // The exports folder is made on first use; a folder named with --out must exist already.
         if (o.out === undefined) mkdirSync(folder, { recursive: true })
-        // As the API does: never through a symlink at the file or at its `.partial`.
-        checkOutputFile(file)
+        // As the API does: never through a symlink at the file or at its `.partial`. A folder format writes its own
+        // files into the folder (each through a `.partial`, never through a link), so the folder may exist, as --split makes it.
+        if (!def.folder) checkOutputFile(file)
+        else if (existsSync(file) && lstatSync(file).isSymbolicLink()) throw new Error(`Refused to write into ${file}: it is a symbolic link`)
         const r = await writeExport(raw, params, file, {
           progress: (done, total) => {
             if (!json()) process.stderr.write(`\r${exportFormats[format].label}: ${done}/${total}`)
@@ -91,14 +105,15 @@ export function registerRunCommands(cli: Cli): void {
     .command('export <workspaceId> <runId>')
     .description(`write a run as files: ${RUN_EXPORT_FORMATS.join(', ')}`)
     .option('--format <names>', 'comma-separated formats, or all', 'run-results-csv')
-    .option('--out <file>', "file to write (default: the workspace's exports folder)")
+    .option('--out <file>', "file to write (default: the workspace's exports folder); with --split a folder, one <split>.<ext> per split")
+    .option('--split <labels>', "one file per split label of the run's questions (e.g. SFT data from train questions only): comma-separated labels, or all")
     .action(exportAction('run'))
 
   cli.program
     .command('export-questions <workspaceId> <setId>')
     .description(`write a question set as a dataset: ${QUESTION_EXPORT_FORMATS.join(', ')}`)
     .option('--format <names>', 'comma-separated formats, or all', 'questions-flashrag-jsonl')
-    .option('--out <file>', "file to write (default: the workspace's exports folder); with --split a folder, one <split>.<ext> per split")
+    .option('--out <file>', "file to write (default: the workspace's exports folder); with --split a folder, one <split>.<ext> per split (FlashRAG: <split>.jsonl, what its get_dataset reads)")
     .option('--split <labels>', 'one file per split label: comma-separated labels, or all (every label of the set)')
     .action(exportAction('questions'))
 }

@@ -12,7 +12,7 @@ import { creditSteps } from '../experiments/training/credit-steps'
 import { rewarderFor } from '../experiments/rewards'
 import { scoreEpisode } from '../experiments/score'
 import { creditSchemes, memoScorer, type StepCredit } from '../rl/credit'
-import { computeReward, evidenceLevel, rewardPreset, type GoldProfile, type RewardConfig, type RewardValue } from '../rl/reward-schemes'
+import { computeReward, protocolDefaultReward, type RewardConfig, type RewardValue } from '../rl/reward-schemes'
 
 export interface FinishContext {
   raw: SQLite.Database
@@ -20,17 +20,8 @@ export interface FinishContext {
   answerer: Answerer
 }
 
-/**
- * The reward an environment trains on when the server or the request names none, by its protocol's declared
- * default (the contract's PROTOCOL_TRAINING_DEFAULTS, as training's): Harness-1's published reward; else the
- * evidence F1 at the question's gold level (SP F1 on sentence gold, paragraph F1 on paragraph gold, answer F1
- * without evidence gold). Without a question: sentence gold.
- */
-export function defaultReward(protocol: Protocol, gold?: GoldProfile): RewardConfig {
-  if (protocolTrainingDefaults(protocol).reward === 'harness1') return rewardPreset('harness1-published').config
-  const level = gold ? evidenceLevel(gold) : 'sentence'
-  return rewardPreset(level === 'paragraph' ? 'paragraph-f1' : level === 'answer' ? 'answer-f1' : 'sp-f1').config
-}
+/** The reward an environment trains on when the server or the request names none (rl/reward-schemes: its protocol's declared default). */
+export const defaultReward = protocolDefaultReward
 
 /** The credit a protocol's episodes get unless asked otherwise (the contract's PROTOCOL_TRAINING_DEFAULTS, as training's). */
 export function defaultCredit(protocol: Protocol): string {

@@ -20,7 +20,7 @@
  * cannot play a multi-step episode; here /reset opens an episode and /step names it with `episode_id`
  * (the server's id from the reset observation, or the client's own `episode_id` given to /reset). The
  * reset data carries this server's question key and options as extra fields (environment, question_id |
- * set + split? + index, config, group_id, reward, credit); without a question key the question is
+ * set + split? + index, config, group_id, reward, credit, instructions); without a question key the question is
  * number `seed` (0 when absent) of the workspace's first question set, counted round. The action is
  * {menu_id | tool_call | text} (+ OpenEnv's `metadata`, ignored, and `answer`, the trainer's final answer
  * scored when the step ends the episode). OpenEnv has no finish call: the step that ends the episode

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto'
 import type SQLite from 'better-sqlite3'
 import { creditFits } from '../../preload/contract'
-import { createEnvironment, environmentCatalog, environmentFactory, environmentNames, EpisodeRun, promptParams, protocolDeclaration, resolvedConfig, systemPrompt, environmentContext, type Action, type ActionSpace, type Answerer, type EnvContext, type Protocol, type Trajectory } from '../harness'
+import { createEnvironment, environmentCatalog, environmentFactory, environmentNames, EpisodeRun, observationFor, POLICY_STYLES, promptParams, protocolDeclaration, resolvedConfig, systemPrompt, environmentContext, type Action, type ActionSpace, type Answerer, type EnvContext, type PolicyStyle, type Protocol, type ToolSchema, type Trajectory } from '../harness'
 import { EvidenceResolver } from '../experiments/evidence'
 import type { StoredQuestion } from '../experiments/questions'
 import { LexicalAnswerer } from '../policy/answerer/lexical-answerer'
@@ -53,6 +53,8 @@ interface Session {
   question: StoredQuestion
   environment: string
   protocol: Protocol
+  /** Whose instructions the prompts carry (the create option `instructions`). */
+  style: PolicyStyle
   config: Record<string, unknown>
   reward: RewardConfig
   credit: string
@@ -162,6 +164,7 @@ export class EpisodeSessions {
       question,
       environment: body.environment,
       protocol: factory.protocol,
+      style: body.instructions ?? 'text',
       config: resolvedConfig(body.environment, body.config),
       reward,
       credit,
@@ -172,17 +175,19 @@ export class EpisodeSessions {
     }
     this.sessions.set(id, session)
     const actions = env.actions()
+    const { style } = session
     return {
       episode_id: id,
       environment: body.environment,
       group_id: body.group_id ?? null,
       question: { id: question.rowId, text: question.question },
+      instructions: style,
       messages: [
-        { role: 'system' as const, content: systemPrompt(factory.protocol, promptParams(factory.protocol, session.config), actions.kind === 'tools' ? actions.tools : []) },
-        { role: 'user' as const, content: session.run.observation.text },
+        { role: 'system' as const, content: systemPrompt(factory.protocol, promptParams(factory.protocol, session.config), actions.kind === 'tools' ? actions.tools : [], { style }) },
+        { role: 'user' as const, content: observationFor(factory.protocol, style, session.run.observation.text) },
       ],
       action_kind: protocolDeclaration(factory.protocol).actionKind,
-      ...wireActions(actions, true),
+      ...wireActions(actions, true, style === 'tools' ? protocolDeclaration(factory.protocol).menuTool : null),
       done: session.run.done,
     }
   }
@@ -195,10 +200,10 @@ export class EpisodeSessions {
       const actions = session.run.env.actions()
       const previews = await session.run.previews(actions)
       const tp = performance.now()
-      const step = await session.run.step(toAction(body, actions), {}, { actions, previews }, { started, previews: tp - started, policy: 0 })
+      const step = await session.run.step(toAction(body, actions, protocolDeclaration(session.protocol).menuTool), {}, { actions, previews }, { started, previews: tp - started, policy: 0 })
       const done = session.run.done
       return {
-        observation: session.run.observation.text,
+        observation: observationFor(session.protocol, session.style, session.run.observation.text),
         // The configured reward is an outcome reward: it arrives with finish, with per-step credit.
         reward: 0,
         done,
@@ -286,13 +291,19 @@ export function environmentsOf(options: Pick<SessionOptions, 'reward' | 'credit'
     reward: options.reward ?? defaultReward(e.protocol),
     credit: options.credit ?? defaultCredit(e.protocol),
     systemPrompt: systemPrompt(e.protocol, promptParams(e.protocol, e.defaults)),
+    /** The system prompt for each policy style (the create option `instructions`), and a menu's tool for tool-calling policies. */
+    instructions: Object.fromEntries(POLICY_STYLES.map((style) => [style, systemPrompt(e.protocol, promptParams(e.protocol, e.defaults), [], { style })])) as Record<PolicyStyle, string>,
+    menuTool: protocolDeclaration(e.protocol).menuTool ? openAiTool(protocolDeclaration(e.protocol).menuTool!) : null,
   }))
 }
 
-function wireActions(actions: ActionSpace, withTools: boolean): { tools?: OpenAiTool[]; menu?: WireMenuItem[] } {
-  if (actions.kind === 'menu') return { menu: actions.items.map((i) => ({ id: i.id, type: i.type, label: i.label, ...(i.features ? { features: i.features } : {}) })) }
+const openAiTool = (t: ToolSchema): OpenAiTool => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } })
+
+/** The reply's menu or tools; a menu offered to a tool-calling policy also lists the tool it is acted on through. */
+function wireActions(actions: ActionSpace, withTools: boolean, menuTool: ToolSchema | null = null): { tools?: OpenAiTool[]; menu?: WireMenuItem[] } {
+  if (actions.kind === 'menu') return { menu: actions.items.map((i) => ({ id: i.id, type: i.type, label: i.label, ...(i.features ? { features: i.features } : {}) })), ...(withTools && menuTool ? { tools: [openAiTool(menuTool)] } : {}) }
   if (!withTools) return {}
-  return { tools: actions.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } })) }
+  return { tools: actions.tools.map(openAiTool) }
 }
 
 /**
@@ -300,14 +311,18 @@ function wireActions(actions: ActionSpace, withTools: boolean): { tools?: OpenAi
  * model's reply (parseMenuReply: "S2.", a think block, {"menu_id": ...}); arguments that are not valid
  * JSON go to the environment's parser, which records the format error.
  */
-function toAction(body: StepBody, actions: ActionSpace): Action {
-  if (body.menu_id !== undefined) {
-    const exact = actions.kind === 'menu' && actions.items.some((i) => i.id === body.menu_id)
-    return exact || actions.kind !== 'menu' ? { kind: 'menu', id: body.menu_id } : { kind: 'text', text: body.menu_id }
+function toAction(body: StepBody, actions: ActionSpace, menuTool: ToolSchema | null): Action {
+  const call = body.tool_call as WireToolCall | undefined
+  const fn = call && ('function' in call ? call.function : call)
+  // A menu acted on through its tool (a tool-calling policy): choose(menu_id) is that menu id.
+  const chosen = fn && actions.kind === 'menu' && fn.name === menuTool?.name ? menuIdOf(fn.arguments) : undefined
+  const menuId = body.menu_id ?? chosen
+  if (menuId !== undefined) {
+    const exact = actions.kind === 'menu' && actions.items.some((i) => i.id === menuId)
+    return exact || actions.kind !== 'menu' ? { kind: 'menu', id: menuId } : { kind: 'text', text: menuId }
   }
   if (body.text !== undefined) return { kind: 'text', text: body.text }
-  const call = body.tool_call as WireToolCall
-  const { name, arguments: args } = 'function' in call ? call.function : call
+  const { name, arguments: args } = fn!
   if (typeof args !== 'string') return { kind: 'tool', name, arguments: args }
   try {
     const parsed: unknown = JSON.parse(args)
@@ -315,4 +330,18 @@ function toAction(body: StepBody, actions: ActionSpace): Action {
   } catch {
     return { kind: 'text', text: `{"name": ${JSON.stringify(name)}, "arguments": ${args}}` }
   }
+}
+
+/** The menu id of a choose(menu_id) call (arguments an object or its JSON text); the call's text when there is none, for the menu's parser. */
+function menuIdOf(args: Record<string, unknown> | string): string {
+  let parsed: unknown = args
+  if (typeof args === 'string') {
+    try {
+      parsed = JSON.parse(args)
+    } catch {
+      return args
+    }
+  }
+  const id = (parsed as Record<string, unknown> | null)?.menu_id
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : JSON.stringify(parsed)
 }

@@ -42,6 +42,12 @@ export const CreateEpisodeBody = z
     reward: RewardConfigSchema.optional(),
     /** Overrides the server's credit scheme for this episode: outcome, snc, info-gain. */
     credit: z.string().min(1).max(64).optional(),
+    /**
+     * Whose instructions the episode's prompts carry: a text policy's (default: reply with a menu id or a JSON call) or
+     * a tool-calling policy's (act through tool calls: the system prompt asks for one, observations ask for
+     * choose(menu_id) on a menu, whose tool the reply then lists).
+     */
+    instructions: z.enum(['text', 'tools']).optional(),
   })
   .superRefine((b, ctx) => {
     const issue = (field: string, message: string) => ctx.addIssue({ code: 'custom', path: [field], message })

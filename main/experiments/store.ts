@@ -56,6 +56,8 @@ export interface EpisodeWhere {
   endReason?: string
   /** Training rollouts of this step. */
   trainStep?: number
+  /** Episodes on questions of this split label (a trainer's train or test file). */
+  split?: string
 }
 
 const likeEscaped = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
@@ -86,6 +88,10 @@ function whereOf(runId: number, where: EpisodeWhere): { sql: string; params: (st
   if (where.trainStep !== undefined) {
     clauses.push('train_step = ?')
     params.push(where.trainStep)
+  }
+  if (where.split !== undefined) {
+    clauses.push('question_id in (select id from questions where split = ?)')
+    params.push(where.split)
   }
   return { sql: clauses.join(' and '), params }
 }
@@ -165,6 +171,8 @@ export class RunStore {
       episodeWithRun: statement<[number], EpisodeWithRun>(raw, 'select e.*, r.config_json as run_config_json, r.kind as run_kind, r.name as run_name from episodes e join runs r on r.id = e.run_id where e.id = ?'),
       steps: statement<[number], EpisodeStepRecord>(raw, 'select * from episode_steps where episode_id = ? order by t'),
       run: statement<[number], RunHead>(raw, 'select id, kind, name from runs where id = ?'),
+      runConfig: statement<[number], string>(raw, 'select config_json from runs where id = ?', { pluck: true }),
+      episodeSplits: statement<[number], string>(raw, 'select distinct q.split from episodes e join questions q on q.id = e.question_id where e.run_id = ? and q.split is not null order by q.split', { pluck: true }),
       endReasons: statement<[number], { reason: string | null; count: number }>(
         raw,
         "select json_extract(outcome_json, '$.endReason') as reason, count(*) as count from episodes where run_id = ? group by reason order by count desc, reason",
@@ -223,6 +231,16 @@ export class RunStore {
     if (after) return { at: 'after training', perQuestion: after }
     const latest = latestHeldOut(this.raw).get({ id: runId })
     return latest ? { at: `step ${latest.step}`, perQuestion: runColumns.heldOutPerQuestion.read(latest.rows) } : null
+  }
+
+  /** A run's stored RunConfig (JSON), or undefined when there is no such run. */
+  runConfig(runId: number): string | undefined {
+    return this.s.runConfig().get(runId)
+  }
+
+  /** The split labels of the questions a run's episodes played, sorted. */
+  episodeSplits(runId: number): string[] {
+    return this.s.episodeSplits().all(runId)
   }
 
   /** A training run's stored RunConfig (JSON), or undefined when there is no such training run. */

@@ -14,6 +14,7 @@ export { exportFormatCatalog, exportFormats } from './registry'
 export { csvField, csvRecord, type CsvValue } from './csv'
 export { sweepPartials } from './file-sink'
 export { questionSplits } from './question-rows'
+export { runSplits } from './run-episodes'
 
 export interface ExportHooks {
   progress?(done: number, total: number): void
@@ -24,7 +25,7 @@ export interface ExportHooks {
 export function exportFileName(params: ExportParams, stamp = new Date().toISOString().replace(/[:.]/g, '-')): string {
   const def = exportFormats[params.format]
   const id = params.source === 'run' ? `run-${params.runId}` : `questions-${params.questionSetId}`
-  const split = params.source === 'questions' && params.split !== undefined ? `-${params.split.replace(/[^A-Za-z0-9._-]+/g, '_')}` : ''
+  const split = params.split !== undefined ? `-${params.split.replace(/[^A-Za-z0-9._-]+/g, '_')}` : ''
   const base = `${id}-${exportStem(params.format)}${split}-${stamp}`
   return def.folder ? base : `${base}.${def.extension}`
 }

@@ -7,17 +7,22 @@ import { runStore, type EpisodeRecord, type RunHead } from '../experiments/store
 
 const PAGE = 200
 
-export function runOrThrow(raw: WorkspaceHandle, runId: number): RunHead & { episodes: number } {
+/** The run, with how many episodes it has (on questions of `split` only, when given). */
+export function runOrThrow(raw: WorkspaceHandle, runId: number, split?: string): RunHead & { episodes: number } {
   const runs = runStore(raw)
   const run = runs.run(runId)
   if (!run) throw new ApiError('NOT_FOUND', `No run with id ${runId} in this workspace`)
-  return { ...run, episodes: runs.episodeCount(runId) }
+  return { ...run, episodes: split === undefined ? runs.episodeCount(runId) : runs.filteredCount(runId, { split }) }
 }
 
-export function* episodeRecords(raw: WorkspaceHandle, runId: number): Generator<EpisodeRecord> {
+/** The split labels of the questions a run's episodes played (what `runs export --split` can name). */
+export const runSplits = (raw: WorkspaceHandle, runId: number): string[] => runStore(raw).episodeSplits(runId)
+
+/** The run's episodes in storage order; with `split`, only those on questions of that split label. */
+export function* episodeRecords(raw: WorkspaceHandle, runId: number, split?: string): Generator<EpisodeRecord> {
   const runs = runStore(raw)
   for (let offset = 0; ; offset += PAGE) {
-    const page = runs.episodePage(runId, offset, PAGE)
+    const page = split === undefined ? runs.episodePage(runId, offset, PAGE) : runs.filteredPage(runId, { split }, offset, PAGE)
     yield* page
     if (page.length < PAGE) return
   }

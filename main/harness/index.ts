@@ -7,7 +7,7 @@ export type { Policy, PolicyDecision } from './policy'
 export type { Answerer } from './answerer'
 export { parseMenuReply, type MenuReply } from './sentence-substrate/menu-reply'
 export * from './types'
-export { FREE_QUERY_SYSTEM_PROMPT, MENU_SYSTEM_PROMPT, PROTOCOLS, promptParams, protocolDeclaration, SEARCH_TOOL, systemPrompt, TOOLS_SYSTEM_PROMPT, type HarnessProtocol, type PromptParams, type Protocol, type SystemPromptOptions } from './protocols'
+export { FREE_QUERY_SYSTEM_PROMPT, MENU_SYSTEM_PROMPT, MENU_TOOL, observationFor, POLICY_STYLES, PROTOCOLS, promptParams, protocolDeclaration, SEARCH_TOOL, systemPrompt, TOOLS_SYSTEM_PROMPT, type HarnessProtocol, type PolicyStyle, type PromptParams, type Protocol, type SystemPromptOptions } from './protocols'
 export { describeTools, typeSignature } from './tool-signature'
 // What the layers above read of the environments' protocols. Nothing outside main/harness imports
 // past this file (test/unit/import-rules.test.ts checks it).

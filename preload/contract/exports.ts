@@ -42,18 +42,15 @@ const ExportPath = z
     `the file name must end in ${EXPORT_FILE_EXTENSIONS.map((e) => `.${e}`).join(', ')} (a folder format takes a folder name without an extension)`,
   )
 
+/**
+ * Only the questions of this split label (a trainer's train or test file), or a run's episodes on them (SFT data from
+ * train questions only); everything when absent.
+ */
+const ExportSplit = z.string().trim().min(1).max(200).optional()
+
 export const ExportParams = z.discriminatedUnion('source', [
-  z.object({ source: z.literal('run'), runId: z.number().int().min(1), format: RunExportFormat, path: ExportPath.optional() }).strict(),
-  z
-    .object({
-      source: z.literal('questions'),
-      questionSetId: z.number().int().min(1),
-      format: QuestionExportFormat,
-      path: ExportPath.optional(),
-      /** Only the questions of this split label (a trainer's train or test file); every question when absent. */
-      split: z.string().trim().min(1).max(200).optional(),
-    })
-    .strict(),
+  z.object({ source: z.literal('run'), runId: z.number().int().min(1), format: RunExportFormat, path: ExportPath.optional(), split: ExportSplit }).strict(),
+  z.object({ source: z.literal('questions'), questionSetId: z.number().int().min(1), format: QuestionExportFormat, path: ExportPath.optional(), split: ExportSplit }).strict(),
 ])
 export type ExportParams = z.infer<typeof ExportParams>
 

@@ -92,7 +92,7 @@ class HarnessLabClient:
         return self._call("GET", "/v1/stats")
 
     def create(self, environment: str, **fields: Any) -> Dict[str, Any]:
-        """POST /v1/episodes. Fields: config, question_id | set (+ split) + index, seed, group_id, reward, credit."""
+        """POST /v1/episodes. Fields: config, question_id | set (+ split) + index, seed, group_id, reward, credit, instructions ("text" or "tools": whose instructions the prompts carry)."""
         body = {"environment": environment}
         body.update({k: v for k, v in fields.items() if v is not None})
         return self._call("POST", "/v1/episodes", body)

@@ -71,7 +71,7 @@ def main():
         instance = factory()
         tools = [m for n, m in inspect.getmembers(instance, predicate=inspect.ismethod) if n not in ("reset", "get_reward") and not n.startswith("_")]
         schemas = [tool_schema(t) for t in tools]
-        created = client.create(name, **key)
+        created = client.create(name, instructions="tools", **key)
         client.delete(created["episode_id"])
         server_tools = {t["function"]["name"]: t["function"]["parameters"] for t in created.get("tools") or []}
         row = prompt_rows(name, [key])[0]
@@ -111,6 +111,7 @@ def main():
             "server_enums": server_enums,
             "real_enums": None if real is None else {n: enums_of(real[n]) for n in server_enums},
             "docs_with_limits": sorted(n for n, d in described.items() if "at most" in (d or "") or "matching" in (d or "")),
+            "system": row["prompt"][0]["content"],
             "menu_text": appended if name == "graph-menu" else None,
             "menu_obs": obs[0] if name == "graph-menu" else None,
         }

@@ -44,7 +44,9 @@ hf_logging.set_verbosity_error()
 torch.set_num_threads(1)
 
 ENVIRONMENTS = ["graph-menu", "stateful"]
-MAX_COMPLETION = 64
+# The completion budget counts a whole episode (every call and every tool result, TRL's documented behaviour): a
+# graph-menu observation is a few hundred tokens here, so 4096 covers the turn limit's six calls and their results.
+MAX_COMPLETION = 4096
 GROUP = 4
 
 
@@ -62,6 +64,8 @@ def main():
     keys, seed = spec["keys"], int(spec.get("seed", 0))
     torch.manual_seed(seed)
     client = HarnessLabClient(server_urls()[0])
+    # Calls after an episode ended are tool errors: stop at graph-menu's turn limit (its default config, as the server says).
+    turn_limit = next(e for e in client.environments() if e["name"] == "graph-menu")["defaults"]["turnLimit"]
     factories = environment_factories(ENVIRONMENTS, probe=keys[0])
 
     # Rewards as the environments hand them to TRL, per optimizer step (recorded to compare with TRL's logs).
@@ -70,7 +74,8 @@ def main():
     def recording(cls):
         def get_reward(self):
             value = cls.get_reward(self)
-            recorded.append({"environment": cls.environment, "reward": value})
+            outcome = (self.result or {}).get("outcome") or {}
+            recorded.append({"environment": cls.environment, "reward": value, "turns": outcome.get("turns", 0), "end_reason": outcome.get("end_reason")})
             return value
 
         return type(cls.__name__, (cls,), {"get_reward": get_reward})
@@ -88,7 +93,7 @@ def main():
     # GRPO: two optimizer steps, each one group of GROUP rollouts for one question of each environment.
     dataset = Dataset.from_list(rows)
     recorder = Recorder()
-    args = grpo_config(GROUP, GROUP * len(ENVIRONMENTS), 2, seed, MAX_COMPLETION)
+    args = grpo_config(GROUP, GROUP * len(ENVIRONMENTS), 2, seed, MAX_COMPLETION, max_tool_calling_iterations=turn_limit)
     weights = {k: v.detach().clone() for k, v in model.state_dict().items()}
     trainer = GRPOTrainer(model=model, processing_class=tok, args=args, train_dataset=dataset, environment_factory=factories, callbacks=[recorder])
     stats_before = client.stats()

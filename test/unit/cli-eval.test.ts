@@ -4,7 +4,7 @@
  * Runs page starts it (job.start over the API), `runs list|show|export` read and write that run.
  */
 import { execFile } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -87,5 +87,54 @@ describe('command line', () => {
     expect(readFileSync(out).subarray(0, 4).toString()).toBe('PAR1')
     await expect(cli('runs', 'export', workspaceId, '1', '--format', 'nope')).rejects.toMatchObject({ stderr: expect.stringContaining('Unknown run export format "nope"') })
     await expect(cli('eval', workspaceId, '--env', 'graph-menu', '--config', '{bad')).rejects.toMatchObject({ stderr: expect.stringContaining('--config is not JSON') })
+  }, 600_000)
+
+  it("--split writes what each consumer reads: FlashRAG's <split>.jsonl (its get_dataset loads them), a run's SFT rows per split with the episode's reward", async () => {
+    const flashrag = join(tmp.dir, 'flashrag')
+    await cli('export-questions', workspaceId, String(setId), '--format', 'questions-flashrag-jsonl', '--split', 'train,test', '--out', flashrag)
+    expect(readdirSync(flashrag).sort()).toEqual(['test.jsonl', 'train.jsonl'])
+    // FlashRAG's loader (flashrag/utils/utils.py get_dataset at 1ee5249, read 2026-12): for each configured split,
+    // <dataset_path>/<split>.<jsonl|json|parquet> when it exists, one item per JSON line (id, question, golden_answers, metadata).
+    const loader = `
+import json, os, sys
+def get_dataset(config):
+    out = {split: None for split in config["split"]}
+    for split in config["split"]:
+        path = next((p for p in (os.path.join(config["dataset_path"], f"{split}.{x}") for x in ("jsonl", "json", "parquet")) if os.path.exists(p)), None)
+        if path is not None:
+            out[split] = [json.loads(line) for line in open(path) if line.strip()]
+    return out
+data = get_dataset({"dataset_path": sys.argv[1], "split": ["train", "dev", "test"]})
+print(json.dumps({k: None if v is None else [[r["id"], r["question"], r["golden_answers"], r["metadata"]["split"], r["metadata"]["question_id"]] for r in v] for k, v in data.items()}))
+`
+    const loaded = JSON.parse((await run('python3', ['-c', loader, flashrag])).stdout) as Record<string, [string, string, string[], string, number][] | null>
+    const sets = await withBackend((b) => b.call('questions.sets', { workspaceId }))
+    const counts = Object.fromEntries(sets.find((s) => s.id === setId)!.splits.map((s) => [s.name, s.count]))
+    expect(loaded.dev).toBeNull()
+    for (const split of ['train', 'test']) {
+      expect(loaded[split]!.length, split).toBe(counts[split])
+      for (const [id, question, answers, label] of loaded[split]!) expect([typeof id, question.length > 0, Array.isArray(answers), label]).toEqual(['string', true, true, split])
+    }
+    const splitOf = new Map([...loaded.train!, ...loaded.test!].map((r) => [r[4], r[3]]))
+
+    // A run's SFT rows, one file per split label of the questions it played; each row carries its episode's reward
+    // (an evaluation on graph-menu: SP F1, the Harness-G default on the demo world's sentence gold).
+    const runs = JSON.parse(await cli('--json', 'runs', 'list', workspaceId)) as RunSummary[]
+    const evalRun = runs.find((r) => r.config?.environment === 'graph-menu')!
+    const sft = join(tmp.dir, 'sft')
+    const written = JSON.parse(await cli('--json', 'runs', 'export', workspaceId, String(evalRun.id), '--format', 'run-sft-jsonl', '--split', 'all', '--out', sft)) as { file: string; rows: number }[]
+    const whole = JSON.parse(await cli('--json', 'runs', 'export', workspaceId, String(evalRun.id), '--format', 'run-sft-jsonl', '--out', join(tmp.dir, 'sft-all.jsonl'))) as { rows: number }[]
+    expect(written.length).toBeGreaterThan(1)
+    expect(written.reduce((a, w) => a + w.rows, 0)).toBe(whole[0]!.rows)
+    for (const w of written) {
+      const label = w.file.slice(sft.length + 1, -'.jsonl'.length)
+      const rows = readFileSync(w.file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { metadata: { questionId: number; reward: number | null; metrics: Record<string, number | null> } })
+      for (const { metadata } of rows) {
+        if (splitOf.has(metadata.questionId)) expect(splitOf.get(metadata.questionId), label).toBe(label)
+        expect(metadata.reward).toBe(metadata.metrics['sp.f1'])
+        expect(typeof metadata.reward).toBe('number')
+      }
+    }
+    await expect(cli('runs', 'export', workspaceId, String(evalRun.id), '--split', 'holdout', '--out', sft)).rejects.toMatchObject({ stderr: expect.stringMatching(/has no split "holdout"; its splits: /) })
   }, 600_000)
 })

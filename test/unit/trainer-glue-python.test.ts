@@ -130,16 +130,19 @@ describe.skipIf(!pythonVersion)(`trainer glue against a live server (${pythonVer
     expect(Object.keys(out.stateful.server_enums).length).toBeGreaterThan(0)
     if (out.stateful.real_enums !== null) expect(out.stateful.real_enums).toEqual(out.stateful.server_enums)
     expect(out.stateful.docs_with_limits.length).toBeGreaterThan(0)
-    // Graph-menu through TRL asks for the tool it offers, never for a bare reply.
-    for (const text of [out['graph-menu'].menu_text, out['graph-menu'].menu_obs]) {
+    // Through TRL every prompt is the server's tool-calling one: graph-menu asks for the choose call it offers, stateful
+    // for a tool call (no bare JSON reply, no tools block: the chat template lists the tools), never for a bare reply.
+    for (const text of [out['graph-menu'].menu_text, out['graph-menu'].menu_obs, out['graph-menu'].system]) {
       expect(text).toContain('choose')
       expect(text).not.toMatch(/reply with exactly one|and nothing else/)
     }
+    expect(out.stateful.system).toMatch(/calling exactly one tool/)
+    expect(out.stateful.system).not.toMatch(/single JSON object|and nothing else|search_corpus/)
     expect(out.stateful.tools).toEqual(out.stateful.server_tools)
     expect(out.stateful.tools).toEqual(expect.arrayContaining(['grep_corpus', 'review_docs', 'verify', 'curate', 'end_search']))
     expect(out.stateful).toMatchObject({ required_match: true, params_match: true, row_system: 'system', reset_is_str: true, reset_repeats_system: false, reset_without_system_row: true, obs_types: ['str', 'str'], reward_type: 'float' })
     expect(out.stateful.after_end).toMatch(/^refused/)
-    expect(out['graph-menu']).toMatchObject({ tools: ['choose'], server_tools: [], row_system: 'system', reset_repeats_system: false, reset_without_system_row: true, obs_types: ['str', 'str'], reward_type: 'float' })
+    expect(out['graph-menu']).toMatchObject({ tools: ['choose'], server_tools: ['choose'], required_match: true, params_match: true, row_system: 'system', reset_repeats_system: false, reset_without_system_row: true, obs_types: ['str', 'str'], reward_type: 'float' })
     expect(out['graph-menu'].credit_steps).toBe(2)
   })
 

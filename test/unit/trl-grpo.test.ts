@@ -9,9 +9,14 @@
  * Only the Python side loads the policy: the server plays the environments (menus, tool results, rewards, credit) and
  * never runs the model, so nothing has to bring the same weights to node-llama-cpp here.
  *
+ * The completion budget covers whole episodes (TRL counts every call and tool result in it) and the warm-up teaches
+ * calls at the first turns of a scripted episode, so graph-menu rollouts play several turns and end on their own.
+ *
  * Asserted: tool calls reached the server (its step counter grew by exactly the calls TRL logged), every rollout was
- * an episode created and finished on the server, the rewards TRL logged per environment are the means of what the
- * server returned for that step's rollouts, the GRPO loss was not zero and the weights changed.
+ * an episode created and finished on the server, graph-menu rollouts average at least 1.5 turns (tool calls the server
+ * played) with at least one of two or more, the graph-menu group's rewards differ (a non-zero advantage), the rewards
+ * TRL logged per environment are the means of what the server returned for that step's rollouts, both GRPO losses
+ * are not zero and the weights changed. Prints `trl-grpo: turns/rollout <x> graph-menu reward std <s> loss <l>`.
  * Skips, saying so, without $HARNESS_LAB_PYTHON; under CI=true it must run.
  */
 import { execFile } from 'node:child_process'
@@ -29,11 +34,11 @@ interface Result {
   versions: { trl: string; transformers: string; torch: string }
   prompt_tokens: number[]
   setup_s: number
-  warmup: { steps: number; examples: number; loss_first: number; loss_last: number; seconds: number; valid_before: number; valid_after: number }
+  warmup: { steps: number; examples: number; turns: number; loss_first: number; loss_last: number; loss_floor: number; seconds: number; valid_before: number; valid_after: number }
   train_s: number
   total_s: number
   logs: Record<string, number>[]
-  recorded: { environment: string; reward: number }[]
+  recorded: { environment: string; reward: number; turns: number; end_reason: string | null }[]
   tool_names: Record<string, string[]>
   stats_before: Record<'created' | 'finished' | 'deleted' | 'steps' | 'errors', number>
   stats_after: Record<'created' | 'finished' | 'deleted' | 'steps' | 'errors', number>
@@ -98,16 +103,24 @@ describe.skipIf(!PYTHON)('TRL 1.13 GRPOTrainer against the environment server', 
         expect(log[`rewards/${name}/mean`]).toBeCloseTo(values.reduce((a, b) => a + b, 0) / values.length, 5)
       }
     })
+    // Whole episodes: graph-menu rollouts play several turns, some two or more, and their rewards differ within the group.
+    const menu = out.recorded.filter((r) => r.environment === 'graph-menu')
+    const turnsPerRollout = menu.reduce((a, r) => a + r.turns, 0) / menu.length
+    expect(turnsPerRollout).toBeGreaterThanOrEqual(1.5)
+    expect(Math.max(...menu.map((r) => r.turns))).toBeGreaterThanOrEqual(2)
+    const menuStd = steps.map((l) => l['rewards/HarnessLab_graph_menu/std']!)
+    expect(Math.max(...menuStd)).toBeGreaterThan(0)
     // Rewards that differ within a group give advantages, a loss and a gradient: the weights moved.
     expect(steps.some((l) => l['reward_std']! > 0)).toBe(true)
-    expect(steps.some((l) => l['loss'] !== 0)).toBe(true)
+    for (const l of steps) expect(l['loss']).not.toBe(0)
     expect(out.changed_tensors).toBeGreaterThan(0)
     expect(out.max_change).toBeGreaterThan(0)
 
     const seconds = (Date.now() - started) / 1000
+    console.log(`trl-grpo: turns/rollout ${turnsPerRollout.toFixed(2)} graph-menu reward std ${Math.max(...menuStd).toFixed(3)} loss ${steps.map((l) => l['loss']!.toFixed(4)).join(', ')}`)
     console.log(
       `trl-grpo: ${out.versions.trl} / transformers ${out.versions.transformers} / torch ${out.versions.torch}; prompts ${out.prompt_tokens.join(', ')} tokens; ` +
-        `warm-up ${out.warmup.steps} steps (${out.warmup.seconds.toFixed(1)} s, parseable calls ${(100 * out.warmup.valid_before).toFixed(0)}% -> ${(100 * out.warmup.valid_after).toFixed(0)}%); ` +
+        `warm-up ${out.warmup.steps} steps on ${out.warmup.turns} turns (${out.warmup.seconds.toFixed(1)} s, loss ${out.warmup.loss_last.toFixed(3)}, floor ${out.warmup.loss_floor.toFixed(3)}, parseable calls ${(100 * out.warmup.valid_before).toFixed(0)}% -> ${(100 * out.warmup.valid_after).toFixed(0)}%); ` +
         `GRPO 2 steps ${out.train_s.toFixed(1)} s, tool calls ${calls.join('+')}, server steps ${delta('steps')}, rewards ${steps.map((l) => l['reward']!.toFixed(3)).join(', ')}; ` +
         `${out.changed_tensors}/${out.tensors} tensors changed (max ${out.max_change.toExponential(2)}); python ${out.total_s.toFixed(1)} s (setup ${out.setup_s.toFixed(1)} s), wall ${seconds.toFixed(1)} s`,
     )

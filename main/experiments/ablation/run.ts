@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import type SQLite from 'better-sqlite3'
-import { PolicySpec, type AblationConfig, type AblationPolicy, type ResolvedRow } from '../../../preload/contract'
+import { PolicySpec, type AblationConfig, type AblationPolicy, type ResolvedRow, type TrainConfigRequestInput } from '../../../preload/contract'
 import { environmentFactory, type Answerer, type Policy } from '../../harness'
 import { createHead, restoreHead } from '../../policy/head'
 import { candidateBuilder, HeadPolicy, headInputDim } from '../../policy/head-policy'
@@ -158,7 +158,7 @@ async function runCell(
       const resume = cell.train_run_id !== null && runStore(raw).trainRunStatus(cell.train_run_id) !== 'done' ? cell.train_run_id : null
       let trainRunId = cell.train_run_id
       if (trainRunId === null || resume !== null) {
-        const trained = await runTraining(raw, trainConfig as never, {
+        const trained = await runTraining(raw, trainConfig as TrainConfigRequestInput, {
           answerer: deps.answerer,
           answererSpec: deps.answererSpec,
           appVersion: deps.appVersion,

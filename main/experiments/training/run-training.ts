@@ -18,6 +18,7 @@ import { rewarderFor } from '../rewards'
 import { RunStore, runStore } from '../store'
 import { createGgufLearner, type GgufLearnerDeps, type TrainedGguf } from './gguf-learner'
 import { checkGgufTrainable } from './gguf-policy'
+import type { LlmHome } from '../../llm/llama-runtime'
 import { formatDuration, remainingSeconds, type StepTiming } from '../../../common'
 import { createHeadLearner } from './head-learner'
 import { evaluatePolicy, firstHeldOut, type HeldOutResult } from './held-out'
@@ -47,13 +48,16 @@ export interface TrainingOutcome {
   model?: TrainedGguf | null
 }
 
+/** A config that trains a GGUF model's own weights needs the LLM home: required then, so a caller that forgets it does not compile. */
+export type DepsFor<I> = [I] extends [{ gguf: object }] ? TrainingDeps & { llm: LlmHome } : TrainingDeps
+
 const meanOf = (r: HeldOutResult) => Object.fromEntries(Object.entries(r.aggregates).map(([k, v]) => [k, v.mean]))
 
 /**
  * Resolves a training config built in code (an ablation cell, a test, a bench) and runs it: see
  * runResolvedTraining. The train.run job runs the config its preflight resolved instead.
  */
-export async function runTraining(raw: SQLite.Database, input: TrainConfigRequestInput, deps: TrainingDeps, runId: number | null = null): Promise<TrainingOutcome> {
+export async function runTraining<I extends TrainConfigRequestInput>(raw: SQLite.Database, input: I, deps: DepsFor<I>, runId: number | null = null): Promise<TrainingOutcome> {
   return runResolvedTraining(raw, resolveTrainConfig(raw, input), deps, runId)
 }
 

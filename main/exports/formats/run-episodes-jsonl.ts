@@ -30,11 +30,11 @@ export const runEpisodesJsonl = defineFormat({
   description: 'One JSON object per episode: outcome, reward and components, and each step with its action, log-probability and credit',
   extension: 'jsonl',
   contentType: 'application/x-ndjson; charset=utf-8',
-  async write({ raw, out, progress, checkpoint }, { runId }) {
-    const run = runOrThrow(raw, runId)
+  async write({ raw, out, progress, checkpoint }, { runId, split }) {
+    const run = runOrThrow(raw, runId, split)
     let rows = 0
     // Pages are read whole (no open statement iterator), so getEpisode may read between them.
-    for (const record of episodeRecords(raw, runId)) {
+    for (const record of episodeRecords(raw, runId, split)) {
       let steps: ExportedStep[]
       if (record.steps_blob) {
         steps = decodeSteps(record.steps_blob).map((s, t) => ({

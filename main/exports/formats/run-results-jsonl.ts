@@ -9,10 +9,10 @@ export const runResultsJsonl = defineFormat({
   description: 'One JSON object per episode: question, answer, gold answers, turns, end reason, metrics',
   extension: 'jsonl',
   contentType: 'application/x-ndjson; charset=utf-8',
-  write({ raw, out, progress, checkpoint }, { runId }) {
-    const run = runOrThrow(raw, runId)
+  write({ raw, out, progress, checkpoint }, { runId, split }) {
+    const run = runOrThrow(raw, runId, split)
     let rows = 0
-    for (const record of episodeRecords(raw, runId)) {
+    for (const record of episodeRecords(raw, runId, split)) {
       out.write(jsonLine(resultOf(record)))
       if (++rows % 100 === 0) {
         checkpoint()

@@ -1,3 +1,4 @@
+import { menuCue } from '../protocols'
 import type { MenuItem } from '../types'
 import type { Episode } from './episode'
 import { clip } from './sentence-items'
@@ -27,7 +28,7 @@ export function renderState(ep: Episode, turnLimit: number): string[] {
 
 /** Menu lines; sentence items name their sentence by handle, since its text is listed above. */
 export function renderMenu(items: readonly MenuItem[]): string[] {
-  const lines = ['', 'Menu: reply with exactly one id.']
+  const lines = ['', menuCue('sentence-menu')!]
   const width = Math.max(1, ...items.map((i) => i.id.length))
   for (const item of items) {
     const sentence = item.target?.sentence

@@ -6,6 +6,7 @@ export {
   checkRewardFits,
   computeReward,
   defaultRewardPreset,
+  protocolDefaultReward,
   headlineMetric,
   rewardConfigSchema,
   rewardCorrect,

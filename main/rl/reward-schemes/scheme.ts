@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { RewardConfigSchema } from '../../../preload/contract/training'
+import { protocolTrainingDefaults, type ProtocolName } from '../../../preload/contract/protocols'
 import { evidenceLevel, GOLD_LEVEL_LABELS, type GoldProfile } from './gold'
 import { rewardTerm, rewardTermNames } from './terms'
 
@@ -52,6 +53,18 @@ export function defaultRewardPreset(profile: Pick<GoldProfile, 'levels'>, family
   if (level === 'paragraph') return rewardPreset('paragraph-f1-all-gold')
   if (level === 'answer') return rewardPreset('answer-f1')
   throw new Error('The questions carry no gold (no supporting sentences, documents or answers): no reward can be computed on them')
+}
+
+/**
+ * The reward a protocol's episode is scored by when nothing names one (the environment server's default and the
+ * SFT export's), by its declared default (the contract's PROTOCOL_TRAINING_DEFAULTS, as training's): Harness-1's
+ * published reward; else the evidence F1 at the gold's level (SP F1 on sentence gold, paragraph F1 on paragraph
+ * gold, answer F1 without evidence gold). Without a gold profile: sentence gold.
+ */
+export function protocolDefaultReward(protocol: ProtocolName, gold?: GoldProfile): RewardConfig {
+  if (protocolTrainingDefaults(protocol).reward === 'harness1') return rewardPreset('harness1-published').config
+  const level = gold ? evidenceLevel(gold) : 'sentence'
+  return rewardPreset(level === 'paragraph' ? 'paragraph-f1' : level === 'answer' ? 'answer-f1' : 'sp-f1').config
 }
 
 /** The weighted terms the questions cannot feed, each with the level it needs. */

@@ -10,8 +10,8 @@ the reward from it. Needs transformers >= 5.2.0 (TRL's own check for ``environme
 
 The tools are not fixed here: ``environment_class`` asks the server for one episode of the
 environment and builds a class with exactly the tools that episode offers (names, parameters,
-descriptions from the server's JSON schemas), or the single ``choose(menu_id)`` tool for a menu
-environment (graph-menu). Per-token advantages: TRL 1.9.0's GRPOTrainer computes one advantage per
+descriptions from the server's JSON schemas); a menu environment (graph-menu) offers the one tool its
+protocol declares for tool-calling policies, ``choose(menu_id)``. Per-token advantages: TRL 1.9.0's GRPOTrainer computes one advantage per
 completion (its loss accepts per-token advantages only from subclasses), so the per-step credit is not
 trained on here; it is kept on each instance (``turn_credit``) for logging or such a subclass.
 
@@ -19,10 +19,10 @@ Several servers: ``HARNESS_LAB_URL`` may list URLs, comma-separated; each instan
 episode on the next server in turn, every call of that episode on its own server. Schema constraints: an
 ``enum`` becomes transformers' ``(choices: [...])`` in the docstring, which TRL turns back into the tool
 schema's enum; length limits, ranges and patterns are written into the argument's description (the server
-validates them either way). Graph-menu: the model acts through ``choose(menu_id)``, so the server's
-"reply with exactly one id" instructions (system prompt and every observation) are rewritten to ask for
-that tool call; a tool environment's "reply with a single JSON object" system prompt likewise asks for a tool
-call (the chat template says how one is written, e.g. Qwen's ``<tool_call>`` tags).
+validates them either way). Instructions: every episode is created with ``instructions="tools"``, so the
+server's system prompt and observations are the ones its protocols declare for a tool-calling policy (ask for
+a tool call, written as the chat template says, e.g. Qwen's ``<tool_call>`` tags; on a menu, for
+``choose(menu_id)``): no prompt text lives here.
 """
 
 from __future__ import annotations
@@ -46,24 +46,8 @@ def _python_type(schema: dict) -> Any:
     return _JSON_TYPES.get(schema.get("type"), str)
 
 
-MENU_REPLY = "Menu: reply with exactly one id."
-MENU_TOOL = "Menu: call choose(menu_id) with exactly one id."
-SYSTEM_REPLY = "Reply with exactly one action id from the menu and nothing else."
-SYSTEM_TOOL = "Act by calling the tool choose with exactly one action id from the menu as menu_id; one call per turn."
-
-
-TOOLS_REPLY = 'Reply with a single JSON object of the form {"name": <tool name>, "arguments": {...}} whose arguments follow that tool\'s parameter schema, and nothing else.'
-TOOLS_CALL = "Give each call arguments that follow that tool's parameter schema."
-
-
-def menu_tool_text(text: str) -> str:
-    """The server's menu text with its reply instructions turned into the ``choose`` tool call TRL's glue offers."""
-    return text.replace(SYSTEM_REPLY, SYSTEM_TOOL).replace(MENU_REPLY, MENU_TOOL)
-
-
-def tools_call_text(text: str) -> str:
-    """A tool environment's system prompt asking for a tool call (TRL's chat template has its own call format) instead of a bare JSON reply."""
-    return text.replace(TOOLS_REPLY, TOOLS_CALL)
+#: Every episode asks the server for a tool-calling policy's instructions (its protocols declare them).
+INSTRUCTIONS = "tools"
 
 
 def server_urls() -> List[str]:
@@ -143,15 +127,11 @@ class HarnessLabEnvBase:
         key = question_key({k: row[k] for k in KEY_FIELDS if row.get(k) is not None})
         if self._episode is not None and self._episode.id is not None:
             self._episode.close()
-        self._episode = self._client.episode(self.environment, config=self.config or None, seed=int(row.get("seed", 0)), group_id=row.get("group_id"), **key)
+        self._episode = self._client.episode(self.environment, config=self.config or None, seed=int(row.get("seed", 0)), group_id=row.get("group_id"), instructions=INSTRUCTIONS, **key)
         created = self._episode.reset()
         self.reward, self.turn_credit, self.result = 0.0, [], None
         system = next((m["content"] for m in created["messages"] if m["role"] == "system"), None)
         user = created["messages"][-1]["content"]
-        if created.get("menu") is not None:
-            system, user = menu_tool_text(system or ""), menu_tool_text(user)
-        elif system:
-            system = tools_call_text(system)
         prompt = row.get("prompt") or []
         has_system = bool(prompt) and isinstance(prompt[0], dict) and prompt[0].get("role") == "system" and prompt[0].get("content") == system
         # TRL appends this text to the row's last user message: the server's system prompt travels with it unless the row already has it.
@@ -177,20 +157,6 @@ class HarnessLabEnvBase:
         return self.reward
 
 
-def choose(self, menu_id: str) -> str:
-    """Choose one action from the menu by its id.
-
-    Args:
-        menu_id: The id of a menu item, as listed in the last observation (e.g. "S3").
-    """
-    if self._episode is None or self._episode.id is None or self._episode.done:
-        raise ValueError("The episode is over: no more choices.")
-    out = self._episode.step(menu_id=str(menu_id))
-    if out["done"]:
-        self._finish()
-    return menu_tool_text(out["observation"]) if out["info"]["valid"] else f"Error: {out['info']['format_error']}"
-
-
 def environment_class(environment: str, probe: Dict[str, Any], config: Optional[dict] = None, client: Optional[HarnessLabClient] = None) -> type:
     """A ``HarnessLabEnvBase`` subclass with exactly the tools the server's ``environment`` offers.
 
@@ -198,15 +164,12 @@ def environment_class(environment: str, probe: Dict[str, Any], config: Optional[
     created to read the tools (or the menu), then dropped unscored.
     """
     client = client or HarnessLabClient(server_urls()[0])
-    created = client.create(environment, config=config or None, **question_key(probe))
+    created = client.create(environment, config=config or None, instructions=INSTRUCTIONS, **question_key(probe))
     client.delete(created["episode_id"])
     members: Dict[str, Any] = {"environment": environment, "config": dict(config or {})}
-    if created.get("menu") is not None:
-        members["choose"] = choose  # TRL names a tool by its __name__
-    else:
-        for t in created.get("tools") or []:
-            fn = t.get("function", t)
-            members[fn["name"]] = _tool_method(fn["name"], fn.get("description", ""), fn.get("parameters") or {})
+    for t in created.get("tools") or []:  # TRL names a tool by its __name__
+        fn = t.get("function", t)
+        members[fn["name"]] = _tool_method(fn["name"], fn.get("description", ""), fn.get("parameters") or {})
     return type(f"HarnessLab_{environment.replace('-', '_')}", (HarnessLabEnvBase,), members)
 
 
@@ -218,13 +181,9 @@ def environment_factories(environments: List[str], probe: Dict[str, Any], config
 def prompt_rows(environment: str, keys: List[Dict[str, Any]], probe_client: Optional[HarnessLabClient] = None) -> List[dict]:
     """Dataset rows for ``environment``: the server's system prompt as the system message and an empty user turn (``reset`` fills in the question)."""
     client = probe_client or HarnessLabClient(server_urls()[0])
-    created = client.create(environment, **question_key(keys[0]))
+    created = client.create(environment, instructions=INSTRUCTIONS, **question_key(keys[0]))
     client.delete(created["episode_id"])
     system = next((m["content"] for m in created["messages"] if m["role"] == "system"), None)
-    if system and created.get("menu") is not None:
-        system = menu_tool_text(system)
-    elif system:
-        system = tools_call_text(system)
     head = [{"role": "system", "content": system}] if system else []
     return [{"prompt": head + [{"role": "user", "content": ""}], **key} for key in keys]
 

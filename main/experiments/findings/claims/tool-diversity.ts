@@ -13,7 +13,7 @@ export const toolDiversity: ClaimDeclaration = {
   paper: { source: 'Harness-1 reward', figure: 'without the diversity term (w_div 0.25-0.5) the policy collapses to search-only' },
   measure: "distinct tools per held-out episode (end_search excluded) of the policy (head or GGUF model) trained with Harness-1's published reward, with minus without the tool-diversity terms; tool mix per training step as charts",
   expected: 'positive',
-  preconditions: { collapse: ['turns', 'tools'], moves: { diagnostic: 'reward', label: 'training reward' } },
+  preconditions: { collapse: ['turns', 'tools'], moves: { diagnostic: 'reward', label: 'training reward' }, measures: 'tools' },
   // Shared with claim 4 (harness-1.ts): the diversity-on arm is claim 4's full harness.
   experiment: harness1Experiment,
   evaluate: ({ raw, results }) => {

@@ -261,7 +261,8 @@ export class StatefulEnvironment implements Environment<StatefulSnapshot> {
       levelName: rendered.levelName,
     }
     const mode = cfg.transcript ? 'transcript' : 'stateful'
-    const common = { question: ep.question.question, turn: ep.turn, maxTurns: cfg.maxTurns, done: ep.done, endReason: ep.endReason, tools, lastResult, budget }
+    // The policy sees its context budget only through the markers: with them off it is not told (the snapshot keeps the count).
+    const common = { question: ep.question.question, turn: ep.turn, maxTurns: cfg.maxTurns, done: ep.done, endReason: ep.endReason, tools, lastResult, budget: cfg.budgetMarkers ? budget : null }
     const data: StatefulObservationData = cfg.transcript
       ? { mode, ...common }
       : { mode, ...common, curated, curatedByTag, pool, evidenceGraph: graph, verifications, history }

@@ -47,12 +47,7 @@
  *   step: <environment> <seconds> s/step <r> rollouts/s greedy <g> episodes/s
  *   storage: <environment> <k> KiB/rollout
  */
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
 import type SQLite from 'better-sqlite3'
-import { questionSets } from '../main/corpus/catalogue'
-import { workspaceMigrations } from '../main/db/migrations'
-import { openDatabase } from '../main/db/open'
 import { comparePaired } from '../main/eval'
 import { createEnvironment, environmentContext, environmentFactory, runEpisode, type Environment } from '../main/harness'
 import { runCreditQuality, runTraining, TrainingStore, type CreditQualityReport, type HeldOutResult } from '../main/experiments/training'
@@ -60,17 +55,14 @@ import { EvidenceResolver } from '../main/experiments/evidence'
 import { loadQuestions, type StoredQuestion } from '../main/experiments/questions'
 import { rewarderFor } from '../main/experiments/rewards'
 import { scoreEpisode } from '../main/experiments/score'
-import { defaultIngestOptions, runIngest } from '../main/ingest/run'
 import { LexicalAnswerer } from '../main/policy/answerer/lexical-answerer'
 import { SupportAnswerer } from '../main/policy/answerer/support-answerer'
 import { createHead, restoreHead, type PolicyHead } from '../main/policy/head'
 import { candidateBuilder, HeadPolicy, headInputDim } from '../main/policy/head-policy'
 import { createScriptedPolicy } from '../main/policy/scripted'
-import { createRetriever } from '../main/retrieval'
 import type { TrainConfigInput } from '../main/rl/trainer'
-import { openDemoWorkspace } from './support/corpus'
-import { tempDir } from './support/services'
-import { sharedPath } from './support/shared-data'
+import { fmt, rows, seedMean, type Rows } from './support/rl-figures'
+import { demoSuite, hotpotSuite } from './support/rl-suites'
 
 const STEPS = Number(process.env.RL_STEPS ?? 60)
 // Harness-1 steps cost about six times a graph-menu step (16 s on 2 cores), so its runs are shorter.
@@ -78,7 +70,6 @@ const STEPS_H1 = Number(process.env.RL_STEPS_H1 ?? 20)
 const SEEDS = Number(process.env.RL_SEEDS ?? 1)
 const SIZE = Number(process.env.RL_DEMO_SIZE ?? 6)
 const SUITES = new Set((process.env.RL_SUITES ?? 'demo,hotpotqa').split(',').map((s) => s.trim()))
-const HOTPOT = process.env.HOTPOTQA_DIR ?? sharedPath('data/hotpotqa-train100')
 const HOTPOT_HELDOUT = process.env.RL_HOTPOT_HELDOUT ? Number(process.env.RL_HOTPOT_HELDOUT) : null
 const GROUP = 8
 const OVERRIDES = JSON.parse(process.env.RL_CONFIG ?? '{}') as Partial<TrainConfigInput>
@@ -92,7 +83,6 @@ const answerer = ANSWERER === 'support' ? new SupportAnswerer() : new LexicalAns
 const lines: string[] = []
 
 type RewardInput = NonNullable<TrainConfigInput['reward']>
-type Rows = { questionId: string; variant: null; metrics: Record<string, number | null> }[]
 
 interface Variant {
   label: string
@@ -124,8 +114,6 @@ const H1_METRICS = ['paragraph.recall', 'harness1.curatedFBeta', 'harness1.rewar
 const H1_LEARN = ['paragraph.recall', 'harness1.curatedFBeta', 'harness1.reward']
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN
-const rows = (r: HeldOutResult): Rows => Object.entries(r.perQuestion).map(([questionId, metrics]) => ({ questionId, variant: null, metrics }))
-const fmt = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? 'NaN' : x.toFixed(4))
 const mix = (m: Record<string, number>) =>
   Object.entries(m)
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
@@ -197,23 +185,6 @@ function meanMix(diagnostics: { diagnostics: unknown }[]): Record<string, number
   const out: Record<string, number> = {}
   for (const d of diagnostics) for (const [k, v] of Object.entries((d.diagnostics as { actionMix?: Record<string, number> }).actionMix ?? {})) out[k] = (out[k] ?? 0) + v / diagnostics.length
   return out
-}
-
-/** Seed-averaged rows per question (questions every seed has). */
-function seedMean(perSeed: Rows[]): Rows {
-  const byQ = new Map<string, Record<string, number[]>>()
-  for (const rs of perSeed) {
-    for (const r of rs) {
-      const acc = byQ.get(r.questionId) ?? {}
-      for (const [k, x] of Object.entries(r.metrics)) if (typeof x === 'number') (acc[k] ??= []).push(x)
-      byQ.set(r.questionId, acc)
-    }
-  }
-  return [...byQ.entries()].map(([questionId, acc]) => ({
-    questionId,
-    variant: null,
-    metrics: Object.fromEntries(Object.entries(acc).filter(([, xs]) => xs.length === perSeed.length).map(([k, xs]) => [k, xs.reduce((a, b) => a + b, 0) / xs.length])),
-  }))
 }
 
 /** A diagnostic's curve over the run: first step, quartiles, last step. */
@@ -339,34 +310,22 @@ async function suite(label: string, prefix: string, raw: SQLite.Database, setId:
 }
 
 if (SUITES.has('demo')) {
-  const demo = await openDemoWorkspace(11, SIZE)
-  const n = Number(demo.db.raw.prepare('select count(*) from questions').pluck().get())
-  await suite(`demo world size ${SIZE}`, '', demo.db.raw, 1, n, Math.min(128, Math.floor(n / 4)))
-  await demo.close()
+  const demo = await demoSuite(SIZE)
+  try {
+    await suite(demo.label, demo.prefix, demo.raw, demo.setId, demo.train.limit + demo.heldOut.limit, demo.heldOut.limit)
+  } finally {
+    await demo.close()
+  }
 }
 
 if (SUITES.has('hotpotqa')) {
-  const questionsFile = join(HOTPOT, 'hotpotqa_train.json')
-  const corpusFile = join(HOTPOT, 'hotpotqa_train_corpus.json')
-  if (!existsSync(questionsFile) || !existsSync(corpusFile)) {
-    console.log(`\nSkipping the HotpotQA-train100 suite: ${HOTPOT} does not hold hotpotqa_train.json and hotpotqa_train_corpus.json.`)
-  } else {
-    const tmp = tempDir('harness-rl-bench-')
-    const db = await openDatabase(join(tmp.dir, 'workspace.db'), workspaceMigrations)
+  // 100 questions: the first 50 by id train, the last 50 are held out (RL_HOTPOT_HELDOUT changes the 50).
+  const hotpot = await hotpotSuite(HOTPOT_HELDOUT)
+  if (hotpot) {
     try {
-      const t0 = performance.now()
-      const summary = await runIngest(db.raw, { kind: 'benchmark', benchmark: 'hotpotqa', questionsFile, corpusFile }, defaultIngestOptions(), { progress: () => undefined, throwIfCancelled: () => undefined })
-      console.log(`\nHotpotQA-train100: ${summary.documents} documents, ${summary.chunks} chunks, ${summary.questions} questions; ingest ${((performance.now() - t0) / 1000).toFixed(1)} s`)
-      const set = questionSets(db.raw)[0]
-      if (!set) throw new Error('HotpotQA-train100: the ingest produced no question set')
-      const n = Number(db.raw.prepare('select count(*) from questions where set_id = ?').pluck().get(set.id))
-      // 100 questions: the first 50 by id train, the last 50 are held out (RL_HOTPOT_HELDOUT changes the 50).
-      // Half, not a quarter: 25 held-out questions gave paired CIs about ±0.07 wide on SP F1, wider than
-      // the gains measured (menu + SNC +0.050 [-0.022, 0.124] at 75/25, +0.058 [0.010, 0.110] at 50/50).
-      await suite(`HotpotQA-train100`, 'hotpotqa/', db.raw, set.id, n, HOTPOT_HELDOUT ?? Math.round(n / 2))
+      await suite(hotpot.label, hotpot.prefix, hotpot.raw, hotpot.setId, hotpot.train.limit + hotpot.heldOut.limit, hotpot.heldOut.limit)
     } finally {
-      await db.close()
-      tmp.cleanup()
+      await hotpot.close()
     }
   }
 }

@@ -21,12 +21,14 @@ export interface PolicySideEntry {
   scripted: readonly ScriptedPolicyName[]
   /** The credit scheme (a name in rl/credit) its episodes get when the trainer names none; it must fit the protocol's capabilities. */
   defaultCredit: string
+  /** The scripted teacher a new head run imitates before RL when its config names no warm start (null: none); measured in README "Warm start of the head". */
+  warmStartTeacher: ScriptedPolicyName | null
 }
 
 const POLICY_SIDE = {
-  'sentence-menu': { llmKind: 'llm-menu', headCandidates: menuCandidates, scripted: ['greedy', 'random', 'oracle'], defaultCredit: 'snc' },
-  'sentence-search': { llmKind: 'llm-free-query', headCandidates: searchCandidates, scripted: ['greedy', 'search-first', 'random', 'oracle'], defaultCredit: 'outcome' },
-  'harness1-tools': { llmKind: 'llm-tools', headCandidates: harness1Candidates, scripted: ['scripted-tools'], defaultCredit: 'outcome' },
+  'sentence-menu': { llmKind: 'llm-menu', headCandidates: menuCandidates, scripted: ['greedy', 'random', 'oracle'], defaultCredit: 'snc', warmStartTeacher: 'oracle' },
+  'sentence-search': { llmKind: 'llm-free-query', headCandidates: searchCandidates, scripted: ['greedy', 'search-first', 'random', 'oracle'], defaultCredit: 'outcome', warmStartTeacher: 'oracle' },
+  'harness1-tools': { llmKind: 'llm-tools', headCandidates: harness1Candidates, scripted: ['scripted-tools'], defaultCredit: 'outcome', warmStartTeacher: null },
 } satisfies Record<Protocol, PolicySideEntry>
 
 export const policySide = (protocol: Protocol): PolicySideEntry => POLICY_SIDE[protocol]

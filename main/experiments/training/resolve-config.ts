@@ -9,7 +9,7 @@
  */
 import { existsSync } from 'node:fs'
 import type SQLite from 'better-sqlite3'
-import { creditFits, defaultReward, TrainConfigRequestSchema, type SavedTrainConfig, type TrainConfig, type TrainConfigRequest, type TrainConfigRequestInput } from '../../../preload/contract'
+import { creditFits, defaultReward, HeadWarmStartSchema, TrainConfigRequestSchema, type SavedTrainConfig, type TrainConfig, type TrainConfigRequest, type TrainConfigRequestInput } from '../../../preload/contract'
 import { createEnvironment, environmentContext, environmentFactory, protocolDeclaration } from '../../harness'
 import { candidateBuilder, policySide } from '../../policy/protocols'
 import { createScriptedPolicy } from '../../policy/scripted'
@@ -62,6 +62,11 @@ export function checkTrainChoices(raw: SQLite.Database, config: SavedTrainConfig
     // createScriptedPolicy names the policies that speak the protocol when this one does not.
     if (config.gguf?.teacher) createScriptedPolicy(config.gguf.teacher, factory.protocol)
   })
+  check('Warm start', () => {
+    if (!config.warmStart) return
+    if (config.gguf) throw new Error('The warm start is the head\'s; a GGUF run imitates a teacher through its own "teacher" option')
+    createScriptedPolicy(config.warmStart.teacher, factory.protocol)
+  })
 }
 
 /**
@@ -76,7 +81,9 @@ export function resolveParsedTrainConfig(raw: SQLite.Database, request: TrainCon
   const reward = request.reward ?? (gold.questions > 0 ? structuredClone(defaultRewardPreset(gold).config) : defaultReward())
   // Left out, the credit is the protocol's default (SNC where the environment previews its actions, outcome otherwise).
   const credit = request.credit ?? { scheme: defaultCreditFor(request.environment), lambda: 0.5 }
-  const config: TrainConfig = { ...request, reward, credit }
+  // Left out, the head's warm start is the environment's (a GGUF run warm-starts through gguf.teacher instead).
+  const warmStart = request.warmStart !== undefined ? request.warmStart : request.gguf ? null : defaultWarmStartFor(request.environment)
+  const config: TrainConfig = { ...request, reward, credit, warmStart }
   if (gold.questions > 0) checkRewardFits(config.reward, gold, describeRange('train', config.train))
   checkTrainChoices(raw, config)
   if (config.gguf && !existsSync(config.gguf.modelPath)) throw new Error(`No GGUF model file at ${config.gguf.modelPath}`)
@@ -94,6 +101,17 @@ function defaultCreditFor(environment: string): string {
   } catch {
     return 'snc' // an unknown environment: checkTrainChoices says so
   }
+}
+
+/** The environment's default warm start of the head: its protocol's teacher with the schema's options, or null. */
+export function defaultWarmStartFor(environment: string): TrainConfig['warmStart'] {
+  let teacher: string | null
+  try {
+    teacher = policySide(environmentFactory(environment).protocol).warmStartTeacher
+  } catch {
+    return null // an unknown environment: checkTrainChoices says so
+  }
+  return teacher ? HeadWarmStartSchema.parse({ teacher }) : null
 }
 
 /** Parses a training config built in code (an ablation cell, a test, a bench) and resolves it as above. */

@@ -4,7 +4,8 @@
  * harness and with each mechanism off, and for every switch some trajectory (its calls, their validity and the
  * curated evidence) differs. The harness is set so that each mechanism can act within an episode: the demo world
  * with a near-duplicate article (dedup), a curated set small enough to fill (importance tags decide evictions),
- * a context small enough to reach the budget warnings (markers); the policy heeds what each one shows.
+ * a context small enough to reach the budget warnings (markers): the limits claims 4-5 run at. The policy
+ * heeds what each one shows.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -16,13 +17,14 @@ import { runEpisode } from '../../main/harness'
 import { MECHANISMS, STATEFUL_DEFAULTS, StatefulEnvironment, type StatefulConfig } from '../../main/harness/stateful'
 import { environmentContext, type EnvContext, type EnvQuestion } from '../../main/harness/types'
 import { defaultIngestOptions, runIngest, type IngestReporter } from '../../main/ingest/run'
+import { CLAIM_LIMITS } from '../../main/experiments/findings/claims/harness-1'
 import { ScriptedToolPolicy } from '../../main/policy/scripted'
 import { envQuestions } from '../helpers/corpus'
 import { tempDir } from '../helpers/services'
 
 const quiet: IngestReporter = { progress: () => undefined, throwIfCancelled: () => undefined }
-/** Settings where every mechanism can act within 16 turns (the defaults, 30 documents and 8,192 tokens, are rarely reached on the demo world). */
-const EXERCISED: Partial<StatefulConfig> = { curatedCap: 6, contextTokens: 2500 }
+/** The limits claims 4-5 run Harness-1 at, where every mechanism can act within 16 turns (the published 30 documents and 8,192 tokens are never reached on the demo world). */
+const EXERCISED: Partial<StatefulConfig> = CLAIM_LIMITS
 
 describe('each Harness-1 switch changes what a fixed scripted policy does', () => {
   const tmp = tempDir('harness1-switches-')

@@ -5,7 +5,9 @@
  * against the scripted baseline (greedy on the sentence substrate, scripted-tools on Harness-1) and the
  * untrained head's argmax.
  *
- * Variants: graph-menu with SNC (lambda 0.5) and outcome-only credit, free-query with outcome credit, and
+ * Variants: `defaults` (graph-menu as the Training page trains it by default: 30 steps, G 8 x Q 16, SNC, the
+ * oracle warm start; only the splits and the seed are set), graph-menu with SNC (lambda 0.5), SNC with credit
+ * for stopping (`snc-stop`) and outcome-only credit, free-query with outcome credit, and
  * Harness-1 (`stateful`, outcome credit) with the published Harness-1 reward (`stateful`) and without its
  * tool-diversity terms (`stateful+nodiv`: harness1Weights diversity 0, toolShortfall 0). Harness-1 rows
  * report the tool mix of training (mean actionMix of the first and last steps' diagnostics) and of the
@@ -26,21 +28,22 @@
  *
  * Curves: per variant and seed, the training diagnostics' reward, zero-advantage rate, retrieval-equivalence
  * classes per group (N_eq), share of groups spanning more than one class (D_ret) and entropy, summarised as
- * their values at the first step, the quartiles of the run and the last step. On a suite with both menu
- * variants, a `learn: <suite>graph-menu snc-vs-outcome sp.f1 ...` line pairs menu + SNC (after) against
- * menu + outcome-only (before) per held-out question.
+ * their values at the first step, the quartiles of the run and the last step. On a suite with the menu
+ * variants, `learn: <suite>graph-menu snc-vs-outcome sp.f1 ...` (and snc-stop-vs-outcome, snc-stop-vs-snc,
+ * for SP F1 and the evidence count) pair the credit (after) against the reference (before) per held-out question.
  *
  * Env: RL_STEPS (default 60; the sentence-substrate variants), RL_STEPS_H1 (default 20; the Harness-1 variants), RL_SEEDS (default 1), RL_DEMO_SIZE (default 6: over 500 questions),
- * RL_SUITES (default "demo,hotpotqa"), RL_VARIANTS (labels, default all: graph-menu+snc, graph-menu,
- * free-query, stateful, stateful+nodiv), HOTPOTQA_DIR (default ../shared/data/hotpotqa-train100),
+ * RL_SUITES (default "demo,hotpotqa"), RL_VARIANTS (labels, default all: defaults, graph-menu+snc,
+ * graph-menu+snc-stop, graph-menu, free-query, stateful, stateful+nodiv), HOTPOTQA_DIR (default ../shared/data/hotpotqa-train100),
  * RL_CONFIG (JSON merged into every run's training config, for sweeps: e.g. '{"learningRate":0.05}'),
  * RL_HOTPOT_HELDOUT (held-out size of the HotpotQA suite, default half of its questions).
- * Credit quality (issue 30): after seed 1 of each suite's first graph-menu run, the rollouts of its first
+ * Credit quality (issue 30): after seed 1 of each suite's first graph-menu run other than `defaults`, the rollouts of its first
  * RL_CREDIT_STEPS steps (default 2; 0 skips) are re-credited by every scheme with both offline stand-ins
  * (lexical, support) and judged against gold (runCreditQuality). RL_ANSWERER (lexical, the default, or
  * support) is the stand-in the runs themselves train with.
  *
  * Ends with machine-readable lines (suite prefix "hotpotqa/" on the environment for the HotpotQA suite):
+ *   vs-greedy: head graph-menu <demo|hotpotqa> diff <d> CI [<lo>, <hi>] (the `defaults` variant against greedy, SP F1)
  *   credit-auc: <scheme>[:<part>] <suite> <auc> [<lo>, <hi>] scorer <stand-in> mean <m>
  *   advantage-auc: <scheme> <suite> <auc> [<lo>, <hi>] scorer <stand-in> mean <m> zero-advantage groups <z>
  *   learn: <environment> <credit> <metric> before <x> after <y> diff <d> CI [<lo>, <hi>]
@@ -92,13 +95,17 @@ interface Variant {
   reward?: RewardInput
   /** The environment token of the `learn:` lines. */
   learnAs: string
+  /** Train with the Training page's defaults (steps, G, Q, credit, warm start: only the splits and the seed are set). */
+  defaults?: boolean
 }
 
 const H1_PUBLISHED = { weights: { harness1: 1 } }
 const H1_NO_DIVERSITY = { weights: { harness1: 1 }, harness1Weights: { diversity: 0, toolShortfall: 0 } }
 
 const ALL_VARIANTS: Variant[] = [
+  { label: 'defaults', environment: 'graph-menu', credit: 'snc', lambda: 0.5, learnAs: 'graph-menu', defaults: true },
   { label: 'graph-menu+snc', environment: 'graph-menu', credit: 'snc', lambda: 0.5, learnAs: 'graph-menu' },
+  { label: 'graph-menu+snc-stop', environment: 'graph-menu', credit: 'snc-stop', lambda: 0.5, learnAs: 'graph-menu' },
   { label: 'graph-menu', environment: 'graph-menu', credit: 'outcome', lambda: 0, learnAs: 'graph-menu' },
   { label: 'free-query', environment: 'free-query', credit: 'outcome', lambda: 0, learnAs: 'free-query' },
   { label: 'stateful', environment: 'stateful', credit: 'outcome', lambda: 0, reward: H1_PUBLISHED, learnAs: 'stateful' },
@@ -222,14 +229,19 @@ async function suite(label: string, prefix: string, raw: SQLite.Database, setId:
     const baseline = await baselineHeldOut(raw, v, heldOutQuestions)
     const metrics = h1 ? H1_METRICS : G_METRICS
     const perSeed: { before: Rows; after: Rows; seed: number }[] = []
+    let stepsRun = 0
     for (let seed = 1; seed <= SEEDS; seed++) {
       const seconds: number[] = []
-      const steps = h1 ? STEPS_H1 : STEPS
-      const r = await runTraining(raw, {
-        environment: v.environment, steps, groupSize: GROUP, questionsPerStep: QUESTIONS_PER_STEP, evalInterval: Math.max(steps, 1), seed,
-        credit: { scheme: v.credit, lambda: v.lambda }, train, heldOut, ...(v.reward ? { reward: v.reward } : {}), ...OVERRIDES,
-      }, { answerer, appVersion: 'bench', jobId: null, progress: () => {}, throwIfCancelled: () => {}, onStep: (_s, d) => seconds.push(d.seconds as number) })
-      if (seed === 1 && !creditMeasured && v.environment === 'graph-menu' && CREDIT_STEPS > 0) {
+      const input = v.defaults
+        ? { environment: v.environment, seed, train, heldOut, ...OVERRIDES }
+        : {
+            environment: v.environment, steps: h1 ? STEPS_H1 : STEPS, groupSize: GROUP, questionsPerStep: QUESTIONS_PER_STEP, evalInterval: Math.max(h1 ? STEPS_H1 : STEPS, 1), seed,
+            credit: { scheme: v.credit, lambda: v.lambda }, train, heldOut, ...(v.reward ? { reward: v.reward } : {}), ...OVERRIDES,
+          }
+      const r = await runTraining(raw, input, { answerer, appVersion: 'bench', jobId: null, progress: () => {}, throwIfCancelled: () => {}, onStep: (_s, d) => seconds.push(d.seconds as number) })
+      const steps = r.config.steps
+      stepsRun = steps
+      if (seed === 1 && !creditMeasured && v.environment === 'graph-menu' && !v.defaults && CREDIT_STEPS > 0) {
         creditMeasured = true
         // Both offline stand-ins credit the same rollouts, so their figures are paired too.
         for (const scorer of [new LexicalAnswerer(), new SupportAnswerer()]) {
@@ -237,7 +249,7 @@ async function suite(label: string, prefix: string, raw: SQLite.Database, setId:
         }
       }
       const sPerStep = median(seconds)
-      const rolloutsPerSecond = (GROUP * QUESTIONS_PER_STEP) / sPerStep
+      const rolloutsPerSecond = (r.config.groupSize * r.config.questionsPerStep) / sPerStep
       if (seed === 1) {
         lines.push(`step: ${prefix}${v.label} ${sPerStep.toFixed(2)} s/step ${rolloutsPerSecond.toFixed(1)} rollouts/s greedy ${baseline.episodesPerSecond.toFixed(1)} episodes/s`)
         // Stored bytes per rollout (its row, compact steps blob and initial snapshot): the issue's budget is 20 KB.
@@ -296,15 +308,23 @@ async function suite(label: string, prefix: string, raw: SQLite.Database, setId:
         }
       }
     }
+    if (v.defaults) {
+      // The head as the Training page trains it by default, against the scripted baseline (issue 42's bar: lo > 0, d >= 0.10).
+      const g = comparePaired(rows(baseline.result), after, 'sp.f1', { seed: 1 })
+      lines.push(`vs-greedy: head ${v.environment} ${prefix ? prefix.replace(/\/$/, '') : 'demo'} diff ${fmt(g.meanDifference)} CI [${fmt(g.ci?.lower)}, ${fmt(g.ci?.upper)}] (sp.f1 head ${fmt(g.candidateMean)} greedy ${fmt(g.baselineMean)}, ${g.count} held-out questions, ${SEEDS} seed(s), ${stepsRun} steps, the Training page's defaults)`)
+    }
     console.log(`${v.label}: ${((performance.now() - t0) / 1000).toFixed(0)} s for ${SEEDS} seed(s)`)
   }
-  const snc = afterOf.get('graph-menu+snc')
-  const outcome = afterOf.get('graph-menu')
-  if (snc && outcome) {
+  // Credit against outcome-only (and SNC with credit for stopping against SNC), paired per held-out question over the seed means.
+  const pairs: [string, string, string][] = [['graph-menu', 'graph-menu+snc', 'snc-vs-outcome'], ['graph-menu', 'graph-menu+snc-stop', 'snc-stop-vs-outcome'], ['graph-menu+snc', 'graph-menu+snc-stop', 'snc-stop-vs-snc']]
+  for (const [ref, treat, name] of pairs) {
+    const a = afterOf.get(ref)
+    const b = afterOf.get(treat)
+    if (!a || !b) continue
     for (const metric of G_METRICS) {
-      const c = comparePaired(outcome, snc, metric, { seed: 1 })
-      console.log(`graph-menu snc vs outcome-only ${metric}: outcome ${fmt(c.baselineMean)}, snc ${fmt(c.candidateMean)}, diff ${fmt(c.meanDifference)} [${fmt(c.ci?.lower)}, ${fmt(c.ci?.upper)}]`)
-      if (metric === 'sp.f1') lines.push(`learn: ${prefix}graph-menu snc-vs-outcome ${metric} before ${fmt(c.baselineMean)} after ${fmt(c.candidateMean)} diff ${fmt(c.meanDifference)} CI [${fmt(c.ci?.lower)}, ${fmt(c.ci?.upper)}]`)
+      const c = comparePaired(a, b, metric, { seed: 1 })
+      console.log(`${treat} vs ${ref} ${metric}: ${ref} ${fmt(c.baselineMean)}, ${treat} ${fmt(c.candidateMean)}, diff ${fmt(c.meanDifference)} [${fmt(c.ci?.lower)}, ${fmt(c.ci?.upper)}]`)
+      if (metric === 'sp.f1' || metric === 'evidence.count') lines.push(`learn: ${prefix}graph-menu ${name} ${metric} before ${fmt(c.baselineMean)} after ${fmt(c.candidateMean)} diff ${fmt(c.meanDifference)} CI [${fmt(c.ci?.lower)}, ${fmt(c.ci?.upper)}]`)
     }
   }
 }

@@ -23,8 +23,8 @@ import { existsSync } from 'node:fs'
 
 import { comparePaired } from '../main/eval'
 import { GgufTrainSchema } from '../preload/contract'
-import { loadRequestFor, runTraining, trainRequestFor, type HeldOutResult } from '../main/experiments/training'
-import { defaultThreadCount, getSharedRuntime } from '../main/llm/llama-runtime'
+import { loadRequestFor, needsBase, runTraining, trainerThreadCount, trainRequestFor, type HeldOutResult } from '../main/experiments/training'
+import { getSharedRuntime } from '../main/llm/llama-runtime'
 import { GgufTrainer } from '../main/llm/training'
 import { LexicalAnswerer } from '../main/policy/answerer/lexical-answerer'
 import { computeReward } from '../main/rl/reward-schemes'
@@ -141,13 +141,14 @@ if (recorded) {
   for (const pack of [false, true]) {
     const trainer = await GgufTrainer.start()
     try {
-      const info = await trainer.load(loadRequestFor(GGUF, MODEL, { baseModel: MODEL, optimizerState: null, threads: defaultThreadCount() }))
+      // as a run loads it: the base only for a KL term or guard, every core
+      const info = await trainer.load(loadRequestFor(GGUF, MODEL, { baseModel: needsBase(GGUF) ? MODEL : null, optimizerState: null, threads: trainerThreadCount() }))
       const r = await trainer.train(trainRequestFor(GGUF, batch.items, GGUF.learningRate, [], pack))
       seconds[String(pack)] = r.seconds
-      // FLOPs by the usual 2·params per token and pass: the labels' forward (2), the base's forward for the KL term (2), forward + backward (6).
-      const flops = (2 + (GGUF.klCoef > 0 ? 2 : 0) + 6) * info.nParams * r.tokensProcessed
+      // FLOPs by the usual 2·params per token and pass: the base's forward for the KL term (2), forward + backward (6).
+      const flops = ((GGUF.klCoef > 0 ? 2 : 0) + 6) * info.nParams * r.tokensProcessed
       replay.push(`flops: ${pack ? 'packed' : 'padded'} ${fmt(flops / r.seconds / 1e9, 2)} GFLOP/s achieved (${fmt(flops / 1e9, 1)} GFLOP over ${r.tokensProcessed} graph positions of a ${info.nParams.toLocaleString('en')}-parameter model; attention excluded)`)
-      replay.push(`update: ${pack ? 'packed' : 'padded'} ${fmt(r.seconds, 2)} s/update ${fmt(r.tokensProcessed / r.seconds, 0)} graph tokens/s (${fmt(r.weightedTokens / r.seconds, 1)} trained tokens/s, ${fmt(r.sequenceTokens / r.seconds, 0)} sequence tokens/s), ${r.sequences} sequences in ${r.datapoints} datapoints, padding ${fmt(1 - r.packedTokens / r.tokensProcessed, 3)}, shared prefixes ${fmt(1 - r.packedTokens / r.sequenceTokens, 3)}`)
+      replay.push(`update: ${pack ? 'packed' : 'padded'} ${fmt(r.seconds, 2)} s/update ${fmt(r.tokensProcessed / r.seconds, 0)} graph tokens/s (${fmt(r.weightedTokens / r.seconds, 1)} trained tokens/s, ${fmt(r.sequenceTokens / r.seconds, 0)} sequence tokens/s; ${fmt(r.cpuSeconds, 2)} CPU-s on ${trainerThreadCount()} threads, ${fmt(r.weightedTokens / r.cpuSeconds, 1)} trained tokens per CPU-s), ${r.sequences} sequences in ${r.datapoints} datapoints, padding ${fmt(1 - r.packedTokens / r.tokensProcessed, 3)}, shared prefixes ${fmt(1 - r.packedTokens / r.sequenceTokens, 3)}`)
     } finally {
       await trainer.close()
     }

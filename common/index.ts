@@ -4,3 +4,4 @@
  */
 export { formatBytes } from './bytes'
 export { fnv1a } from './hash'
+export { expectedRunSeconds, fitRunShape, formatDuration, remainingSeconds, RUN_SHAPES, type GgufRates, type RunShape, type StepTiming } from './run-time'

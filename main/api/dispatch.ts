@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { storageFailureOf } from '../db/storage-error'
 import { ApiError, isRouteName, routes, type Envelope, type RouteName, type RouteOutput, type RouteParsedInput } from '../../preload/contract'
 
 export type Handlers = { [R in RouteName]: (input: RouteParsedInput<R>) => Promise<RouteOutput<R>> }
@@ -71,7 +72,8 @@ export async function dispatch(handlers: Handlers, route: unknown, input: unknow
   } catch (err) {
     if (err instanceof ApiError) return { ok: false, error: err.toBody() }
     if (err instanceof z.ZodError) return { ok: false, error: { code: 'VALIDATION', message: 'Invalid input', issues: issuesOf(err) } }
-    console.error(`route ${route} failed:`, err)
+    // A full or read-only disk is not a bug: its message is the whole story (the CLI and the pages say what to do).
+    if (!storageFailureOf(err)) console.error(`route ${route} failed:`, err)
     return { ok: false, error: { code: 'INTERNAL', message: err instanceof Error ? err.message : String(err) } }
   }
 }

@@ -5,12 +5,25 @@ import { dispatch } from '../api/dispatch'
 import { createHandlers } from '../api/handlers'
 import { createServices, type Services } from '../app/services'
 import { resolveDataDir } from '../config/paths'
+import { storageClause, storageFailureOf, storageRemedy } from '../db/storage-error'
 import { sourceWorkerEntry } from '../job-kinds/source-entry'
 
 export type Call = <R extends RouteName>(route: R, input: RouteInput<R>) => Promise<RouteOutput<R>>
 
+/** A job that ended on a storage failure (a full disk, a read-only folder): its message is the one line the command prints. */
+export class StorageFailure extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'StorageFailure'
+  }
+}
+
 export interface Cli {
   program: Command
+  /** The data folder this command works in. */
+  dataDir(): string
+  /** `npm run cli -- [--data-dir D] [--json] <args>`: a command line that runs `args` on this data folder. */
+  command(args: string[]): string
   /** Runs `fn` with the validated API and the services, closing them afterwards. */
   withApi<T>(fn: (call: Call, services: Services) => Promise<T>): Promise<T>
   json(): boolean
@@ -18,16 +31,38 @@ export interface Cli {
   print(value: unknown, text: string): void
   /**
    * Starts a job, prints its progress lines (not under --json; on stderr with `stderr`) and waits for
-   * it. Ctrl-C cancels the job (it stops at its next checkpoint) instead of killing the process.
+   * it. Ctrl-C cancels the job (it stops at its next checkpoint) instead of killing the process. A job
+   * that ends on a storage failure throws StorageFailure, whose one line names the folder, its free
+   * space and the command that continues: `resume` (the job's arguments; default: this command again).
    */
-  runJob(call: Call, services: Services, input: RouteInput<'job.start'>, options?: { stderr?: boolean }): Promise<Job>
+  runJob(call: Call, services: Services, input: RouteInput<'job.start'>, options?: { stderr?: boolean; resume?: (job: Job) => Promise<string[] | undefined> }): Promise<Job>
 }
+
+/** This command's own arguments: the process's, less the global options `command()` puts back. */
+export function ownArgs(): string[] {
+  const out: string[] = []
+  const argv = process.argv.slice(2)
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!
+    if (a === '--data-dir' || a === '-d') i++
+    else if (!a.startsWith('--data-dir=') && a !== '--json') out.push(a)
+  }
+  return out
+}
+
+/** Arguments as a shell line: each quoted when it holds anything but plain characters. */
+const shellLine = (args: string[]): string => args.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(' ')
 
 export function cliContext(program: Command): Cli {
   const json = (): boolean => program.opts<{ json?: boolean }>().json === true
+  const dataDir = (): string => resolveDataDir(program.opts<{ dataDir?: string }>().dataDir)
+  const command = (args: string[]): string => {
+    const given = program.opts<{ dataDir?: string }>().dataDir
+    return `npm run cli -- ${shellLine([...(given ? ['--data-dir', given] : []), ...(json() ? ['--json'] : []), ...args])}`
+  }
   const withApi: Cli['withApi'] = async (fn) => {
     const services = await createServices({
-      dataDir: resolveDataDir(program.opts<{ dataDir?: string }>().dataDir),
+      dataDir: dataDir(),
       // The CLI runs from source under tsx, so its job threads do too.
       worker: sourceWorkerEntry(),
       // A command runs its own job; a job another process queued and left is failed with the reason, not run here first.
@@ -97,6 +132,12 @@ export function cliContext(program: Command): Cli {
       jobId = started.id
       place(started)
       const ended = await services.jobs.waitFor(started.id)
+      const storage = ended.status === 'failed' ? storageFailureOf(ended.error ?? '') : null
+      if (storage) {
+        const args = (await options.resume?.(ended).catch(() => undefined)) ?? ownArgs()
+        const what = ended.error!.includes(services.dataDir) ? ended.error! : `${storageClause(storage, services.dataDir)}: ${ended.error}`
+        throw new StorageFailure(`job ${ended.id} (${ended.kind}) failed: ${what}; ${storageRemedy(storage, command(args))}`)
+      }
       return ended
     } finally {
       process.off('beforeExit', unfinished)
@@ -104,5 +145,5 @@ export function cliContext(program: Command): Cli {
       off()
     }
   }
-  return { program, withApi, json, print: (value, text) => console.log(json() ? JSON.stringify(value, null, 2) : text), runJob }
+  return { program, dataDir, command, withApi, json, print: (value, text) => console.log(json() ? JSON.stringify(value, null, 2) : text), runJob }
 }

@@ -1,6 +1,6 @@
 import type { RouteInput } from '../../preload/contract'
 import type { Cli } from './context'
-import { aggregateTable } from './table'
+import { aggregateTable, wallClockLine } from './table'
 import { SCRIPTED_POLICY_NAMES } from '../policy/scripted'
 
 type EvalParams = Extract<RouteInput<'job.start'>, { kind: 'eval.run' }>['params']
@@ -118,6 +118,8 @@ export function registerEvalCommands(cli: Cli): void {
         if (json()) return print(run, '')
         console.log(`\nRun #${run.id} "${run.name}": ${run.episodes} episodes, ${done.result.seconds.toFixed(1)} s`)
         console.log(aggregateTable(run, catalog.metrics))
+        const guards = wallClockLine(run)
+        if (guards) console.log(guards)
       }),
     )
 }

@@ -1,10 +1,23 @@
 import { GgufTrainSchema } from '../../preload/contract'
 import { checkGgufFile } from '../llm/gguf-check'
-import { GgufTrainer } from '../llm/training'
+import { ensureTrainerBinary, GgufTrainer, GgufTrainerUnavailableError, memoryShortfall, type TrainerBackend } from '../llm/training'
 import type { Cli } from './context'
 
 /** The contract's GGUF training defaults (the one declaration). */
 const GGUF_DEFAULTS = GgufTrainSchema.parse({ modelPath: '-' })
+
+/** The first GPU trainer that builds here (node-llama-cpp's CUDA, then Vulkan binaries), else the CPU's. */
+async function gpuTrainerBackend(): Promise<TrainerBackend> {
+  for (const backend of ['cuda', 'vulkan'] as const) {
+    try {
+      await ensureTrainerBinary({ backend })
+      return backend
+    } catch (err) {
+      if (!(err instanceof GgufTrainerUnavailableError)) throw err
+    }
+  }
+  return 'cpu'
+}
 
 export function registerModelCommands(cli: Cli): void {
   const { withApi, print, runJob } = cli
@@ -37,15 +50,21 @@ export function registerModelCommands(cli: Cli): void {
     .option('--context <tokens>', 'training sequence length', String(GGUF_DEFAULTS.contextSize))
     .option('--last-blocks <n>', 'train output + the last N blocks only')
     .option('--optimizer <name>', 'adamw | sgd', GGUF_DEFAULTS.optimizer)
-    .action(async (path: string, o: { context: string; lastBlocks?: string; optimizer: string }) => {
+    .option('--gpu-layers <n>', 'layers offloaded to the GPU (-1: all; the memory is then checked against the GPU)', String(GGUF_DEFAULTS.gpuLayers))
+    .option('--no-base', 'no frozen base beside the policy (klCoef 0 and klTarget 0)')
+    .action(async (path: string, o: { context: string; lastBlocks?: string; optimizer: string; gpuLayers: string; base: boolean }) => {
       let trainer: GgufTrainer | null = null
       try {
         // The file first (header, every tensor's bytes and type, all F32), with the reason the trainer's start gives, before any trainer is built or started.
         await checkGgufFile(path, { forTraining: true })
-        trainer = await GgufTrainer.start()
-        const e = await trainer.estimate({ model: path, contextSize: Number(o.context), optimizer: o.optimizer === 'sgd' ? 'sgd' : 'adamw', withBase: true, lastBlocks: o.lastBlocks ? Number(o.lastBlocks) : -1 })
+        const gpuLayers = Number(o.gpuLayers)
+        trainer = await GgufTrainer.start({ backend: gpuLayers !== 0 ? await gpuTrainerBackend() : 'cpu' })
+        const estimate = await trainer.estimate({ model: path, contextSize: Number(o.context), optimizer: o.optimizer === 'sgd' ? 'sgd' : 'adamw', withBase: o.base, lastBlocks: o.lastBlocks ? Number(o.lastBlocks) : -1 })
+        // the file's verdict, then whether the run's memory fits the device it would train on
+        const short = estimate.trainable ? memoryShortfall(estimate, gpuLayers) : null
+        const e = short ? { ...estimate, trainable: false, reason: short } : estimate
         print(e, e.trainable
-          ? `Trainable: ${e.nTrainable.toLocaleString('en')} of ${e.nParams.toLocaleString('en')} parameters, context ${e.contextSize}, about ${Math.ceil(e.estimatedBytes / 2 ** 20)} MiB with the frozen base (trainer ${trainer.binary.backend}, llama.cpp ${trainer.binary.llamaCppRelease})`
+          ? `Trainable: ${e.nTrainable.toLocaleString('en')} of ${e.nParams.toLocaleString('en')} parameters in ${e.nLayer} layers, context ${e.contextSize}, about ${Math.ceil(e.estimatedBytes / 2 ** 20)} MiB${o.base ? ' with the frozen base' : ''} (trainer ${trainer.binary.backend}, llama.cpp ${trainer.binary.llamaCppRelease})`
           : `Not trainable: ${e.reason}`)
         if (!e.trainable) process.exitCode = 1
       } catch (err) {

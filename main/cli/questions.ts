@@ -1,6 +1,6 @@
 /** `questions import|generate|split|list`: question sets for any corpus, over the same routes the Questions page uses. */
 import { readFileSync, statSync } from 'node:fs'
-import type { ImportReport, QuestionSplitSpec } from '../../preload/contract'
+import type { GenerationReport, ImportReport, QuestionSplitSpec } from '../../preload/contract'
 import type { Cli } from './context'
 
 const MAX_BYTES = 64 * 1024 * 1024
@@ -15,6 +15,13 @@ function readText(path: string): string {
   if (size > MAX_BYTES) throw new Error(`${path} is ${(size / 2 ** 20).toFixed(1)} MiB; question files are limited to 64 MiB`)
   return readFileSync(path, 'utf8')
 }
+
+/** "no-cue 385, answer-not-unique 14" for one kind, or "none". */
+const droppedLine = (dropped: GenerationReport['dropped'], kind: string): string =>
+  Object.entries(dropped)
+    .filter(([, by]) => (by?.[kind] ?? 0) > 0)
+    .map(([reason, by]) => `${reason} ${by![kind]}`)
+    .join(', ') || 'none'
 
 const reportLines = (r: ImportReport): string[] => [
   `${r.imported} of ${r.rows} rows imported (${r.format}); ${r.badRows.length} bad rows, ${r.unresolved.length} unresolved gold items`,
@@ -54,7 +61,7 @@ export function registerQuestionCommands(cli: Cli): void {
         const done = await runJob(call, services, { kind: 'questions.generate', workspaceId, params: { name: o.name, seed: Number(o.seed), kinds, maxPerKind: Number(o.max), answerNotInQuestion: !o.keepAnswerInQuestion, rewrite: o.rewriteModel ? { modelPath: o.rewriteModel, maxQuestions: Number(o.rewriteMax) } : null } })
         const r = done.kind === 'questions.generate' ? done.result : null
         const lines = r
-          ? [`Question set #${r.setId} "${o.name}" in ${r.seconds.toFixed(1)} s`, ...Object.keys(r.candidates).map((k) => `  ${k.padEnd(11)} kept ${r.kept[k] ?? 0}  candidates ${r.candidates[k]}  answer in question ${r.answerInQuestion[k] ?? 0}`), ...(r.rewrite ? [`  rewritten by ${r.rewrite.model}: ${r.rewrite.accepted} accepted, rejected ${JSON.stringify(r.rewrite.rejected)}, ${r.rewrite.overBudget} over budget (${r.rewrite.questionsPerSecond.toFixed(1)} questions/s)`] : [])]
+          ? [`Question set #${r.setId} "${o.name}" in ${r.seconds.toFixed(1)} s`, ...Object.keys(r.candidates).map((k) => `  ${k.padEnd(11)} kept ${r.kept[k] ?? 0}  candidates ${r.candidates[k]}  answer in question ${r.answerInQuestion[k] ?? 0}  dropped: ${droppedLine(r.dropped, k)}`), ...(r.rewrite ? [`  rewritten by ${r.rewrite.model}: ${r.rewrite.accepted} accepted, rejected ${JSON.stringify(r.rewrite.rejected)}, ${r.rewrite.overBudget} over budget (${r.rewrite.questionsPerSecond.toFixed(1)} questions/s)`] : [])]
           : [`${done.status}: ${done.error ?? done.message}`]
         print(done, lines.join('\n'))
         if (done.status !== 'done') process.exitCode = 1

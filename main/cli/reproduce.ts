@@ -78,7 +78,8 @@ export function registerReproduceCommands(cli: Cli): void {
           id = (await call('findings.save', { workspaceId, config })).id
           console.error(`Findings run #${id} saved`)
         }
-        const done = await runJob(call, services, { kind: 'findings.run', workspaceId, params: { findingsId: id } }, { stderr: true })
+        const findingsId = id
+        const done = await runJob(call, services, { kind: 'findings.run', workspaceId, params: { findingsId } }, { stderr: true, resume: async () => ['reproduce', workspaceId, '--resume', String(findingsId)] })
         if (done.status !== 'done') {
           console.error(`${done.status}: ${done.error ?? done.message}; resume with: npm run cli -- reproduce ${workspaceId} --resume ${id}`)
           if (json()) console.log(JSON.stringify({ status: done.status, error: done.error, findingsId: id }, null, 2))

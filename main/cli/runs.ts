@@ -6,7 +6,7 @@ import { exportFileName, exportFormats, questionSplits, writeExport } from '../e
 import { checkOutputFile } from '../jobs/output-paths'
 import { formatBytes } from '../../common'
 import type { Cli } from './context'
-import { aggregateTable } from './table'
+import { aggregateTable, wallClockLine } from './table'
 
 /** `a,b` or `all` -> format names of that source; an unknown name lists the known ones. */
 function formatsOf(text: string, source: 'run' | 'questions'): ExportFormat[] {
@@ -52,7 +52,7 @@ export function registerRunCommands(cli: Cli): void {
       const run = (await call('runs.list', { workspaceId })).find((r) => r.id === Number(runId))
       if (!run) throw new Error(`No run #${runId} in this workspace`)
       const { metrics } = await call('harness.catalog', {})
-      print(run, [`Run #${run.id} "${run.name}" (${run.kind}, ${run.status}${run.error ? `: ${run.error}` : ''}), ${run.episodes} episodes, seed ${run.seed}`, `config ${JSON.stringify(run.config)}`, '', aggregateTable(run, metrics, !o.headline)].join('\n'))
+      print(run, [`Run #${run.id} "${run.name}" (${run.kind}, ${run.status}${run.error ? `: ${run.error}` : ''}), ${run.episodes} episodes, seed ${run.seed}`, `config ${JSON.stringify(run.config)}`, ...(wallClockLine(run) ? [wallClockLine(run)] : []), '', aggregateTable(run, metrics, !o.headline)].join('\n'))
     }),
   )
 

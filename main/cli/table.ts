@@ -44,3 +44,11 @@ export function aggregateTable(run: RunSummary, catalogue: readonly MetricInfo[]
   const line = (cells: string[]): string => cells.map((cell, c) => (c >= 2 ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  ').trimEnd()
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n')
 }
+
+/** Whether a wall-clock safety net cut any of the run's results short (then they depend on machine load); '' when the run did not record it. */
+export function wallClockLine(run: Pick<RunSummary, 'wallClockGuards'>): string {
+  const g = run.wallClockGuards
+  if (g === null) return ''
+  if (g.episodes === 0) return 'Wall-clock guards: none fired (every result depends on the seed, not on machine load)'
+  return `Wall-clock guard fired in ${g.steps} step${g.steps === 1 ? '' : 's'} of ${g.episodes} episode${g.episodes === 1 ? '' : 's'}: those results depend on machine load`
+}

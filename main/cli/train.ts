@@ -103,7 +103,12 @@ export function registerTrainCommands(cli: Cli): void {
           config.heldOut = await splitOf(call, workspaceId, setId, '--held-out', o.heldOut)
           params = { mode: 'new', config: config as Extract<TrainParams, { mode: 'new' }>['config'], answerer: o.answerer === 'lexical' || o.answerer === undefined ? { kind: 'lexical' } : { kind: 'gguf', modelPath: o.answerer } }
         }
-        const done = await runJob(call, services, { kind: 'train.run', workspaceId, params }, { stderr: true })
+        // A full disk mid-run: the command that continues the run from its last completed step.
+        const resume = async (job: { id: string }) => {
+          const runId = params.mode === 'resume' ? params.runId : (await call('training.runs', { workspaceId })).find((r) => r.jobId === job.id)?.id
+          return runId === undefined ? undefined : ['train', workspaceId, '--resume', String(runId)]
+        }
+        const done = await runJob(call, services, { kind: 'train.run', workspaceId, params }, { stderr: true, resume })
         const runId = done.kind === 'train.run' && done.result ? done.result.runId : params.mode === 'resume' ? params.runId : (await call('training.runs', { workspaceId }))[0]?.id
         if (done.status !== 'done') {
           const resume = runId !== undefined ? `; resume with: npm run cli -- train ${workspaceId} --resume ${runId}` : ''

@@ -1,9 +1,10 @@
-import { mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, Migrator, SqliteDialect, type Migration, type MigrationResult } from 'kysely'
 import { InCodeMigrations } from './migrations'
 import { nativeBindingPath } from './native-binding'
+import { notWritable } from './storage-error'
 
 export interface OpenedDatabase<DB> {
   db: Kysely<DB>
@@ -27,7 +28,7 @@ export interface OpenOptions {
 export function openSqlite(file: string, options: OpenOptions = {}): SQLite.Database {
   if (!options.readonly) mkdirSync(dirname(file), { recursive: true })
   const nativeBinding = nativeBindingPath()
-  const raw = new SQLite(file, { readonly: options.readonly ?? false, ...(nativeBinding ? { nativeBinding } : {}) })
+  const raw = options.readonly ? openReadOnly(file, nativeBinding) : new SQLite(file, { ...(nativeBinding ? { nativeBinding } : {}) })
   raw.pragma(`busy_timeout = ${Math.max(0, Math.round(options.busyTimeoutMs ?? 5000))}`)
   if (!options.readonly) raw.pragma('journal_mode = WAL')
   raw.pragma('foreign_keys = ON')
@@ -35,16 +36,53 @@ export function openSqlite(file: string, options: OpenOptions = {}): SQLite.Data
   return raw
 }
 
-export async function openDatabase<DB>(file: string, migrations: Record<string, Migration>, options: Omit<OpenOptions, 'readonly'> = {}): Promise<OpenedDatabase<DB>> {
+/**
+ * A WAL database opened read-only. SQLite reads one in place while its -wal and -shm files exist or can be
+ * made; on a read-only folder after a clean close they are gone and cannot be made (SQLITE_CANTOPEN), and
+ * this build of SQLite takes no `immutable=1` URI (SQLITE_USE_URI=0): the file is then read into memory
+ * whole (a clean close checkpointed every page into it, and no -wal file is left), opened read-only there.
+ */
+function openReadOnly(file: string, nativeBinding: string | undefined): SQLite.Database {
+  const binding = nativeBinding ? { nativeBinding } : {}
+  try {
+    const raw = new SQLite(file, { readonly: true, fileMustExist: true, ...binding })
+    raw.prepare('select count(*) from sqlite_master').get()
+    return raw
+  } catch (err) {
+    const cannotOpen = (err as { code?: string }).code === 'SQLITE_CANTOPEN'
+    if (!cannotOpen || !existsSync(file) || existsSync(`${file}-wal`) || notWritable(dirname(file)) === null) throw err
+    const image = readFileSync(file)
+    // Header bytes 18-19 (write and read format version) say WAL (2): an in-memory copy reads as a rollback-journal database (1).
+    if (image.length >= 100) image[18] = image[19] = 1
+    return new SQLite(image, { readonly: true, ...binding })
+  }
+}
+
+/**
+ * Opens a database and brings its schema up to date. `readonly`: opened without writing anything (no
+ * migration, no journal change); a database whose schema is behind this app's is refused, naming the file.
+ */
+export async function openDatabase<DB>(file: string, migrations: Record<string, Migration>, options: OpenOptions = {}): Promise<OpenedDatabase<DB>> {
   const raw = openSqlite(file, options)
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: raw }) })
   try {
-    await migrate(db, migrations)
+    if (options.readonly) checkCurrent(raw, file, migrations)
+    else await migrate(db, migrations)
   } catch (err) {
     await db.destroy()
     throw err
   }
   return { db, raw, file, close: () => db.destroy() }
+}
+
+/** A read-only database must already carry every migration: it cannot be brought up to date. */
+function checkCurrent(raw: SQLite.Database, file: string, migrations: Record<string, Migration>): void {
+  const table = raw.prepare("select 1 from sqlite_master where type = 'table' and name = 'kysely_migration'").get()
+  const applied = new Set(table ? raw.prepare<[], string>('select name from kysely_migration').pluck().all() : [])
+  const pending = Object.keys(migrations).filter((name) => !applied.has(name))
+  if (pending.length > 0) {
+    throw Object.assign(new Error(`${file} is opened read-only and its schema is behind this app's (${pending.length} migration${pending.length === 1 ? '' : 's'} to apply, from ${pending[0]}): open it once where it can be written`), { code: 'SQLITE_READONLY' })
+  }
 }
 
 /** Applies pending migrations; applying again is a no-op. Throws with the failing migration's name. */

@@ -7,14 +7,16 @@
  *   GET  /schema                                         -> {action, observation, state} (JSON Schemas)
  *   GET  /health                                         -> {status: "healthy"}
  *   GET  /metadata                                       -> {name, description, version, documentation_url}
- * An /reset `episode_id` is the client's name for the episode: /step and /state accept it as well as the
- * server's id, until the episode ends (at most MAX_ALIASES names are kept, the oldest dropped first).
+ * An /reset `episode_id` is the client's name for the episode: the reset's observation answers with it
+ * (the server's id beside it as `server_episode_id`), and /step and /state accept it as well as the
+ * server's id. A scored episode's /state stays readable (`done: true`) for the server's idle timeout;
+ * its name may then be given to a new /reset (at most MAX_ALIASES names are kept, the oldest dropped first).
  */
 import type SQLite from 'better-sqlite3'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { z } from 'zod'
 import { environmentNames } from '../harness'
-import { createBodyOf, OpenEnvError, OpenEnvSession, OpenEnvStep, resetAnswer, schemas, stepAnswer, stepBodyOf } from './openenv'
+import { createBodyOf, OpenEnvError, OpenEnvSession, OpenEnvStep, resetAnswer, schemas, stepAnswer, stepBodyOf, type OpenEnvSessions } from './openenv'
 import { defaultQuestionOf } from './questions'
 import type { EpisodeRouter } from './router'
 import { CreatedReply, EpisodeId } from './wire'
@@ -29,7 +31,8 @@ const MAX_ALIASES = 8192
 /** Largest WebSocket message accepted (as the HTTP body limit). */
 export const WS_MAX_PAYLOAD = 1024 * 1024
 
-export function registerCompatRoutes(app: FastifyInstance, router: EpisodeRouter, raw: SQLite.Database, appVersion: string, { parse, answer, refuse }: Helpers): void {
+/** Registers OpenEnv's routes; `wsSessions` keeps the /ws sessions (their queue bound, and counts for /v1/stats). */
+export function registerCompatRoutes(app: FastifyInstance, router: EpisodeRouter, raw: SQLite.Database, appVersion: string, { parse, answer, refuse }: Helpers, wsSessions: OpenEnvSessions): void {
   const defaultQuestion = defaultQuestionOf(raw)
   /** Client episode names -> server ids, insertion-ordered (oldest first). */
   const aliases = new Map<string, string>()
@@ -42,13 +45,17 @@ export function registerCompatRoutes(app: FastifyInstance, router: EpisodeRouter
   app.post('/reset', async (req, reply) =>
     answer(reply, async () => {
       const { body, clientId } = createBodyOf(req.body, '', defaultQuestion)
-      if (clientId !== null && aliases.has(clientId)) throw new OpenEnvError(409, `episode_id "${clientId.slice(0, 80)}" names an open episode already: finish it or choose another`, 'episode_id', 'VALIDATION_ERROR')
+      const previous = clientId === null ? undefined : aliases.get(clientId)
+      if (previous !== undefined && router.isOpen(previous)) throw new OpenEnvError(409, `episode_id "${clientId!.slice(0, 80)}" names an open episode already: finish it or choose another`, 'episode_id', 'VALIDATION_ERROR')
       const created = await router.create(body)
       if (clientId !== null) {
+        // The name now means the new episode: the one it named before (scored) is forgotten.
+        if (previous !== undefined) router.forget(previous)
+        aliases.delete(clientId)
         if (aliases.size >= MAX_ALIASES) aliases.delete(aliases.keys().next().value!)
         aliases.set(clientId, created.parse(CreatedReply).episode_id)
       }
-      return resetAnswer(created)
+      return resetAnswer(created, clientId)
     }),
   )
 
@@ -59,8 +66,8 @@ export function registerCompatRoutes(app: FastifyInstance, router: EpisodeRouter
       const { step, answer: inAction } = stepBodyOf(outer.action, 'action')
       const id = resolve(outer.episode_id)
       const out = await stepAnswer(router, id, step, outer.answer ?? inAction)
-      if (out.done) aliases.delete(outer.episode_id)
-      return out
+      // Answered under the name the client used; a scored episode's name stays readable at /state.
+      return { ...out, observation: { ...out.observation, episode_id: outer.episode_id } }
     })
   })
 
@@ -80,7 +87,7 @@ export function registerCompatRoutes(app: FastifyInstance, router: EpisodeRouter
   }))
 
   app.get('/ws', { websocket: true }, (socket) => {
-    const session = new OpenEnvSession(router, defaultQuestion)
+    const session = new OpenEnvSession(router, defaultQuestion, wsSessions)
     socket.on('message', (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => {
       if (isBinary) {
         socket.send(JSON.stringify({ type: 'error', data: { message: 'Send text frames (JSON messages)', code: 'INVALID_JSON' } }))
@@ -88,10 +95,12 @@ export function registerCompatRoutes(app: FastifyInstance, router: EpisodeRouter
       }
       const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8')
       void session.handle(text).then((out) => {
-        if (out === null) socket.close(1000, 'closed by the client')
-        else if (socket.readyState === socket.OPEN) socket.send(out)
+        if (out === null) {
+          if (socket.readyState === socket.OPEN) socket.close(1000, 'closed by the client')
+        } else if (socket.readyState === socket.OPEN) socket.send(out)
       })
     })
+    // A dropped socket drops its session's waiting messages with it (they are never handled).
     socket.on('close', () => void session.close())
     socket.on('error', () => void session.close())
   })

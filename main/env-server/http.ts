@@ -22,7 +22,7 @@ import websocket from '@fastify/websocket'
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify'
 import type { z } from 'zod'
 import { registerCompatRoutes, WS_MAX_PAYLOAD } from './compat'
-import { resetSchema, schemas } from './openenv'
+import { OpenEnvSessions, resetSchema, schemas } from './openenv'
 import { RetrieveBody } from './retrieve'
 import { EpisodeRouter, type RouterOptions } from './router'
 import { EnvServerError } from './sessions'
@@ -36,6 +36,8 @@ export interface EnvServerOptions extends RouterOptions {
   token?: string
   /** Route groups clients may call without the token, on loopback only (see the header). */
   open?: readonly OpenRoutes[]
+  /** Messages one /ws session may have waiting before OpenEnv's CAPACITY_REACHED (default WS_MAX_QUEUED). */
+  wsMaxQueued?: number
 }
 
 export const OPEN_ROUTE_GROUPS = ['retrieve', 'openenv'] as const
@@ -85,6 +87,7 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
   if (open.length > 0 && !loopback) throw new Error(`Routes without a token (--open ${open.join(',')}) are served on loopback only, not on ${host}`)
   const token = options.token ?? randomBytes(24).toString('base64url')
   const tokenBytes = Buffer.from(token)
+  const wsSessions = new OpenEnvSessions(options.wsMaxQueued)
   const sessions = await EpisodeRouter.start(options)
   const app = Fastify({
     logger: false,
@@ -192,7 +195,7 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
 
   app.get('/v1/health', async () => ({ ok: true, open_episodes: sessions.counters().open, answerer: sessions.answererName, workers: sessions.workers, inline_below: sessions.inlineBelow }))
   app.get('/v1/environments', async () => ({ environments: sessions.environments() }))
-  app.get('/v1/stats', async () => sessions.counters())
+  app.get('/v1/stats', async () => ({ ...sessions.counters(), ws: wsSessions.stats() }))
   app.get('/v1/schema', async () => ({ ...schemas(), reset: resetSchema() }))
 
   app.post('/v1/episodes', async (req, reply) => {
@@ -217,7 +220,7 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
     const body = parse(RetrieveBody, req.body, reply)
     if (body) return answer(reply, () => sessions.retrieve(body))
   })
-  registerCompatRoutes(app, sessions, options.raw, options.appVersion, { parse, answer, refuse })
+  registerCompatRoutes(app, sessions, options.raw, options.appVersion, { parse, answer, refuse }, wsSessions)
   app.setNotFoundHandler((req, reply) => refuse(reply, 404, `No endpoint ${req.method} ${(req.url.split('?')[0] ?? '').slice(0, 200)}; see GET /v1/health, /v1/environments, POST /v1/episodes`, { field: 'path' }))
 
   const sweepEvery = Math.max(1000, Math.min(30_000, (options.idleTimeoutMs ?? 600_000) / 4))

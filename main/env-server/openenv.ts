@@ -9,6 +9,9 @@
  *     {"type": "close"}                                     -> the connection closes (an open episode is dropped unscored)
  *   and any failure -> {"type": "error", "data": {message, code}} with OpenEnv's codes (INVALID_JSON,
  *   UNKNOWN_TYPE, VALIDATION_ERROR, EXECUTION_ERROR, CAPACITY_REACHED, SESSION_ERROR); the connection stays open.
+ *   OpenEnv's server reads a session's messages one at a time and answers CAPACITY_REACHED (with
+ *   active_sessions, max_sessions) when it has no room for a session; here a session holds at most
+ *   WS_MAX_QUEUED waiting messages and answers CAPACITY_REACHED (with queued, max_queued) past them.
  *   HTTP: POST /reset {seed?, episode_id?, ...} and POST /step {action, timeout_s?, request_id?, ...}
  *   (extra fields allowed, as OpenEnv's request models allow them), GET /state, /schema
  *   ({action, observation, state}), /health ({status: "healthy"}), /metadata.
@@ -21,7 +24,9 @@
  * number `seed` (0 when absent) of the workspace's first question set, counted round. The action is
  * {menu_id | tool_call | text} (+ OpenEnv's `metadata`, ignored, and `answer`, the trainer's final answer
  * scored when the step ends the episode). OpenEnv has no finish call: the step that ends the episode
- * scores it, its reward is the outcome reward and `observation.result` is what finish returns.
+ * scores it, its reward is the outcome reward and `observation.result` is what finish returns. A scored
+ * episode's state stays readable (`done: true`) until the session's next reset (HTTP: its name's next
+ * /reset) or the server's idle timeout; a client's `episode_id` is the name every answer uses.
  */
 import { z } from 'zod'
 import type { EpisodeRouter } from './router'
@@ -98,8 +103,19 @@ export function stepBodyOf(action: unknown, prefix: string): { step: StepBody; a
   return { step: step.data, answer }
 }
 
-/** OpenEnv's reset answer around this server's create answer (made as JSON text in the lane). */
-export const resetAnswer = (created: JsonText): JsonText => new JsonText(`{"observation":${created.text},"reward":null,"done":false}`)
+/**
+ * OpenEnv's reset answer around this server's create answer (made as JSON text in the lane). A client
+ * that named the episode (`episode_id` in the reset) gets its own name back as the observation's
+ * `episode_id`, the server's beside it as `server_episode_id`; both name the episode afterwards.
+ */
+export function resetAnswer(created: JsonText, clientId: string | null = null): JsonText {
+  let text = created.text
+  if (clientId !== null) {
+    const reply = JSON.parse(text) as Record<string, unknown>
+    text = JSON.stringify({ ...reply, episode_id: clientId, server_episode_id: reply.episode_id })
+  }
+  return new JsonText(`{"observation":${text},"reward":null,"done":false}`)
+}
 
 /** One step in OpenEnv's terms: the observation, and when the step ends the episode, its scoring (reward = the outcome reward). */
 export async function stepAnswer(router: EpisodeRouter, id: string, step: StepBody, answer: string | undefined) {
@@ -127,26 +143,108 @@ export function schemas() {
 }
 export const resetSchema = () => z.toJSONSchema(CreateEpisodeBody, { io: 'input', unrepresentable: 'any' })
 
+/** Messages one /ws session may have waiting (received, not yet answered); past it, OpenEnv's CAPACITY_REACHED. */
+export const WS_MAX_QUEUED = 16
+
+/** The /ws sessions of one server, for /v1/stats: what they hold now, and what they refused or dropped. */
+export class OpenEnvSessions {
+  private readonly open = new Set<OpenEnvSession>()
+  /** Messages answered with CAPACITY_REACHED because their session's queue was full. */
+  refused = 0
+  /** Messages never handled because their session closed first (the socket dropped, or a close message). */
+  dropped = 0
+
+  constructor(readonly maxQueued = WS_MAX_QUEUED) {
+    if (!Number.isInteger(maxQueued) || maxQueued < 1 || maxQueued > 100_000) throw new Error(`wsMaxQueued must be an integer in 1..100000, got ${maxQueued}`)
+  }
+
+  add(session: OpenEnvSession): void {
+    this.open.add(session)
+  }
+
+  remove(session: OpenEnvSession): void {
+    this.open.delete(session)
+  }
+
+  stats(): { sessions: number; queued: number; max_queued: number; refused: number; dropped: number } {
+    let queued = 0
+    for (const s of this.open) queued += s.queued
+    return { sessions: this.open.size, queued, max_queued: this.maxQueued, refused: this.refused, dropped: this.dropped }
+  }
+}
+
+interface SessionEpisode {
+  id: string
+  clientId: string | null
+}
+
 /**
- * One WebSocket session: at most one episode; messages handled one at a time in arrival order. The
- * transport (compat.ts) feeds it text and sends what it answers; `close()` drops an open episode.
+ * One WebSocket session: at most one episode; messages handled one at a time in arrival order, at most
+ * `maxQueued` waiting (OpenEnv's own server reads one message at a time, so a client never has more than
+ * one in flight there; one that sends without reading gets CAPACITY_REACHED for the excess at once,
+ * never a queue that outlives it). The transport (compat.ts) feeds it text and sends what it answers;
+ * `close()` drops the open episode and every message still waiting. A scored episode's state stays
+ * readable (the state message) until the session's next reset or the server's idle timeout.
  */
 export class OpenEnvSession {
-  private episode: { id: string; clientId: string | null; steps: number } | null = null
+  private episode: SessionEpisode | null = null
+  /** The last scored episode, readable through the state message until the next reset. */
+  private finished: SessionEpisode | null = null
   private queue: Promise<unknown> = Promise.resolve()
+  private waiting = 0
   closed = false
 
-  constructor(private readonly router: EpisodeRouter, private readonly defaultQuestion: (seed: number) => { set: number; index: number }) {}
+  constructor(
+    private readonly router: EpisodeRouter,
+    private readonly defaultQuestion: (seed: number) => { set: number; index: number },
+    private readonly all: OpenEnvSessions = new OpenEnvSessions(),
+  ) {
+    all.add(this)
+  }
 
-  /** Answers one client message (JSON text) with the JSON text to send; null for close. */
+  /** Messages received and not yet answered. */
+  get queued(): number {
+    return this.waiting
+  }
+
+  /** Answers one client message (JSON text) with the JSON text to send; null when nothing is to be sent (closed). */
   handle(text: string): Promise<string | null> {
-    const next = this.queue.then(() => this.answer(text))
+    if (this.closed) {
+      this.all.dropped++
+      return Promise.resolve(null)
+    }
+    if (this.waiting >= this.all.maxQueued) {
+      this.all.refused++
+      return Promise.resolve(
+        JSON.stringify({
+          type: 'error',
+          data: {
+            message: `This session has ${this.waiting} messages waiting, the most it holds: read the replies before sending more (one message at a time, as OpenEnv's client does)`,
+            code: 'CAPACITY_REACHED',
+            queued: this.waiting,
+            max_queued: this.all.maxQueued,
+          },
+        }),
+      )
+    }
+    this.waiting++
+    const next = this.queue
+      .then(() => {
+        if (!this.closed) return this.answer(text)
+        this.all.dropped++
+        return null
+      })
+      .finally(() => {
+        this.waiting--
+      })
     this.queue = next.catch(() => undefined)
     return next
   }
 
   async close(): Promise<void> {
+    if (!this.closed) this.all.remove(this)
     this.closed = true
+    this.finished = null
     await this.drop()
   }
 
@@ -166,10 +264,12 @@ export class OpenEnvSession {
         case 'reset': {
           const { body, clientId } = createBodyOf(data, 'data', this.defaultQuestion)
           await this.drop()
+          if (this.finished) this.router.forget(this.finished.id)
+          this.finished = null
           const created = await this.router.create(body)
-          this.episode = { id: created.parse(CreatedReply).episode_id, clientId, steps: 0 }
+          this.episode = { id: created.parse(CreatedReply).episode_id, clientId }
           if (this.closed) await this.drop()
-          return `{"type":"observation","data":${resetAnswer(created).text}}`
+          return `{"type":"observation","data":${resetAnswer(created, clientId).text}}`
         }
         case 'step': {
           if (data === undefined) throw new OpenEnvError(400, 'A step message needs "data": the action ({menu_id | tool_call | text})', 'data', 'VALIDATION_ERROR')
@@ -177,14 +277,15 @@ export class OpenEnvSession {
           if (!this.episode) throw new OpenEnvError(409, 'No episode in this session: send {"type": "reset"} first (or again, after the episode ended)', 'type', 'SESSION_ERROR')
           const episode = this.episode
           const out = await stepAnswer(this.router, episode.id, step, answer)
-          episode.steps++
-          if (out.done) this.episode = null
-          return JSON.stringify({ type: 'observation', data: out })
+          if (out.done) {
+            this.episode = null
+            this.finished = episode
+          }
+          return JSON.stringify({ type: 'observation', data: episode.clientId === null ? out : { ...out, observation: { ...out.observation, episode_id: episode.clientId } } })
         }
         case 'state': {
           if (data !== undefined && (data === null || typeof data !== 'object' || Object.keys(data).length > 0)) throw new OpenEnvError(400, 'A state message has no data', 'data', 'VALIDATION_ERROR')
-          const e = this.episode
-          return JSON.stringify({ type: 'state', data: e ? { ...this.router.state(e.id), episode_id: e.clientId ?? e.id, server_episode_id: e.id } : { episode_id: null, step_count: 0 } })
+          return JSON.stringify({ type: 'state', data: this.stateData() })
         }
         case 'close':
           await this.close()
@@ -201,6 +302,21 @@ export class OpenEnvSession {
       console.error('env-server /ws error:', err)
       return error((err as Error).message, 'EXECUTION_ERROR')
     }
+  }
+
+  /** The open episode's state, else the last scored one's while the server keeps it, else none. */
+  private stateData(): Record<string, unknown> {
+    const e = this.episode ?? this.finished
+    if (e) {
+      try {
+        return { ...this.router.state(e.id), episode_id: e.clientId ?? e.id, server_episode_id: e.id }
+      } catch (err) {
+        // A scored episode past the idle timeout: the session has none to show.
+        if (!(err instanceof EnvServerError && err.status === 404 && e === this.finished)) throw err
+        this.finished = null
+      }
+    }
+    return { episode_id: null, step_count: 0 }
   }
 
   private async drop(): Promise<void> {

@@ -9,12 +9,31 @@
 import { z } from 'zod'
 import { envCorpus, type EnvContext } from '../harness'
 
-export const RetrieveBody = z.strictObject({
-  queries: z.array(z.string().max(10_000)).min(1).max(512),
-  /** Search-R1's server takes null (or no topk) as its configured default: 3 here. */
-  topk: z.number().int().min(1).max(100).nullish().transform((k) => k ?? 3),
-  return_scores: z.boolean().nullish().transform((r) => r ?? false),
-})
+/**
+ * The work budget of one request: passages searched out and read (queries x topk). Each query is cut to
+ * its first 32 searchable terms (MAX_QUERY_TERMS), so the passages bound the work, and no request can
+ * hold a lane (and the requests queued behind it) for long. Search-R1's batches (512 queries at topk 3)
+ * fit; a larger one is refused, naming the budget, before any work.
+ */
+export const RETRIEVE_MAX_PASSAGES = 2048
+
+export const RetrieveBody = z
+  .strictObject({
+    queries: z.array(z.string().max(10_000)).min(1).max(512),
+    /** Search-R1's server takes null (or no topk) as its configured default: 3 here. */
+    topk: z.number().int().min(1).max(100).nullish().transform((k) => k ?? 3),
+    return_scores: z.boolean().nullish().transform((r) => r ?? false),
+  })
+  .superRefine((b, ctx) => {
+    const passages = b.queries.length * b.topk
+    if (passages > RETRIEVE_MAX_PASSAGES) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['topk'],
+        message: `${b.queries.length} queries x topk ${b.topk} asks for ${passages} passages; one request may ask for at most ${RETRIEVE_MAX_PASSAGES}: send fewer queries per request or a smaller topk`,
+      })
+    }
+  })
 export type RetrieveBody = z.infer<typeof RetrieveBody>
 
 export interface RetrievedDocument {

@@ -79,6 +79,15 @@ interface Pinned {
 }
 
 const RATE_WINDOW_S = 10
+/** Finished episodes whose state stays readable (the oldest forgotten first beyond this). */
+const MAX_ENDED = 8192
+
+interface Ended {
+  environment: string
+  steps: number
+  /** When it finished (the router's clock): readable until the idle timeout has passed since. */
+  at: number
+}
 
 /** Where worker threads start from: this module's sibling source file under tsx/vitest, the built entry otherwise. */
 export function defaultWorkerEntry(): EnvWorkerEntry {
@@ -96,6 +105,8 @@ export class EpisodeRouter {
   private inlineLane: ThreadLane | null = null
   readonly inlineBelow: number
   private readonly pinned = new Map<string, Pinned>()
+  /** Scored episodes, insertion-ordered: their state stays readable for the idle timeout (OpenEnv's GET /state after the last step). */
+  private readonly ended = new Map<string, Ended>()
   private readonly keeper: EpisodeKeeper
   private readonly now: () => number
   private readonly idleTimeoutMs: number
@@ -222,6 +233,9 @@ export class EpisodeRouter {
         result.stored_run_id = runId
       }
       this.counts.finished++
+      this.ended.delete(id)
+      if (this.ended.size >= MAX_ENDED) this.ended.delete(this.ended.keys().next().value!)
+      this.ended.set(id, { environment: p.environment, steps: p.steps, at: this.now() })
       return result
     } finally {
       // A failed finish leaves nothing half-open: the episode is gone either way.
@@ -236,13 +250,25 @@ export class EpisodeRouter {
     await p.lane.remove(id).catch(() => undefined)
   }
 
-  /** OpenEnv's GET /state. */
-  state(id: string) {
+  /** OpenEnv's GET /state: an open episode, or one scored less than the idle timeout ago (`done: true`). */
+  state(id: string): { episode_id: string; environment: string; step_count: number; done: boolean } {
+    const e = this.pinned.has(id) ? undefined : this.ended.get(id)
+    if (e && this.now() - e.at <= this.idleTimeoutMs) return { episode_id: id, environment: e.environment, step_count: e.steps, done: true }
     const p = this.find(id)
-    return { episode_id: id, environment: p.environment, step_count: p.steps }
+    return { episode_id: id, environment: p.environment, step_count: p.steps, done: false }
   }
 
-  /** Search-R1's retrieval call, on the least busy lane, as JSON text. */
+  /** Whether the episode is open (not finished, deleted or timed out). */
+  isOpen(id: string): boolean {
+    return this.pinned.has(id)
+  }
+
+  /** Forgets a finished episode's state (its session started another). */
+  forget(id: string): void {
+    this.ended.delete(id)
+  }
+
+  /** Search-R1's retrieval call (its work budget checked with the body: RETRIEVE_MAX_PASSAGES), on the least busy lane, as JSON text. */
   async retrieve(body: RetrieveBody): Promise<JsonText> {
     return new JsonText(await this.pick().retrieve(body))
   }
@@ -250,6 +276,11 @@ export class EpisodeRouter {
   /** Drops episodes with no request in flight and none for longer than the timeout; returns how many. */
   sweep(): number {
     const cutoff = this.now() - this.idleTimeoutMs
+    // Oldest first: the first one still fresh ends the walk.
+    for (const [id, e] of this.ended) {
+      if (e.at >= cutoff) break
+      this.ended.delete(id)
+    }
     let n = 0
     for (const [id, p] of this.pinned) {
       if (p.inFlight === 0 && p.lastSeen < cutoff) {
@@ -285,6 +316,7 @@ export class EpisodeRouter {
     this.closed = true
     this.collector?.stop()
     this.pinned.clear()
+    this.ended.clear()
     await Promise.all([...this.lanes, ...(this.inlineLane ? [this.inlineLane] : [])].map((l) => l.close()))
     this.keeper.close()
   }

@@ -36,6 +36,8 @@ export interface EvaluationSummary {
   aggregates: ReturnType<typeof aggregate>
   answerer: { name: string; lexical: boolean }
   seconds: number
+  /** Episodes and steps whose results a wall-clock safety net cut short (0 and 0: the figures depend on the seed alone). */
+  wallClockGuards: { episodes: number; steps: number }
 }
 
 /**
@@ -69,6 +71,7 @@ export async function runEvaluation(raw: SQLite.Database, spec: EvaluationSpec, 
       aggregates: aggregate(records.map((r) => ({ questionId: r.questionId, variant: null, metrics: r.metrics })), { seed: spec.seed }),
       answerer: { name: deps.answerer.name, lexical: deps.answerer.lexical },
       seconds: (performance.now() - t0) / 1000,
+      wallClockGuards: store.wallClockGuards(runId),
     }
   }
   try {

@@ -55,6 +55,7 @@ export function listRuns(raw: WorkspaceHandle, jobOf: JobLookup = () => undefine
       config: storedRunConfig(r.config_json),
       episodes: r.episodes,
       metrics,
+      wallClockGuards: summary?.wallClockGuards ?? null,
     }
   })
 }

@@ -16,6 +16,8 @@ export const RunSummaryJson = z.looseObject({
   aggregates: z.record(z.string(), Aggregate).optional(),
   heldOutBefore: PerQuestionMetrics.nullable().optional(),
   heldOutAfter: PerQuestionMetrics.nullable().optional(),
+  /** Episodes and steps a wall-clock safety net cut short (evaluations store it; see StepInfo.wallClockGuard). */
+  wallClockGuards: z.object({ episodes: z.number(), steps: z.number() }).optional(),
 })
 
 /** One stored rollout step: enough to replay the episode exactly and to show its credit. */

@@ -127,6 +127,7 @@ export class RunStore {
          values (?, ?, 'running', ?, ?, ?, ?, ?, ?) returning id`,
       ),
       finishRun: statement<[RunRecord['status'], string, string | null, string, number], never>(raw, 'update runs set status = ?, summary_json = ?, error = ?, finished_at = ? where id = ?'),
+      failRunsOfJob: statement<[string, string, string], never>(raw, "update runs set status = 'failed', error = ?, finished_at = ? where job_id = ? and status = 'running'"),
       runs: statement<[], RunWithEpisodeCount>(raw, 'select r.*, (select count(*) from episodes e where e.run_id = r.id) as episodes from runs r order by r.id desc'),
       trainRunStatus: statement<[number], RunRecord['status']>(raw, "select status from runs where id = ? and kind = 'train'", { pluck: true }),
       insertEpisode: statement<[number, number | null, string, number, string, string, string, string, number, number, number, string | null, Buffer | null], Pick<EpisodeRecord, 'id'>>(
@@ -168,6 +169,10 @@ export class RunStore {
         raw,
         "select json_extract(outcome_json, '$.endReason') as reason, count(*) as count from episodes where run_id = ? group by reason order by count desc, reason",
       ),
+      wallClockGuards: statement<[number], { episodes: number; steps: number }>(
+        raw,
+        "select count(*) as episodes, coalesce(sum(g), 0) as steps from (select json_extract(outcome_json, '$.wallClockGuards') as g from episodes where run_id = ?) where g > 0",
+      ),
       trainSteps: statement<[number], { min: number | null; max: number | null }>(raw, 'select min(train_step) as min, max(train_step) as max from episodes where run_id = ?'),
       sameQuestion: statement<[number, number, number], ComparableRecord>(
         raw,
@@ -191,6 +196,11 @@ export class RunStore {
 
   finishRun(runId: number, status: 'done' | 'failed' | 'cancelled', summary: unknown, error?: string): void {
     this.s.finishRun().run(status, JSON.stringify(summary), error ?? null, new Date().toISOString(), runId)
+  }
+
+  /** Runs a job left "running" when it ended without finishing them (its process died, its disk filled): failed, with the job's reason; how many. */
+  failRunsOfJob(jobId: string, error: string): number {
+    return this.s.failRunsOfJob().run(error, new Date().toISOString(), jobId).changes
   }
 
   /** Every run, newest first, with its stored episode count. */
@@ -330,6 +340,12 @@ export class RunStore {
   /** The run's end reasons with how many episodes ended so, most frequent first. */
   endReasons(runId: number): { reason: string; count: number }[] {
     return this.s.endReasons().all(runId).map((r) => ({ reason: r.reason ?? '', count: r.count }))
+  }
+
+  /** The run's episodes (and their steps) whose results a wall-clock safety net cut short: figures that depend on machine load. */
+  wallClockGuards(runId: number): { episodes: number; steps: number } {
+    const r = this.s.wallClockGuards().get(runId)!
+    return { episodes: Number(r.episodes), steps: Number(r.steps) }
   }
 
   /** First and last training step with stored rollouts, or null when the run has none. */

@@ -24,15 +24,26 @@ export interface IsolatedHooks {
   checkpoint?(): void
 }
 
-/** The worker did not start at all (so the ingest can fall back to its own thread and say why). */
+/**
+ * The worker did not start: the ingest stops with this reason (no file is ever parsed outside the
+ * worker's limits). `retryable`: a start that timed out or died may succeed when tried again; a
+ * missing runtime piece (tsx) will not.
+ */
 export class FileWorkerUnavailable extends Error {
-  constructor(message: string) {
+  constructor(message: string, readonly retryable = false) {
     super(message)
     this.name = 'FileWorkerUnavailable'
   }
 }
 
-const STARTUP_TIMEOUT_MS = 120_000
+/** How the worker is waited for: each start may take `timeoutMs`, doubled at each of the `attempts`. */
+export interface WorkerStartOptions {
+  timeoutMs: number
+  attempts: number
+}
+
+/** 120 s, then 240 s, then 480 s: a machine busy enough to need more is better told so than worked around. */
+export const DEFAULT_WORKER_START: Readonly<WorkerStartOptions> = Object.freeze({ timeoutMs: 120_000, attempts: 3 })
 const CHECKPOINT_MS = 100
 const IDLE_MS = 30_000
 /** A child left idle this long ends itself (the parent normally ends it after IDLE_MS). */
@@ -214,10 +225,23 @@ export class FileWorkerPool {
   started = 0
   /** Largest peak RSS a worker process reported after a file, in bytes. */
   peakRssBytes = 0
+  /** Starts given up on (timed out or died while starting) and tried again. */
+  failedStarts = 0
+  private readonly startOptions: WorkerStartOptions
 
-  constructor(private readonly memoryMiB: number) {}
+  constructor(
+    private readonly memoryMiB: number,
+    startOptions: Partial<WorkerStartOptions> = {},
+  ) {
+    this.startOptions = { ...DEFAULT_WORKER_START, ...startOptions }
+  }
 
-  private start(): Promise<Child> {
+  /**
+   * The worker, started when there is none: a start that times out or dies is tried again with twice
+   * the time, up to `attempts`; after that, FileWorkerUnavailable names every attempt. `checkpoint`
+   * (a cancel) is honoured while it waits.
+   */
+  private start(checkpoint?: () => void): Promise<Child> {
     if (this.child && alive(this.child)) return Promise.resolve(this.child)
     this.child = undefined
     const parked = takeIdle(this.memoryMiB)
@@ -225,7 +249,31 @@ export class FileWorkerPool {
       this.child = parked
       return Promise.resolve(parked)
     }
-    this.starting ??= new Promise<Child>((resolve, reject) => {
+    this.starting ??= (async () => {
+      const { timeoutMs, attempts } = this.startOptions
+      const tried: string[] = []
+      for (let attempt = 0; ; attempt++) {
+        const limit = timeoutMs * 2 ** attempt
+        try {
+          return await this.startOnce(limit, checkpoint)
+        } catch (error) {
+          if (!(error instanceof FileWorkerUnavailable) || !error.retryable) throw error
+          tried.push(`${seconds(limit / 1000)} s: ${error.message}`)
+          if (attempt + 1 >= attempts) {
+            throw new FileWorkerUnavailable(`the file worker could not start in ${attempts} attempt${attempts === 1 ? '' : 's'} (${tried.join('; ')})`)
+          }
+          this.failedStarts++
+        }
+      }
+    })().finally(() => {
+      this.starting = undefined
+    })
+    return this.starting
+  }
+
+  /** One start of a worker process, abandoned after `timeoutMs` (retryable) or when `checkpoint` throws (that error). */
+  private startOnce(timeoutMs: number, checkpoint?: () => void): Promise<Child> {
+    return new Promise<Child>((resolve, reject) => {
       let child: Child
       try {
         const entry = fileWorkerModuleUrl
@@ -245,7 +293,16 @@ export class FileWorkerPool {
         return
       }
       const proc = child.process
-      const timer = setTimeout(() => fail(`it did not start within ${STARTUP_TIMEOUT_MS / 1000} s`), STARTUP_TIMEOUT_MS)
+      const timer = setTimeout(() => fail(`it did not start within ${seconds(timeoutMs / 1000)} s`), timeoutMs)
+      const ticker = setInterval(() => {
+        try {
+          checkpoint?.()
+        } catch (error) {
+          done()
+          proc.kill('SIGKILL')
+          reject(error)
+        }
+      }, CHECKPOINT_MS)
       const onMessage = (m: FromHost) => {
         if (m?.fileWorker !== 1) return
         if (m.type === 'thread-error') return fail(m.message)
@@ -260,6 +317,7 @@ export class FileWorkerPool {
       const onExit = (code: number | null, signal: string | null) => fail(`it exited (${signal ?? `code ${code}`}) while starting${child.stderr.text ? `: ${child.stderr.text.trim().split('\n').slice(-3).join(' ')}` : ''}`)
       const done = () => {
         clearTimeout(timer)
+        clearInterval(ticker)
         proc.off('message', onMessage)
         proc.off('error', onError)
         proc.off('exit', onExit)
@@ -267,15 +325,12 @@ export class FileWorkerPool {
       const fail = (why: string) => {
         done()
         proc.kill('SIGKILL')
-        reject(new FileWorkerUnavailable(`the file worker cannot start: ${why}`))
+        reject(new FileWorkerUnavailable(why, true))
       }
       proc.on('message', onMessage)
       proc.on('error', onError)
       proc.on('exit', onExit)
-    }).finally(() => {
-      this.starting = undefined
     })
-    return this.starting
   }
 
   /** Stops the current worker process (the next run starts a fresh one). */
@@ -288,7 +343,7 @@ export class FileWorkerPool {
   /** One run in the worker, ending early on the deadline, on Readability's deadline, on a cancel or when the worker dies. */
   private async runOnce(task: UnitTask, options: ProcessOptions, budgetMs: number, readabilityMs: number | null, hooks: IsolatedHooks): Promise<ProcessedUnit> {
     // The budget counts from the moment the file is handed over: a worker's start-up is not the file's fault.
-    const child = await this.start()
+    const child = await this.start(hooks.checkpoint)
     const proc = child.process
     const deadline = Date.now() + budgetMs
     const id = ++this.next
@@ -385,7 +440,7 @@ export class FileWorkerPool {
     let restarted = false
     let retried = false
     for (;;) {
-      await this.start()
+      await this.start(hooks.checkpoint)
       const started = Date.now()
       try {
         return await this.runOnce(task, attempt, remainingMs, html && !retried ? budget * 1000 * READABILITY_BUDGET_SHARE : null, hooks)

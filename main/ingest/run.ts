@@ -4,8 +4,9 @@ import type { ParseOptions } from '../corpus/parsers'
 import { CHUNK_TOKENIZER } from '../corpus/tokens'
 import { IngestFileError } from '../corpus/types'
 import { writeMeta } from '../db/meta'
+import { storageFailureOf } from '../db/storage-error'
 import { computeEntityLinks } from '../graph/links'
-import { FileWorkerPool, FileWorkerUnavailable } from './isolation'
+import { FileWorkerPool, FileWorkerUnavailable, type WorkerStartOptions } from './isolation'
 import { DEFAULT_FILE_LIMITS, FileBudgetError, limitsSignature, type FileLimits } from './limits'
 import { processUnit, type ProcessedUnit, type ProcessOptions, type ProcessStage } from './process'
 import { resolveSource, type IngestSource, type IngestUnit, type UnitOptions } from './sources'
@@ -21,10 +22,14 @@ export interface IngestOptions extends UnitOptions {
   retryFailed?: boolean
   /**
    * 'worker' (default): files and benchmark imports are parsed and prepared in a worker thread that
-   * is stopped when a file runs past its budget. 'inline': in this thread, with no time limit.
-   * Generated sources (the demo world) always run inline.
+   * is stopped when a file runs past its budget; when no worker can start, the ingest stops with the
+   * reason (it never falls back to parsing without limits). 'inline': in this thread, with no time
+   * limit (tests and benches that measure the parsers alone). Generated sources (the demo world)
+   * always run inline.
    */
   isolation?: 'worker' | 'inline'
+  /** How long the file worker's start is waited for, and how often tried (DEFAULT_WORKER_START). */
+  workerStart?: Partial<WorkerStartOptions>
 }
 
 export const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -58,9 +63,10 @@ export interface IngestSummary extends WriteCounts {
   seconds: { total: number; parse: number; nlp: number; write: number; links: number }
   /**
    * Where files were parsed: in the file worker (under their budget; `workers` processes started, the
-   * largest peak resident size one reported), or in this thread and why.
+   * largest peak resident size one reported, `failedStarts` starts that timed out or died and were
+   * tried again; `note` says so), or in this thread (asked for with `isolation: 'inline'`).
    */
-  isolation: { mode: 'worker' | 'inline'; workers: number; workerPeakRssBytes: number; note?: string }
+  isolation: { mode: 'worker' | 'inline'; workers: number; workerPeakRssBytes: number; failedStarts: number; note?: string }
   outcomes: FileOutcome[]
 }
 
@@ -112,7 +118,7 @@ export async function runIngest(raw: SQLite.Database, source: IngestSource, opti
   const summary: IngestSummary = {
     files: units.length + skippedEntries.length, ingested: 0, unchanged: 0, failed: 0, skipped: 0, documents: 0, chunks: 0, sentences: 0, mentions: 0, questions: 0,
     orphanEntitiesDropped: 0, links: null, tokenizer: CHUNK_TOKENIZER, seconds,
-    isolation: { mode: options.isolation ?? 'worker', workers: 0, workerPeakRssBytes: 0 }, outcomes: [],
+    isolation: { mode: options.isolation ?? 'worker', workers: 0, workerPeakRssBytes: 0, failedStarts: 0 }, outcomes: [],
   }
   for (const entry of skippedEntries) {
     summary.skipped++
@@ -121,20 +127,22 @@ export async function runIngest(raw: SQLite.Database, source: IngestSource, opti
   const settings = settingsSignature(options)
   const processOptions: ProcessOptions = { parse: parseOptionsOf(options, limits), chunking: options.chunking }
   const share = 0.97 / Math.max(1, units.length)
-  const pool = summary.isolation.mode === 'worker' ? new FileWorkerPool(limits.memoryMiB) : null
+  const pool = summary.isolation.mode === 'worker' ? new FileWorkerPool(limits.memoryMiB, options.workerStart) : null
 
   const processInThread = (unit: IngestUnit, stage: (s: ProcessStage, f: number) => void): Promise<ProcessedUnit> =>
     processUnit(unit.task, processOptions, { stage })
 
   const processOne = async (unit: IngestUnit, stage: (s: ProcessStage, f: number) => void): Promise<ProcessedUnit> => {
-    if (!pool || summary.isolation.mode === 'inline' || unit.task.kind === 'demo') return processInThread(unit, stage)
+    if (!pool || unit.task.kind === 'demo') return processInThread(unit, stage)
     try {
       return await pool.process(unit.task, processOptions, limits, unit.sizeBytes, { stage, checkpoint: () => report.throwIfCancelled() })
     } catch (error) {
       if (!(error instanceof FileWorkerUnavailable)) throw error
-      // No worker here (an unusual runtime): parse in this thread, without a time limit, and say so.
-      summary.isolation = { ...summary.isolation, mode: 'inline', note: `${error.message}; files were parsed in the ingest's own thread, without a time or memory limit` }
-      return processInThread(unit, stage)
+      // Never parse an untrusted file without its limits: the ingest stops here, keeping every file already written.
+      throw new FileWorkerUnavailable(
+        `The ingest stopped before ${unit.label}: ${error.message}. No file is parsed outside the worker's time and memory limits; ` +
+          'run the ingest again when the machine is less busy (it resumes where it stopped)',
+      )
     }
   }
 
@@ -177,7 +185,9 @@ export async function runIngest(raw: SQLite.Database, source: IngestSource, opti
         summary.ingested++
         summary.outcomes.push({ label: unit.label, status: 'ingested', ...(processed.notes.length > 0 ? { notes: processed.notes } : {}) })
       } catch (err) {
-        if (!(err instanceof Error) || err.name === 'JobCancelledError') throw err
+        if (!(err instanceof Error) || err.name === 'JobCancelledError' || err instanceof FileWorkerUnavailable) throw err
+        // The database's disk full or read-only is not the file's fault: the ingest stops (and resumes here when run again).
+        if (!(err instanceof IngestFileError) && !(err instanceof FileBudgetError) && storageFailureOf(err)) throw err
         const reason: FileFailureReason = err instanceof IngestFileError || err instanceof FileBudgetError ? err.reason : 'internal'
         const message = err instanceof FileBudgetError ? `${unit.label}: ${err.message}` : err.message
         writer.writeFailure({ ...record, signature: TRANSIENT.has(reason) ? '' : failedUnder }, reason, message)
@@ -189,6 +199,8 @@ export async function runIngest(raw: SQLite.Database, source: IngestSource, opti
     if (pool) {
       summary.isolation.workers = pool.started
       summary.isolation.workerPeakRssBytes = pool.peakRssBytes
+      summary.isolation.failedStarts = pool.failedStarts
+      if (pool.failedStarts > 0) summary.isolation.note = `the file worker was slow to start: ${pool.failedStarts} start${pool.failedStarts === 1 ? '' : 's'} timed out or died and ${pool.failedStarts === 1 ? 'was' : 'were'} tried again`
       await pool.close()
     }
   }

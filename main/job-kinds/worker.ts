@@ -41,7 +41,10 @@ async function main(): Promise<void> {
     post({ type: 'done', result: checked.data, message: outcome.message })
   } catch (err) {
     if (err instanceof JobCancelledError) post({ type: 'cancelled' })
-    else post({ type: 'failed', error: err instanceof Error ? err.message : String(err) })
+    else {
+      const code = (err as { code?: unknown } | null)?.code
+      post({ type: 'failed', error: err instanceof Error ? err.message : String(err), ...(typeof code === 'string' ? { code } : {}) })
+    }
   }
 }
 

@@ -7,6 +7,7 @@ import type { OpenedDatabase } from '../db/open'
 import type { AppDatabase, JobTable } from '../db/schema'
 import { HeldModels } from './held-models'
 import { toJobDto } from './job-dto'
+import { storageClause, storageFailureOf, type StorageFailureKind } from '../db/storage-error'
 import { confineOutputPath, OutputFolders } from './output-paths'
 import { dataDirKey, OwnerLock, ownerStatus, type OwnerStatus } from './owner-lock'
 import type { WorkerInput, WorkerMessage } from './protocol'
@@ -59,6 +60,13 @@ export interface JobManagerOptions {
   adoptOrphans?: boolean
   /** How often the database is looked at for other processes' changes to the queue (see watch()). */
   watchMs?: number
+  /** Why the data folder cannot be written, or null/absent: jobs are then refused, and nothing is written (no lock, no recovery). */
+  readOnly?: string | null
+  /**
+   * Called after a job of a process that died is recorded as failed (recovery at start-up or on a
+   * read), so its workspace can settle what that job left running (its run).
+   */
+  onRecovered?: (job: Job) => Promise<void>
 }
 
 interface Running {
@@ -77,6 +85,8 @@ type ProgressMessage = Extract<WorkerMessage, { type: 'progress' }>
 const PROGRESS_EVENT_MS = 50
 
 const now = (): string => new Date().toISOString()
+/** An error in one line (no stack). */
+const errorLine = (err: unknown): string => (err instanceof Error ? err.message : String(err))
 const TERMINAL = new Set(['done', 'failed', 'cancelled'])
 
 /** How often the queue is looked at for other processes' changes: a PRAGMA read, a few microseconds. */
@@ -120,6 +130,13 @@ export class JobManager {
   private changedHere = false
   /** Folders the user picked with a native dialog in this process: jobs may write there. */
   readonly outputFolders = new OutputFolders()
+  /**
+   * Jobs that ended here whose final status could not be written (a full or failing disk): what they
+   * ended as, announced and served from memory, and written when the database takes it again (at the
+   * next pump or at shutdown); a process that exits first leaves them "running" for the next start to
+   * record as failed.
+   */
+  private readonly unwritten = new Map<string, Job>()
 
   constructor(
     private readonly app: OpenedDatabase<AppDatabase>,
@@ -143,6 +160,8 @@ export class JobManager {
    * it claims are alive), recovers jobs whose process died (crash, kill), then starts queued jobs.
    */
   async init(): Promise<void> {
+    // A data folder that cannot be written is only read here: no lock, no recovery, no queue.
+    if (this.options.readOnly) return
     this.ownerLock ??= OwnerLock.acquire(this.options.dataDir)
     this.siblings.add(this)
     await this.recoverOrphans()
@@ -232,7 +251,7 @@ export class JobManager {
   private ownerOf(row: { id: string; status: string; owner_pid: number | null }): OwnerStatus {
     if (row.owner_pid === null) return { alive: false, reason: 'no owner process recorded' }
     if (row.owner_pid !== process.pid) return ownerStatus(this.options.dataDir, row.owner_pid)
-    if (row.status !== 'running') return { alive: true, reason: 'this process' }
+    if (row.status !== 'running' || this.unwritten.has(row.id)) return { alive: true, reason: 'this process' }
     for (const m of this.siblings) if (m.running.has(row.id) || m.claiming.has(row.id)) return { alive: true, reason: 'this process' }
     if (this.running.has(row.id) || this.claiming.has(row.id)) return { alive: true, reason: 'this process' }
     return { alive: false, reason: `this process (pid ${process.pid}) does not run it: it was started before a restart` }
@@ -243,11 +262,20 @@ export class JobManager {
    * whenever a caller is about to act on a job's "running" (list, cancel, wait, delete a workspace).
    */
   private async recoverOrphans(filter: { id?: string; workspaceId?: string } = {}): Promise<void> {
+    if (this.options.readOnly) return
     for (const job of await this.store.running(filter)) {
       const owner = this.ownerOf(job)
       if (owner.alive) continue
       const who = job.owner_pid === null ? 'the process running this job' : `the process running this job (pid ${job.owner_pid})`
-      await this.finish(job.id, { status: 'failed', error: `Interrupted: ${who} stopped before it finished: ${owner.reason}` }, ['running'])
+      let ended: Job
+      try {
+        ended = await this.finish(job.id, { status: 'failed', error: `Interrupted: ${who} stopped before it finished: ${owner.reason}` }, ['running'])
+      } catch (err) {
+        // Still no room to write it: it stays for the next look; readers see it as it is.
+        if (storageFailureOf(err)) continue
+        throw err
+      }
+      if (ended.status === 'failed') await this.options.onRecovered?.(ended).catch((err: unknown) => console.error(`job ${job.id}: settling what it left running: ${errorLine(err)}`))
     }
     for (const job of await this.store.queuedElsewhere(process.pid, filter)) {
       const owner = this.ownerOf(job)
@@ -309,6 +337,8 @@ export class JobManager {
   }
 
   async get(id: string): Promise<Job> {
+    const unwritten = this.unwritten.get(id)
+    if (unwritten) return unwritten
     const row = await this.store.get(id)
     if (!row) throw new ApiError('NOT_FOUND', `No job with id ${id}`)
     return this.withPlace(row)
@@ -319,6 +349,8 @@ export class JobManager {
    * failed. Synchronous, so it can be handed to readers as a lookup (listRuns).
    */
   readonly finalStatus = (id: string): JobEnd | undefined => {
+    const unwritten = this.unwritten.get(id)
+    if (unwritten) return { status: unwritten.status as JobEnd['status'], error: unwritten.error }
     const row = this.store.endOf(id)
     if (!row) return { status: 'failed', error: 'its job record is gone' }
     return row.status === 'queued' || row.status === 'running' ? undefined : { status: row.status, error: row.error }
@@ -328,7 +360,7 @@ export class JobManager {
     await this.recoverOrphans(filter.workspaceId !== undefined ? { workspaceId: filter.workspaceId } : {})
     const rows = await this.store.list(filter)
     const places = this.planNow().places
-    return rows.map((row) => this.withPlace(row, places))
+    return rows.map((row) => this.unwritten.get(row.id) ?? this.withPlace(row, places))
   }
 
   async hasActive(workspaceId: string): Promise<boolean> {
@@ -357,6 +389,7 @@ export class JobManager {
    */
   async start<K extends JobKind>(kind: K, workspaceId: string | null, params: JobParams<K>): Promise<Job> {
     if (this.closed) throw new ApiError('CONFLICT', 'The job system is shutting down')
+    if (this.options.readOnly) throw new ApiError('CONFLICT', `The data folder ${this.options.dataDir} is not writable (${this.options.readOnly}): the ${kind} job writes to it; commands that only read work`)
     const confined = this.confineOutputs(kind, params)
     const needsWorkspace = jobKinds[kind].workspace
     if (needsWorkspace && !workspaceId) throw new ApiError('VALIDATION', `${kind} runs against a workspace: give its workspaceId`)
@@ -435,6 +468,8 @@ export class JobManager {
     clearInterval(this.watchTimer)
     this.watchTimer = undefined
     await this.pumping
+    // A last try at final statuses the disk would not take; what still fails is recorded at the next start.
+    await this.writeUnwritten()
     const ids = [...this.running.keys()]
     for (const id of ids) {
       const run = this.running.get(id)
@@ -446,7 +481,9 @@ export class JobManager {
       await run.worker.terminate()
       this.running.delete(id)
       this.releaseModels(id, run.kind)
-      await this.finish(id, { status: 'cancelled', message: 'Stopped because the app closed' })
+      await this.finish(id, { status: 'cancelled', message: 'Stopped because the app closed' }).catch((err: unknown) => {
+        if (!storageFailureOf(err)) throw err
+      })
     }
     // Every job of ours is settled: the lock can go, and with it the claim that this process runs them.
     this.siblings.delete(this)
@@ -466,6 +503,7 @@ export class JobManager {
    */
   private async startQueued(): Promise<void> {
     if (this.closed) return
+    await this.writeUnwritten()
     // A running job of a dead process must not hold a slot or a workspace.
     await this.recoverOrphans()
     if (this.closed) return
@@ -571,7 +609,14 @@ export class JobManager {
       this.running.delete(row.id)
       // Whatever the thread held went with it; said before the final status so readers never see a stale holder.
       this.releaseModels(row.id, kind)
-      await this.finish(row.id, outcome)
+      try {
+        await this.finish(row.id, outcome)
+      } catch (err) {
+        const storage = storageFailureOf(err)
+        if (!storage) throw err
+        // The disk would not take the final status: it is announced from memory (a waiting command ends now) and written when it can be.
+        await this.endUnwritten(row, outcome, storage, err)
+      }
       this.pump()
     }
 
@@ -582,7 +627,7 @@ export class JobManager {
       else if (m.type === 'model') this.onModel(row.id, run, m)
       else if (m.type === 'done') logged(settle({ status: 'done', progress: 1, message: m.message, result: m.result }))
       else if (m.type === 'cancelled') logged(settle({ status: 'cancelled', message: 'Cancelled' }))
-      else logged(settle({ status: 'failed', error: m.error }))
+      else logged(settle({ status: 'failed', error: this.failureText(m) }))
     })
     worker.on('error', (err) => logged(settle({ status: 'failed', error: `Worker crashed: ${err.message}` })))
     worker.on('exit', (code) => {
@@ -623,8 +668,46 @@ export class JobManager {
 
   private progressWrites(id: string): TrailingThrottle<ProgressMessage> {
     return new TrailingThrottle(this.progressWriteMs, (m) => {
-      void this.update(id, { progress: m.progress, stage: m.stage, message: m.message }, false, ['running']).catch((err: unknown) => console.error(`job ${id}:`, err))
+      void this.update(id, { progress: m.progress, stage: m.stage, message: m.message }, false, ['running']).catch((err: unknown) => {
+        // A progress figure the disk would not take is skipped (the job's own writes fail and say why); anything else is a bug.
+        if (!storageFailureOf(err)) console.error(`job ${id}:`, err)
+      })
     })
+  }
+
+  /** A worker's failure as the job records it: a storage failure says what happened to the data folder's disk. */
+  private failureText(m: Extract<WorkerMessage, { type: 'failed' }>): string {
+    const storage = storageFailureOf({ code: m.code, message: m.error })
+    return storage ? `${storageClause(storage, this.options.dataDir)}: ${m.error}` : m.error
+  }
+
+  /** Ends a job in memory whose final status the database would not take (see `unwritten`), and announces it. */
+  private async endUnwritten(row: JobRow, o: Parameters<JobManager['finish']>[1], storage: StorageFailureKind, err: unknown): Promise<void> {
+    // Its latest record (reading needs no room), else the one it was claimed with.
+    const base = toJobDto((await this.store.get(row.id).catch(() => undefined)) ?? row)
+    // A job that did finish its work but could not say so is not done as far as anyone can read: failed, with why.
+    const clause = storageClause(storage, this.options.dataDir)
+    const before = o.error ?? o.message ?? o.status
+    const error =
+      o.status === 'done'
+        ? `${clause}: the job finished, but its final status could not be written (${errorLine(err)})`
+        : `${before.includes(this.options.dataDir) ? before : `${before}; ${clause}`}; its final status could not be written either`
+    const job = { ...base, status: o.status === 'done' ? 'failed' : o.status, stage: o.status === 'done' ? 'failed' : o.status, message: 'Failed', error, finishedAt: now(), result: null } as Job
+    this.unwritten.set(row.id, job)
+    this.emitStatus(job)
+  }
+
+  /** Writes the final statuses the disk would not take before; each one that still fails waits for the next try. */
+  private async writeUnwritten(): Promise<void> {
+    for (const [id, job] of this.unwritten) {
+      try {
+        await this.store.update(id, { status: job.status, finished_at: job.finishedAt, stage: job.stage, message: job.message, error: job.error }, ['running'])
+        this.unwritten.delete(id)
+      } catch (err) {
+        if (!storageFailureOf(err)) throw err
+        return
+      }
+    }
   }
 
   /** Moves a job to a final status, only from one of `from` (a job never leaves a final status). */

@@ -14,7 +14,8 @@ export interface WorkerInput {
 export type WorkerMessage =
   | { type: 'progress'; progress: number; stage: string; message: string }
   | { type: 'done'; result: unknown; message: string }
-  | { type: 'failed'; error: string }
+  /** `code`: the error's code when it had one (SQLITE_FULL, ENOSPC, ...), so the manager can tell a storage failure. */
+  | { type: 'failed'; error: string; code?: string }
   | { type: 'cancelled' }
   /** The thread loaded (held: true) or released (held: false) a model file; absolute path. */
   | { type: 'model'; path: string; held: boolean }

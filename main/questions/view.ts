@@ -1,7 +1,7 @@
 /** What the Questions page and the CLI read: a set with its splits and report, questions with their gold sentences' text, a question's episodes. */
 import type { QuestionDetail, QuestionFilter, QuestionProvenance, QuestionSetDetail, RewriteCounts } from '../../preload/contract'
 import { resolveGoldAll, type ResolvedGold } from '../corpus/gold'
-import { corpusRepositories, questionColumns, type QuestionRecord, type WorkspaceHandle } from '../corpus/repository'
+import { corpusRepositories, questionColumns, setReports, type QuestionRecord, type WorkspaceHandle } from '../corpus/repository'
 import { episodeColumns } from '../db/episode-columns'
 import { normaliseAnswer } from '../eval/normalise'
 import { QuestionSetError } from './errors'
@@ -22,7 +22,7 @@ export function questionSetDetail(raw: WorkspaceHandle, usage: QuestionUsage, se
     // Questions in no split, whether or not the set was ever split (an unsplit set has all of them unassigned).
     unassigned: repo.unassigned(setId),
     usedBy: usage.usedBy(setId),
-    report: questionColumns.report.readNullable(set.reportJson),
+    ...setReports(set.reportJson),
     rewrites: rewriteSummary(repo.rewriteCounts(setId)),
   }
 }

@@ -9,14 +9,19 @@ const DEFAULT_CONTEXT = 60
 
 /**
  * Regex over chunk text in chunk id order, streaming rows through a statement iterator. Stops at
- * `maxResults` hits or when `timeBudgetMs` is spent (checked every CLOCK_EVERY rows and after each
- * chunk that yielded hits). Empty matches are skipped. Patterns run on RE2 (linear-regex.ts), so
- * no single chunk can take longer than a pass over its text: the budget always gets its turn.
+ * `maxResults` hits, when `maxScanChars` characters of chunk text have been scanned (a work budget:
+ * where it stops depends on the corpus and the pattern alone, never on how busy the machine is), or
+ * when `timeBudgetMs` is spent (the wall-clock safety net, checked every CLOCK_EVERY rows and after
+ * each chunk that yielded hits; `timedOut` says it fired). Empty matches are skipped. Patterns run on
+ * RE2 (linear-regex.ts), so no single chunk can take longer than a pass over its text: both budgets
+ * always get their turn.
  */
 export function grepChunks(raw: BetterSqlite3.Database, pattern: string, options: GrepOptions): GrepResult {
   const maxResults = Math.floor(options.maxResults)
   if (!(maxResults >= 1)) throw new RetrievalError('bad-argument', `grep maxResults must be >= 1, got ${options.maxResults}`)
   if (!(options.timeBudgetMs > 0)) throw new RetrievalError('bad-argument', `grep timeBudgetMs must be > 0, got ${options.timeBudgetMs}`)
+  const maxScanChars = options.maxScanChars ?? Infinity
+  if (!(maxScanChars > 0)) throw new RetrievalError('bad-argument', `grep maxScanChars must be > 0, got ${options.maxScanChars}`)
   const regex = compileLinear(pattern, options.flags)
   const contextChars = Math.max(0, options.contextChars ?? DEFAULT_CONTEXT)
   const exclude = new Set(options.excludeChunkIds ?? [])
@@ -27,7 +32,9 @@ export function grepChunks(raw: BetterSqlite3.Database, pattern: string, options
   const hits: GrepHit[] = []
   let truncated = false
   let timedOut = false
+  let scanBudgetSpent = false
   let scanned = 0
+  let scannedChars = 0
   let hadHits = false
   // Leaving the for-of early closes the iterator, which resets the statement and frees the connection.
   // The clock is read at the top of a row, so a time-out always means some rows went unscanned.
@@ -36,8 +43,17 @@ export function grepChunks(raw: BetterSqlite3.Database, pattern: string, options
       timedOut = true
       break
     }
+    if (exclude.has(row.chunkId)) {
+      scanned++
+      continue
+    }
+    // The work budget is read before the row, so a spent budget always means some rows went unscanned.
+    if (scannedChars >= maxScanChars) {
+      scanBudgetSpent = true
+      break
+    }
     scanned++
-    if (exclude.has(row.chunkId)) continue
+    scannedChars += row.text.length
     const before = hits.length
     if (!regex.test(row.text)) {
       hadHits = false
@@ -63,7 +79,7 @@ export function grepChunks(raw: BetterSqlite3.Database, pattern: string, options
     // A chunk with many matches is the slow kind: read the clock before the next one.
     hadHits = hits.length > before
   }
-  return { hits, truncated, timedOut, scannedChunks: scanned }
+  return { hits, truncated, timedOut, scanBudgetSpent, scannedChunks: scanned, scannedChars }
 }
 
 function lineOf(text: string, index: number): number {

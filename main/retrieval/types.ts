@@ -65,7 +65,10 @@ export interface GrepOptions {
   /** Flags among i, m, s, u, v (JavaScript spelling; g is implied). Patterns run on RE2: no backreferences or lookaround. */
   flags?: string
   maxResults: number
+  /** Wall-clock safety net: past it the scan stops and `timedOut` says so (results then depend on machine load). */
   timeBudgetMs: number
+  /** Work budget: characters of chunk text scanned before the scan stops (deterministic); default unlimited. */
+  maxScanChars?: number
   /** Characters of context on each side of a match, clipped to the match's line. Default 60. */
   contextChars?: number
   documentIds?: readonly number[]
@@ -90,9 +93,13 @@ export interface GrepResult {
   hits: GrepHit[]
   /** Stopped at maxResults while more matches existed. */
   truncated: boolean
-  /** Stopped because the time budget ran out before every chunk was scanned. */
+  /** Stopped because the time budget (the wall-clock safety net) ran out before every chunk was scanned. */
   timedOut: boolean
+  /** Stopped because `maxScanChars` characters were scanned before every chunk was. */
+  scanBudgetSpent: boolean
   scannedChunks: number
+  /** Characters of chunk text scanned (excluded chunks are skipped unread). */
+  scannedChars: number
 }
 
 export interface ChunkSpan {

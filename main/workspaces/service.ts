@@ -24,6 +24,8 @@ export class WorkspaceService {
     private readonly dataDir: string,
     /** Returns true when a job is queued or running for the workspace. */
     private readonly hasActiveJobs: (workspaceId: string) => Promise<boolean>,
+    /** Why the data folder cannot be written, or null: workspaces then open read-only, and changes are refused. */
+    private readonly readOnly: string | null = null,
   ) {
     this.store = new WorkspaceStore(db)
   }
@@ -55,7 +57,13 @@ export class WorkspaceService {
     return rows.map((r) => this.toDto(r))
   }
 
+  /** Refuses a change in a data folder that cannot be written, naming the folder. */
+  private writable(what: string): void {
+    if (this.readOnly !== null) throw new ApiError('CONFLICT', `The data folder ${this.dataDir} is not writable (${this.readOnly}): ${what} writes to it; commands that only read work`)
+  }
+
   async create(name: string): Promise<Workspace> {
+    this.writable('creating a workspace')
     const id = randomUUID()
     const dir = `workspaces/${id}`
     const t = now()
@@ -78,17 +86,20 @@ export class WorkspaceService {
   /** Opening records the time so the list shows the most recent first. */
   async open(id: string): Promise<Workspace> {
     await this.row(id)
-    await this.store.update(id, { opened_at: now() })
+    // A read-only folder keeps its "last opened": reading it is not a change.
+    if (this.readOnly === null) await this.store.update(id, { opened_at: now() })
     return this.toDto(await this.row(id))
   }
 
   async rename(id: string, name: string): Promise<Workspace> {
+    this.writable('renaming a workspace')
     await this.row(id)
     await this.store.update(id, { name, updated_at: now() })
     return this.toDto(await this.row(id))
   }
 
   async delete(id: string, confirmName: string): Promise<void> {
+    this.writable('deleting a workspace')
     const row = await this.row(id)
     if (confirmName.trim() !== row.name) {
       throw new ApiError('VALIDATION', `To delete, confirm with the workspace's exact name ("${row.name}")`, ['confirmName: does not match'])
@@ -111,7 +122,7 @@ export class WorkspaceService {
   async handle(id: string): Promise<OpenedDatabase<WorkspaceDatabase>> {
     let opened = this.pool.get(id)
     if (!opened) {
-      opened = this.databaseFile(id).then((file) => openDatabase<WorkspaceDatabase>(file, workspaceMigrations))
+      opened = this.databaseFile(id).then((file) => openDatabase<WorkspaceDatabase>(file, workspaceMigrations, { readonly: this.readOnly !== null }))
       this.pool.set(id, opened)
       opened.catch(() => this.pool.delete(id))
     }

@@ -1,10 +1,12 @@
 // Minimal JSON value, parser and writer for the trainer's line protocol (objects, arrays,
 // numbers, strings, booleans, null). Enough for one request per line; not a general library.
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -37,6 +39,14 @@ struct Json {
   std::string need_str(const std::string & k) const {
     const Json & v = at(k);
     if (v.kind != Str) throw std::runtime_error("request needs the string \"" + k + "\"");
+    return v.s;
+  }
+  // A required key whose value is a string or null ("" for null).
+  std::string need_str_or_null(const std::string & k) const {
+    if (kind != Obj || !o.count(k)) throw std::runtime_error("request needs the key \"" + k + "\" (a string or null)");
+    const Json & v = o.at(k);
+    if (v.kind == Null) return "";
+    if (v.kind != Str) throw std::runtime_error("\"" + k + "\" must be a string or null");
     return v.s;
   }
   bool need_bool(const std::string & k) const {
@@ -143,6 +153,16 @@ class JsonParser {
   }
 };
 
+// Every key of a request must be one the command reads: a misspelt option is an error, never ignored.
+inline void require_keys(const Json & req, std::initializer_list<const char *> allowed) {
+  if (req.kind != Json::Obj) throw std::runtime_error("a request must be a JSON object");
+  for (const auto & kv : req.o) {
+    bool known = false;
+    for (const char * a : allowed) known = known || kv.first == a;
+    if (!known) throw std::runtime_error("unknown key \"" + kv.first + "\" in a \"" + req.str("cmd", "") + "\" request");
+  }
+}
+
 inline std::string jsonQuote(const std::string & s) {
   std::string out = "\"";
   for (unsigned char c : s) {
@@ -153,3 +173,27 @@ inline std::string jsonQuote(const std::string & s) {
   }
   return out + "\"";
 }
+
+// One reply object, written field by field; numbers at full double precision (17 significant digits),
+// so a figure read back in the app is the one the trainer computed.
+class JsonOut {
+ public:
+  JsonOut & num(const char * k, double v) {
+    char buf[32];
+    if (std::isfinite(v)) snprintf(buf, sizeof buf, "%.17g", v);
+    else snprintf(buf, sizeof buf, "null");
+    return raw(k, buf);
+  }
+  JsonOut & integer(const char * k, long long v) { return raw(k, std::to_string(v)); }
+  JsonOut & boolean(const char * k, bool v) { return raw(k, v ? "true" : "false"); }
+  JsonOut & str(const char * k, const std::string & v) { return raw(k, jsonQuote(v)); }
+  JsonOut & null(const char * k) { return raw(k, "null"); }
+  JsonOut & raw(const char * k, const std::string & json) {
+    body += (body.empty() ? "" : ",") + jsonQuote(k) + ":" + json;
+    return *this;
+  }
+  std::string done() const { return "{" + body + "}"; }
+
+ private:
+  std::string body;
+};

@@ -44,6 +44,11 @@ export const QuestionProvenance = z.object({
   detail: z.string().optional(),
   /** Generated: the normalised answer occurs in the question text. */
   answerInQuestion: z.boolean().optional(),
+  /**
+   * Generated: per gold sentence, in the order of the question's path (a bridge's first hop, then its
+   * second), the words it must hold: the bridge entity; the bridge entity and the answer; a compared value.
+   */
+  marks: z.array(z.array(z.string())).optional(),
   /** Imported: scalar fields beyond the known ones (a split by field reads them). */
   fields: z.record(z.string(), z.string()).optional(),
   /** Edited by hand after it was imported or generated: its text and gold are no longer the origin's. */
@@ -99,7 +104,7 @@ export type QuestionDetail = z.infer<typeof QuestionDetail>
 export const SplitUse = z.object({ runId: z.number(), name: z.string(), kind: z.string(), split: z.string() })
 
 /** Why a rewrite was refused (main/questions/generate/rewrite-check.ts), in check order. */
-export const RewriteRejection = z.enum(['empty', 'not-one-question', 'length', 'unchanged', 'contains-answer', 'quotes-gold', 'names-bridge', 'lost-entity', 'too-long-prompt'])
+export const RewriteRejection = z.enum(['empty', 'not-one-question', 'length', 'unchanged', 'contains-answer', 'quotes-gold', 'names-bridge', 'lost-entity', 'lost-cue', 'too-long-prompt'])
 export type RewriteRejection = z.infer<typeof RewriteRejection>
 
 /** How the GGUF rewrite of a generated set went: per model, accepted / rejected by reason / never sent. */
@@ -110,6 +115,30 @@ export const RewriteCounts = z.object({
   overBudget: z.number(),
 })
 export type RewriteCounts = z.infer<typeof RewriteCounts>
+
+/**
+ * Why a generated candidate was not kept (main/questions/generate), in the order the checks run:
+ * a gold or hop sentence that is no prose (a reference, list or markup line, a fragment, a list page);
+ * a bridge or answer that is part of a longer name ("Rome" in "Treaties of Rome"); no words to describe the bridge or the answer by; no answer in the second sentence; the question's
+ * words not leading back to its own gold; more than one thing where the first hop points; more than
+ * one article or sentence where the second hop points; more than one answer there; a question that
+ * quotes a gold sentence; the answer in the question; kept by the checks but beyond the cap.
+ */
+export const GenerationDrop = z.enum(['evidence-not-prose', 'inside-another-name', 'no-cue', 'no-answer', 'gold-not-reached', 'bridge-not-unique', 'second-hop-not-unique', 'answer-not-unique', 'quotes-gold', 'answer-in-question', 'over-cap'])
+export type GenerationDrop = z.infer<typeof GenerationDrop>
+
+/** Counts by kind ("bridge", "comparison"). */
+const ByKind = z.record(z.string(), z.number())
+
+/** A generated set's yield, stored with the set: candidates, kept, and each dropped candidate's reason, by kind. */
+export const GenerationReport = z.object({
+  kind: z.literal('generation'),
+  seed: z.number(),
+  candidates: ByKind,
+  kept: ByKind,
+  dropped: z.partialRecord(GenerationDrop, ByKind),
+})
+export type GenerationReport = z.infer<typeof GenerationReport>
 
 export const QuestionSetDetail = z.object({
   id: z.number(),
@@ -125,6 +154,8 @@ export const QuestionSetDetail = z.object({
   report: ImportReport.nullable(),
   /** Generated sets rewritten through a GGUF model: counts from the questions' provenance. */
   rewrites: z.array(RewriteCounts).default([]),
+  /** Generated sets: candidates, kept and dropped by reason (null for other sets and sets generated before the report). */
+  generation: GenerationReport.nullable().default(null),
 })
 export type QuestionSetDetail = z.infer<typeof QuestionSetDetail>
 
@@ -234,6 +265,8 @@ export const QuestionGenerateResult = z.object({
   candidates: z.record(z.string(), z.number()),
   /** Dropped because the answer is in the question, by kind. */
   answerInQuestion: z.record(z.string(), z.number()),
+  /** Every candidate not kept, by reason and kind (answer-in-question and over-cap included). */
+  dropped: GenerationReport.shape.dropped.default({}),
   seconds: z.number(),
   /** With the rewrite on: its counts and how long it took. */
   rewrite: RewriteCounts.extend({ /** 'plain' or the model's chat template wrapper. */ promptTemplate: z.string(), seconds: z.number(), questionsPerSecond: z.number() }).nullable().default(null),

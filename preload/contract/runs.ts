@@ -84,6 +84,11 @@ export const RunSummary = z.object({
   episodes: z.number(),
   /** Mean of each metric over the run's episodes, with bootstrap CI bounds when computed. */
   metrics: z.record(z.string(), z.object({ mean: z.number().nullable(), count: z.number(), lower: z.number().nullable(), upper: z.number().nullable() })),
+  /**
+   * Episodes and steps whose results a wall-clock safety net cut short (their figures depend on machine
+   * load); 0 and 0 when none fired; null when the run did not record it (older runs, other kinds, unfinished).
+   */
+  wallClockGuards: z.object({ episodes: z.number(), steps: z.number() }).nullable(),
 })
 export type RunSummary = z.infer<typeof RunSummary>
 

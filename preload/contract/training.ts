@@ -436,6 +436,15 @@ export const HeadWeightsFileSchema = z.object({
 export const GgufTrainerStatus = z.object({ available: z.boolean(), reason: z.string().nullable() })
 export type GgufTrainerStatus = z.infer<typeof GgufTrainerStatus>
 
+/** A GGUF run's costs on this machine, measured by the steps of an earlier run (common/run-time.ts sizes a shape from them). */
+export const GgufRatesSchema = z.object({
+  secondsPerRollout: z.number(),
+  decisionsPerRollout: z.number(),
+  updateSecondsPerDecision: z.number(),
+  heldOutSecondsPerQuestion: z.number(),
+  stepOverheadSeconds: z.number(),
+})
+
 export const trainingRoutes = {
   'training.ggufTrainer': route(
     "Whether the native GGUF trainer can run here (built with the system C++ compiler on first ask, then cached), and why not when it cannot",
@@ -469,6 +478,11 @@ export const trainingRoutes = {
     'The rollouts of one training step (open any of them with runs.episode)',
     z.object({ workspaceId: WorkspaceId, runId: RunId, step: z.number().int().min(0), offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(1000).default(200) }).strict(),
     z.object({ total: z.number(), rollouts: z.array(TrainingRollout) }),
+  ),
+  'training.ggufRates': route(
+    "What a GGUF run of this model, environment and context costs on this machine, from the newest run of the three that finished a step (null when none has: a one-step speed check measures them)",
+    z.object({ workspaceId: WorkspaceId, modelPath: z.string().trim().min(1).max(4096), environment: z.string().min(1).max(64), contextSize: z.number().int().min(1).max(32_768) }).strict(),
+    z.object({ rates: GgufRatesSchema, runId: z.number(), runName: z.string() }).nullable(),
   ),
   'training.creditQuality': route(
     "How well each credit scheme's per-step signal ranks the gold-path steps of a graph-menu run's stored rollouts (steps fromStep..toStep, re-credited by every scheme with an offline stand-in scorer): AUC with a bootstrap CI over questions, group variance, zero-advantage share, by question type and hops",

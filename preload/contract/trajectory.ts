@@ -82,6 +82,11 @@ export const StepInfoSchema = z.object({
   added: AddedSchema.optional(),
   /** Environment time spent in this step, ms. */
   ms: z.number(),
+  /**
+   * Set when a wall-clock safety net cut this step's result short (e.g. grep_corpus's time guard): the
+   * result then depends on machine load, not only on the seed. Says which guard fired.
+   */
+  wallClockGuard: z.string().optional(),
 })
 
 /** The policy's side of a step: log-probability of the chosen action, raw model output, cost. */
@@ -114,6 +119,8 @@ export const EpisodeOutcomeSchema = z.object({
   endReason: z.string(),
   /** Distinct tools (tool environments) or menu item types (menu environments) used in valid steps, in order of first use. */
   toolsUsed: z.array(z.string()).default([]),
+  /** Steps whose result a wall-clock safety net cut short (StepInfo.wallClockGuard); absent when none did. */
+  wallClockGuards: z.number().int().min(0).optional(),
 })
 
 /** Harness-1's working memory as the policy saw it after a step, for the Trajectory view. */

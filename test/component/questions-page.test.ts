@@ -3,7 +3,10 @@
  * reported by line), gold sentence text, splits drawn and filtered, a question written with a gold
  * sentence picked from search results, and the split frozen once an evaluation used it, with the
  * question's episodes opening in the Trajectory view; generation with the GGUF rewrite off (no model) and
- * on (stories260K), each question labelled "rewritten by <model>" or "template", with counts by reason.
+ * on (stories260K), each question labelled "rewritten by <model>" or "template", with counts by reason;
+ * a generated set's candidates and drops by reason, each question's gold path (hop 1, hop 2 with the
+ * words it needs marked), and a generated question edited and another dropped with the splits still
+ * whole and loadable.
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -14,6 +17,7 @@ import { createMemoryHistory, createRouter, type Router } from 'vue-router'
 import { APP_VERSION } from '../../main/config/version'
 import { runEvaluation } from '../../main/experiments/evaluate'
 import { answererFor, policyFor } from '../../main/experiments/factories'
+import { loadQuestions } from '../../main/experiments/questions'
 import { defaultIngestOptions, runIngest } from '../../main/ingest/run'
 import { provideApi } from '../../renderer/src/api'
 import { quiet } from '../helpers/corpus'
@@ -156,6 +160,72 @@ describe('Questions page', () => {
     await settle()
     expect((w.get('[data-test=generate-rewrite]').element as HTMLInputElement).disabled).toBe(true)
     expect(w.get('[data-test=rewrite-disabled]').text()).toContain('register a GGUF on the Models page')
+  }, 600_000)
+
+  it('generates a set: drops by reason, the gold path of each question; one edited and one dropped, the splits still work', async () => {
+    const w = await mountPage()
+    await w.get('[data-test=tool-generate]').trigger('click')
+    await w.get('[data-test=generate-name]').setValue('generated path')
+    await w.get('[data-test=question-generate]').trigger('submit')
+    await until(() => w.find('[data-test=generation-bridge]').exists(), 'the generated set', 300_000)
+    await settle()
+    expect(w.get('[data-test=generation-bridge]').text()).toMatch(/^Generated bridge \(seed 1\): \d+ kept of \d+ candidates/)
+    expect(w.get('[data-test=generation-comparison]').text()).toMatch(/answer-in-question \d+/)
+    // A bridge question reads as its path: two documents, the words each must hold marked.
+    const bridge = rows(w).find((r) => r.findAll('[data-test=gold-hop]').map((h) => h.text()).join() === 'hop 1,hop 2')!
+    expect(bridge, 'a bridge question with its path').toBeDefined()
+    const [hop1, hop2] = bridge.findAll('[data-test=gold-sentence]')
+    expect(hop1!.findAll('mark').length).toBeGreaterThan(0)
+    expect(hop2!.findAll('mark').map((m) => m.text().toLowerCase())).toContain(bridge.findAll('td')[1]!.find('strong').text().toLowerCase())
+    expect(hop1!.get('a').text().split(' · ')[0]).not.toBe(hop2!.get('a').text().split(' · ')[0])
+
+    await w.get('[data-test=split-train]').setValue(2)
+    await w.get('[data-test=split-dev]').setValue(1)
+    await w.get('[data-test=split-test]').setValue(1)
+    await w.get('[data-test=split-form]').trigger('submit')
+    await until(() => w.find('[data-test=split-count-train]').exists(), 'the split chips')
+    const sizes = () => Object.fromEntries(w.findAll('[data-test^=split-count-]').map((c) => c.text().split(' ') as [string, string]).map(([k, n]) => [k, Number(n)]))
+    const before = sizes()
+    const total = before.train! + before.dev! + before.test!
+
+    // Edit the bridge question: the text and the answer change, its split stays, its path is no longer the generator's.
+    const bridgeId = Number(bridge.attributes('data-test')!.slice('question-'.length))
+    const splitOf = (id: number) => w.get(`[data-test=question-${id}]`).findAll('td')[2]!.text()
+    const split = splitOf(bridgeId)
+    await w.get(`[data-test=question-${bridgeId}] [data-test=edit-question]`).trigger('click')
+    expect(w.get('[data-test=editor-picked]').findAll('li')).toHaveLength(2)
+    await w.get('[data-test=editor-question]').setValue('Which date does the second article give for the person the first names?')
+    await w.get('[data-test=question-editor]').trigger('submit')
+    await until(() => !w.find('[data-test=question-editor]').exists(), 'the editor to close')
+    await settle()
+    const edited = w.get(`[data-test=question-${bridgeId}]`)
+    expect(edited.text()).toContain('Which date does the second article give')
+    expect(edited.get('[data-test=rewrite-label]').text()).toBe('edited by hand (was: template)')
+    expect(edited.findAll('[data-test=gold-hop]')).toHaveLength(0)
+    expect(splitOf(bridgeId)).toBe(split)
+
+    // Drop another generated question: it leaves its split.
+    const other = rows(w).find((r) => r.attributes('data-test') !== `question-${bridgeId}`)!
+    const otherId = Number(other.attributes('data-test')!.slice('question-'.length))
+    const otherSplit = splitOf(otherId)
+    expect(other.get('[data-test=delete-question]').text()).toBe('drop')
+    await other.get('[data-test=delete-question]').trigger('click')
+    await until(() => !w.find(`[data-test=question-${otherId}]`).exists(), 'the dropped question to go')
+    await settle()
+    const after = sizes()
+    expect(after[otherSplit] ?? 0).toBe(before[otherSplit]! - 1)
+    expect((after.train ?? 0) + (after.dev ?? 0) + (after.test ?? 0)).toBe(total - 1)
+
+    // Each split still loads, with its gold resolved, the edited question in its own split.
+    const { raw } = await backend.services.workspaces.handle(workspaceId)
+    const setId = (await backend.call('questions.sets', { workspaceId })).find((s) => s.name === 'generated path')!.id
+    for (const name of Object.keys(after)) {
+      const loaded = loadQuestions(raw, { questionSetId: setId, split: name, limit: 1000 })
+      expect(loaded, name).toHaveLength(after[name]!)
+      expect(loaded.every((q) => q.gold.missing.length === 0)).toBe(true)
+      expect(loaded.some((q) => q.rowId === otherId)).toBe(false)
+      if (name === split) expect(loaded.find((q) => q.rowId === bridgeId)?.question).toBe('Which date does the second article give for the person the first names?')
+    }
   }, 600_000)
 
   it.skipIf(!storiesAvailable)(`generates with the rewrite through stories260K: labels each question and counts rejections by reason${storiesAvailable ? '' : ` (skipped: ${STORIES_260K} is absent)`}`, async () => {

@@ -70,8 +70,8 @@ describe('environment server compatibility routes', () => {
     }
     expect(last.observation.result).toMatchObject({ episode_id: id, credit_scheme: 'snc', per_step_credit: expect.any(Array) })
     expect(last.reward).toBe(last.observation.result.reward)
-    // Scored and gone.
-    expect((await call('GET', `/state?episode_id=${id}`)).json.error.field).toBe('id')
+    // Scored: no more steps, but its state stays readable (done) until the idle timeout.
+    expect(await ok('GET', `/state?episode_id=${id}`)).toMatchObject({ episode_id: id, done: true, step_count: expect.any(Number) })
     expect((await call('POST', '/step', { episode_id: id, action: { menu_id: 'A' } })).status).toBe(404)
     expect((await call('POST', '/step', { episode_id: id, action: { menu_id: 'A', text: 'x' } })).json.error.field).toBe('action.text')
     expect((await call('GET', '/state')).json.error.field).toBe('episode_id')

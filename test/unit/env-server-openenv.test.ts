@@ -81,7 +81,7 @@ describe('OpenEnv WebSocket session at /ws', () => {
     expect(await c.send({ type: 'reset', data: { environment: 'graph-menu', set: 1, index: 99_999 } })).toMatchObject({ type: 'error', data: { code: 'EXECUTION_ERROR', field: 'index' } })
     expect(await c.send({ type: 'reset', data: { seed: -1 } })).toMatchObject({ type: 'error', data: { code: 'VALIDATION_ERROR', field: 'data.seed' } })
     const reset = await c.send({ type: 'reset', data: { seed: 7, episode_id: 'run-1/ep-1', environment: 'graph-menu', set: 1, index: 1 } })
-    expect(reset).toMatchObject({ type: 'observation', data: { reward: null, done: false, observation: { episode_id: expect.any(String), menu: expect.any(Array), messages: expect.any(Array) } } })
+    expect(reset).toMatchObject({ type: 'observation', data: { reward: null, done: false, observation: { episode_id: 'run-1/ep-1', server_episode_id: expect.any(String), menu: expect.any(Array), messages: expect.any(Array) } } })
     expect(await c.send({ type: 'state' })).toMatchObject({ type: 'state', data: { episode_id: 'run-1/ep-1', step_count: 0, environment: 'graph-menu' } })
     expect(await c.send({ type: 'step', data: { menu_id: 'S1', text: 'S1' } })).toMatchObject({ type: 'error', data: { code: 'VALIDATION_ERROR' } })
     let menu = reset.data.observation.menu as Json[]
@@ -96,10 +96,15 @@ describe('OpenEnv WebSocket session at /ws', () => {
     }
     expect(last.data.observation.result).toMatchObject({ credit_scheme: 'snc', per_step_credit: expect.any(Array), answer: 'some answer' })
     expect(last.data.reward).toBe(last.data.observation.result.reward)
-    expect(await c.send({ type: 'state' })).toEqual({ type: 'state', data: { episode_id: null, step_count: 0 } })
+    // The scored episode's state stays readable, under the client's name, until the next reset.
+    const ended = await c.send({ type: 'state' })
+    expect(ended).toEqual({ type: 'state', data: { episode_id: 'run-1/ep-1', server_episode_id: reset.data.observation.server_episode_id, environment: 'graph-menu', step_count: expect.any(Number), done: true } })
+    expect(ended.data.step_count).toBeGreaterThan(0)
+    expect(last.data.observation.episode_id).toBe('run-1/ep-1')
     // A bare reset (OpenEnv's reset(seed=...)): graph-menu on question `seed` of the first set.
     const bare = await c.send({ type: 'reset', data: { seed: 1 } })
     expect(bare.data.observation.question.id).toBe(reset.data.observation.question.id)
+    expect(await c.send({ type: 'state' })).toMatchObject({ type: 'state', data: { episode_id: bare.data.observation.episode_id, step_count: 0, done: false } })
     expect(open.sessions.counters().open).toBe(1)
     expect(await c.close()).toBe(1000)
     await new Promise((r) => setTimeout(r, 50))
@@ -111,10 +116,11 @@ describe('OpenEnv HTTP routes and bodies', () => {
   it('/reset {seed, episode_id}, /step {action, timeout_s, request_id} naming the episode, /state, /schema, /health, /metadata', async () => {
     const reset = await post(open, '/reset', { seed: 2, episode_id: 'http-episode-1' })
     expect(reset.status).toBe(200)
-    expect(reset.json).toMatchObject({ reward: null, done: false, observation: { episode_id: expect.any(String) } })
+    // The client's episode_id names the episode in the answer; the server's id rides beside it.
+    expect(reset.json).toMatchObject({ reward: null, done: false, observation: { episode_id: 'http-episode-1', server_episode_id: expect.any(String) } })
     expect((await post(open, '/reset', { seed: 2, episode_id: 'http-episode-1' })).json.error.field).toBe('episode_id')
     const state = (await (await fetch(`${open.url}/state?episode_id=http-episode-1`)).json()) as Json
-    expect(state).toMatchObject({ episode_id: 'http-episode-1', step_count: 0, server_episode_id: reset.json.observation.episode_id })
+    expect(state).toMatchObject({ episode_id: 'http-episode-1', step_count: 0, done: false, server_episode_id: reset.json.observation.server_episode_id })
     const menu = reset.json.observation.menu as Json[]
     const step = await post(open, '/step', { action: { text: menu[0]!.id, metadata: {} }, timeout_s: 30, request_id: 'r1', episode_id: 'http-episode-1' })
     expect(step.status).toBe(200)
@@ -192,7 +198,8 @@ describe('clients as they are', () => {
     expect(out.tools).toEqual(expect.arrayContaining(['search_corpus', 'end_search']))
     expect(out.steps.at(-1).done).toBe(true)
     expect(out.result).toMatchObject({ outcome: { end_reason: expect.any(String) }, reward: out.steps.at(-1).reward })
-    expect(out.state).toEqual({ episode_id: null, step_count: 0 })
+    // The scored episode's state stays readable until the session's next reset.
+    expect(out.state).toMatchObject({ episode_id: expect.any(String), environment: 'stateful', step_count: out.steps.length, done: true })
   })
 
   it.skipIf(!hasPython)("Search-R1's retrieval client and verl's search tool reach /retrieve with no token, topk null accepted", { timeout: 300_000 }, async () => {

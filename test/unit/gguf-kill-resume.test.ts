@@ -15,13 +15,13 @@ import { openSqlite } from '../../main/db/open'
 import { STORIES_260K, storiesAvailable, storiesTitle } from '../helpers/gguf'
 import { trainerUnavailableReason } from '../helpers/gguf-training'
 import { tempDir } from '../helpers/services'
+import { withoutWallTime } from '../../common/run-time'
 
 const run = promisify(execFile)
 const root = join(import.meta.dirname, '..', '..')
 const tsx = join(root, 'node_modules', '.bin', 'tsx')
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex')
 // Timings differ between any two runs; everything else a step stores must not.
-const timing = /seconds|PerSecond|Rss|secondsPerUpdate/i
 
 describe.skipIf(!storiesAvailable)(storiesTitle('GGUF run killed with SIGKILL and resumed (stories260K)'), () => {
   const tmp = tempDir('harness-lab-gguf-kill-')
@@ -81,7 +81,7 @@ describe.skipIf(!storiesAvailable)(storiesTitle('GGUF run killed with SIGKILL an
       const figures = (id: number) =>
         (db.prepare('select step, diagnostics_json from train_steps where run_id = ? order by step').all(id) as { step: number; diagnostics_json: string }[]).map(({ step, diagnostics_json }) => ({
           step,
-          ...Object.fromEntries(Object.entries(JSON.parse(diagnostics_json) as Record<string, unknown>).filter(([k]) => !timing.test(k))),
+          ...withoutWallTime(JSON.parse(diagnostics_json) as Record<string, unknown>),
         }))
       expect(figures(killedId).map((f) => f.step)).toEqual([0, 1, 2])
       expect(figures(killedId)).toEqual(figures(whole.runId))

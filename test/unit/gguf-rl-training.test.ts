@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { runTraining, TrainingStore } from '../../main/experiments/training'
+import { latestGgufRates, runTraining, TrainingStore } from '../../main/experiments/training'
 import { LexicalAnswerer } from '../../main/policy/answerer/lexical-answerer'
 import { useGgufTrainingFixture } from '../helpers/gguf-training'
 import { STORIES_260K, storiesAvailable, storiesTitle, writeTinyLlama } from '../helpers/gguf'
@@ -35,8 +35,9 @@ describe.skipIf(!storiesAvailable)(storiesTitle('RL on the GGUF policy weights (
       gguf: { modelPath: STORIES_260K, learningRate: 0.001, contextSize: 512 },
     }
     let crashAfter = 0
+    const progress: string[] = []
     const deps = {
-      answerer: new LexicalAnswerer(), appVersion: 'test', jobId: null, progress: () => {}, throwIfCancelled: () => {}, ggufDir: f.dir, llm: getSharedRuntime,
+      answerer: new LexicalAnswerer(), appVersion: 'test', jobId: null, progress: (_p: number, _stage: string, message?: string) => void (message && progress.push(message)), throwIfCancelled: () => {}, ggufDir: f.dir, llm: getSharedRuntime,
       onStep: (step: number) => {
         if (step === crashAfter) throw new Error('simulated crash')
       },
@@ -82,6 +83,15 @@ describe.skipIf(!storiesAvailable)(storiesTitle('RL on the GGUF policy weights (
     expect(figures(runId)).toEqual(figures(whole.runId))
     expect(whole.after!.perQuestion).toEqual(result.after!.perQuestion)
     expect(whole.model!.sha256).toBe(model.sha256)
+    // what the launcher sizes the next run from: this machine's rates, from the newest run of the model
+    const measured = latestGgufRates(f.demo.db.raw, { modelPath: STORIES_260K, environment: 'graph-menu', contextSize: 512 })
+    expect(measured?.runId).toBe(whole.runId)
+    for (const v of Object.values(measured!.rates)) expect(Number.isFinite(v) && v >= 0).toBe(true)
+    expect(measured!.rates.secondsPerRollout).toBeGreaterThan(0)
+    expect(measured!.rates.heldOutSecondsPerQuestion).toBeGreaterThan(0)
+    expect(latestGgufRates(f.demo.db.raw, { modelPath: STORIES_260K, environment: 'graph-menu', contextSize: 1024 })).toBeNull()
+    // and the progress lines say how long the rest takes, once a step has finished
+    expect(progress.some((m) => / · about \d+ (s|min) left/.test(m))).toBe(true)
   }, 900_000)
 
   it('refuses a bad model file before a run row, a folder or a trainer process exists, with the named reason', async (ctx) => {

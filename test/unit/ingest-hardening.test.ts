@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateDemoWorld } from '../../main/corpus/demo-world'
 import { workspaceMigrations } from '../../main/db/migrations'
 import { openDatabase, type OpenedDatabase } from '../../main/db/open'
+import { stopIdleFileWorkers } from '../../main/ingest/isolation'
 import { DEFAULT_FILE_LIMITS, type FileLimits } from '../../main/ingest/limits'
 import { prepareDocument, preparedSentences, sentenceCount, sentenceTokens } from '../../main/ingest/prepare'
 import { countTokens } from '../../main/corpus/tokens'
@@ -106,6 +107,32 @@ describe('ingest of hostile files', { timeout: 600_000 }, () => {
       notes: [expect.stringMatching(/plain extractor, not Readability: Readability was still running after 2\.0 s, a third of this file's 6\.0 s budget/)],
     })
     expect(count(db.raw, "select count(*) from documents where external_id = 'slow.html' and text like '%Ada Lovelace%'")).toBe(1)
+  })
+
+  it('waits for a worker slow to start, trying again with twice the time, and says so', async () => {
+    stopIdleFileWorkers()
+    const dir = folder({ 'a.txt': 'Ada Lovelace met Charles Babbage in 1833.', 'b.txt': 'Amara Okafor opened the Lagos office in 1999.' })
+    // 1 ms, 2 ms, 4 ms, ...: the first starts are given up on, a later one has the time a start needs.
+    const summary = await ingest({ kind: 'folder', path: dir }, { workerStart: { timeoutMs: 1, attempts: 20 } })
+    expect(summary.ingested).toBe(2)
+    expect(summary.isolation).toMatchObject({ mode: 'worker', workers: 1 })
+    expect(summary.isolation.failedStarts).toBeGreaterThan(0)
+    expect(summary.isolation.note).toMatch(/the file worker was slow to start: \d+ starts? timed out or died and (was|were) tried again/)
+  })
+
+  it('stops the ingest with the reason when no worker starts, never parsing a file without its limits, and resumes', async () => {
+    stopIdleFileWorkers()
+    const dir = folder({ 'hopper.txt': 'Grace Hopper worked on the Mark I at Harvard.', 'cern.txt': 'Tim Berners-Lee wrote the first web browser at CERN.' })
+    const documents = () => count(db.raw, "select count(*) from documents where external_id in ('hopper.txt', 'cern.txt')")
+    await expect(ingest({ kind: 'folder', path: dir }, { workerStart: { timeoutMs: 1, attempts: 2 } })).rejects.toThrow(
+      /^The ingest stopped before cern\.txt: the file worker could not start in 2 attempts \(0\.0 s: it did not start within 0\.0 s; 0\.0 s: .*\)\. No file is parsed outside the worker's time and memory limits; run the ingest again/,
+    )
+    // Nothing was parsed in the ingest's own thread, and nothing was recorded as a failed file.
+    expect(documents()).toBe(0)
+    expect(count(db.raw, "select count(*) from source_files where path like '%hopper.txt' or path like '%cern.txt'")).toBe(0)
+    const again = await ingest({ kind: 'folder', path: dir })
+    expect(again.ingested).toBe(2)
+    expect(documents()).toBe(2)
   })
 
   it('fails a file that runs past its memory budget, and the next file starts in a fresh worker', async () => {

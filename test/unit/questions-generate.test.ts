@@ -55,7 +55,7 @@ function expectValidGold(raw: OpenedDatabase<unknown>['raw'], q: GeneratedQuesti
 
 describe('question generation', () => {
   it('builds bridge and comparison questions from the fixture corpus, with valid gold', () => {
-    const qs = generateCandidates(db.raw, all)
+    const qs = generateCandidates(db.raw, all).questions
     const forms = new Set(qs.map((q) => q.form))
     expect(forms).toEqual(new Set(['bridge', 'comparison-choice', 'comparison-years', 'comparison-amount', 'comparison-figure']))
     for (const q of qs) expectValidGold(db.raw, q)
@@ -70,26 +70,27 @@ describe('question generation', () => {
   })
 
   it('is deterministic by seed, and another seed draws another set', () => {
-    const a = generateCandidates(demo.db.raw, all)
-    const b = generateCandidates(demo.db.raw, all)
+    const a = generateCandidates(demo.db.raw, all).questions
+    const b = generateCandidates(demo.db.raw, all).questions
     expect(b).toEqual(a)
     expect(a.length).toBeGreaterThan(20)
-    const c = generateCandidates(demo.db.raw, { ...all, seed: 8 })
+    const c = generateCandidates(demo.db.raw, { ...all, seed: 8 }).questions
     expect(c.map((q) => q.externalId)).not.toEqual(a.map((q) => q.externalId))
     for (const q of a) expectValidGold(demo.db.raw, q)
   })
 
   it('the answer filter keeps only questions whose answer is not in the question; the cap holds per kind', () => {
-    const candidates = generateCandidates(demo.db.raw, all)
+    const generated = generateCandidates(demo.db.raw, all)
+    const candidates = generated.questions
     const leaking = candidates.filter((q) => answerInQuestion(q.question, q.answers))
     // Choice comparisons name both options, so they always leak.
     expect(leaking.some((q) => q.form === 'comparison-choice')).toBe(true)
-    const { kept, result } = selectGenerated(candidates, { maxPerKind: 5, answerNotInQuestion: true })
+    const { kept, result } = selectGenerated(generated, { maxPerKind: 5, answerNotInQuestion: true })
     expect(kept.every((q) => !answerInQuestion(q.question, q.answers))).toBe(true)
     expect(result.kept.bridge).toBeLessThanOrEqual(5)
     expect(result.kept.comparison).toBeLessThanOrEqual(5)
     expect(result.answerInQuestion.comparison).toBe(leaking.filter((q) => q.kind === 'comparison').length)
-    const unfiltered = selectGenerated(candidates, { maxPerKind: 1000, answerNotInQuestion: false })
+    const unfiltered = selectGenerated(generated, { maxPerKind: 1000, answerNotInQuestion: false })
     expect(unfiltered.kept.length).toBe(candidates.length)
   })
 
@@ -115,7 +116,8 @@ describe('questions that need search', () => {
 
   it('never quotes a gold sentence, never answers with a stop phrase, and words only confidently typed bridges', () => {
     for (const raw of [db.raw, demo.db.raw]) {
-      const qs = generateCandidates(raw, all)
+      const generated = generateCandidates(raw, all)
+      const qs = generated.questions
       const bridges = qs.filter((q) => q.form === 'bridge')
       expect(bridges.length).toBeGreaterThan(0)
       for (const q of qs) {
@@ -129,7 +131,7 @@ describe('questions that need search', () => {
         expect(q.question.toLowerCase()).not.toContain(name!.toLowerCase())
         expect(answerInQuestion(q.question, q.answers)).toBe(false)
       }
-      const figures = questionFigures(raw, selectGenerated(qs, { maxPerKind: 1000, answerNotInQuestion: true }).kept.map((q) => ({ question: q.question, answers: q.answers, goldSentenceIds: q.gold.map((g) => g.sentenceId), goldDocumentIds: q.gold.map((g) => g.documentId) })))
+      const figures = questionFigures(raw, selectGenerated(generated, { maxPerKind: 1000, answerNotInQuestion: true }).kept.map((q) => ({ question: q.question, answers: q.answers, goldSentenceIds: q.gold.map((g) => g.sentenceId), goldDocumentIds: q.gold.map((g) => g.documentId) })))
       expect(figures.quoting).toBe(0)
       expect(figures.stopPhraseAnswers).toBe(0)
     }

@@ -62,6 +62,8 @@ describe('rewrite checks', () => {
     ['Of which country is the birthplace of "Ada Lovelace", on the River Thames, the capital?', 'quotes-gold'],
     ['Which country has London, where "Ada Lovelace" was born, as its capital city?', 'names-bridge'],
     ['Which country has as its capital the birthplace of that famous mathematician?', 'lost-entity'],
+    // The cue words are what make the answer the only one: a rewrite may reword around them, not drop them.
+    ['Which country is the home of the article on the birthplace of "Ada Lovelace"?', 'lost-cue'],
   ])('refuses %j as %s', (output, reason) => {
     const v = checkRewrite(bridge, GOLD, output)
     expect(v.ok).toBe(false)

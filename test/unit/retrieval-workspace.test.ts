@@ -352,6 +352,23 @@ describe('retrieval over a workspace database', () => {
       expect(full.hits).toHaveLength(1)
     })
 
+    it('stops on its work budget at the same chunk every time, whatever the clock says', () => {
+      const all = retriever.grep('zzz-no-such-text', { maxResults: 10, timeBudgetMs: 60_000 })
+      expect(all.scanBudgetSpent).toBe(false)
+      const budget = Math.floor(all.scannedChars / 3)
+      const runs = [0, 1, 2].map(() => retriever.grep('filler', { flags: 'i', maxResults: 10_000, maxScanChars: budget, timeBudgetMs: 60_000 }))
+      for (const r of runs) {
+        expect(r.scanBudgetSpent).toBe(true)
+        expect(r.timedOut).toBe(false)
+        // It stops at the first chunk that starts past the budget: at least `budget` read, less than all.
+        expect(r.scannedChars).toBeGreaterThanOrEqual(budget)
+        expect(r.scannedChunks).toBeLessThan(all.scannedChunks)
+      }
+      expect(runs[1]).toEqual(runs[0])
+      expect(runs[2]).toEqual(runs[0])
+      expect(() => retriever.grep('a', { maxResults: 5, timeBudgetMs: 100, maxScanChars: 0 })).toThrow(/maxScanChars/)
+    })
+
     it('rejects invalid patterns, flags and limits clearly', () => {
       expect(() => retriever.grep('(unclosed', { maxResults: 5, timeBudgetMs: 100 })).toThrow(/Invalid regular expression/)
       expect(() => retriever.grep('[z-a]', { maxResults: 5, timeBudgetMs: 100 })).toThrow(expect.objectContaining({ code: 'invalid-regex' }))

@@ -3,6 +3,7 @@ import { runTraining, resolveTrainConfig, TrainingStore, decodeSteps } from '../
 import { getEpisode } from '../../main/experiments/queries'
 import { LexicalAnswerer } from '../../main/policy/answerer/lexical-answerer'
 import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
+import { withoutWallTime } from '../../common/run-time'
 
 describe('short RL runs', () => {
   let demo: DemoWorkspace
@@ -38,7 +39,7 @@ describe('short RL runs', () => {
     const rollouts = demo.db.raw.prepare('select train_step, question_id, seed, metrics_json, steps_blob from episodes where run_id = ? order by train_step, id').all(runId) as { train_step: number; question_id: number; seed: number; metrics_json: string; steps_blob: Buffer }[]
     return {
       checkpoint: store.lastCheckpoint(runId),
-      diagnostics: store.diagnostics(runId).map((d) => ({ ...(d.diagnostics as Record<string, unknown>), seconds: 0, rolloutsPerSecond: 0 })),
+      diagnostics: store.diagnostics(runId).map((d) => withoutWallTime(d.diagnostics as Record<string, unknown>)),
       rollouts: rollouts.map((r) => ({ step: r.train_step, q: r.question_id, seed: r.seed, metrics: r.metrics_json, steps: decodeSteps(r.steps_blob) })),
     }
   }

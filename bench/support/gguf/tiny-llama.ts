@@ -25,6 +25,8 @@ export interface TinyLlamaOptions {
   logitScale?: number
   chatTemplate?: string
   name?: string
+  /** Further metadata keys, written after the model's own (e.g. an architecture feature a test needs). */
+  extraMetadata?: ReadonlyArray<readonly [string, GgufValue]>
 }
 
 export interface TinyLlamaShape {
@@ -138,6 +140,7 @@ export function writeTinyLlama(file: string, options: TinyLlamaOptions = {}): Ti
     ...s.vocab.metadata,
   ]
   if (options.chatTemplate !== undefined) metadata.push(['tokenizer.chat_template', str(options.chatTemplate)])
+  for (const [k, v] of options.extraMetadata ?? []) metadata.push([k, v])
 
   const bytes = writeGgufFile(file, { metadata, tensors })
   return {

@@ -1,6 +1,6 @@
 import { ApiError, type trainingRoutes } from '../../../preload/contract'
 import type { Services } from '../../app/services'
-import { deleteTrainConfig, exportHeadWeights, listTrainConfigs, listTrainingRuns, runCreditQuality, saveTrainConfig, trainingCatalog, trainingRollouts, trainingRun } from '../../experiments/training'
+import { deleteTrainConfig, exportHeadWeights, latestGgufRates, listTrainConfigs, listTrainingRuns, runCreditQuality, saveTrainConfig, trainingCatalog, trainingRollouts, trainingRun } from '../../experiments/training'
 import { LexicalAnswerer, SupportAnswerer } from '../../policy/answerer'
 import { trainerStatus } from '../../llm/training'
 import { workspaceRaw, type HandlerGroup } from './handler-group'
@@ -24,6 +24,7 @@ export function trainingHandlers(services: Services): HandlerGroup<typeof traini
         throw new ApiError('VALIDATION', err instanceof Error ? err.message : String(err))
       }
     },
+    'training.ggufRates': async ({ workspaceId, modelPath, environment, contextSize }) => latestGgufRates(await raw(workspaceId), { modelPath, environment, contextSize }),
     'training.rollouts': async ({ workspaceId, runId, step, offset, limit }) => trainingRollouts(await raw(workspaceId), runId, step, offset, limit),
     'training.creditQuality': async ({ workspaceId, runId, fromStep, toStep, scorer }) => {
       const db = await raw(workspaceId)

@@ -3,7 +3,7 @@
  * with its schema and codec, so every reader parses the same shape and bad stored JSON names its column.
  */
 import { z } from 'zod'
-import { CorpusStats, ImportReport, QuestionProvenance, QuestionSplitSpec } from '../../../preload/contract'
+import { CorpusStats, GenerationReport, ImportReport, QuestionProvenance, QuestionSplitSpec } from '../../../preload/contract'
 import { jsonColumn, StringList } from '../../db/json-column'
 
 export const SupportingFactList = z.array(z.object({ title: z.string(), sentence: z.number() }))
@@ -15,7 +15,15 @@ export const questionColumns = {
   meta: jsonColumn('questions.meta_json', QuestionProvenance),
   splitSpec: jsonColumn('question_sets.split_json', QuestionSplitSpec),
   report: jsonColumn('question_sets.report_json', ImportReport),
+  /** A generated set's report shares the column: it says "kind": "generation". */
+  generation: jsonColumn('question_sets.report_json', GenerationReport),
   chunking: jsonColumn("meta['chunking']", CorpusStats.shape.chunking.unwrap()),
+}
+
+/** A set's stored report, read as what it is: an import report, or a generation report. */
+export function setReports(json: string | null): { report: ImportReport | null; generation: GenerationReport | null } {
+  if (json === null) return { report: null, generation: null }
+  return /^\s*\{\s*"kind"\s*:\s*"generation"/.test(json) ? { report: null, generation: questionColumns.generation.read(json) } : { report: questionColumns.report.read(json), generation: null }
 }
 
 /** A question row's gold, parsed: answers, supporting facts (title, sentence index) and documents. */

@@ -16,13 +16,13 @@ import { dirname, join } from 'node:path'
 import type SQLite from 'better-sqlite3'
 import { z } from 'zod'
 import type { Policy, Trajectory } from '../../harness'
-import { defaultThreadCount, type LlmHome } from '../../llm/llama-runtime'
+import { type LlmHome } from '../../llm/llama-runtime'
 import { GgufTrainer, ProbeItem, type TrainResult } from '../../llm/training'
 import { jsonColumn } from '../../db/json-column'
 import { TeacherForcedPolicy, type LlmDecision } from '../../policy/llm-policy'
 import { scriptedPolicyFor } from '../factories'
 import { imitationBatch, stepDiagnostics, tokenBatch, type TokenBatch, type TokenDecision, type TrainConfig } from '../../rl/trainer'
-import { ggufPolicyOn, loadRequestFor, trainerBackend, trainRequestFor, untrainable } from './gguf-policy'
+import { ggufPolicyOn, loadRequestFor, needsBase, trainerBackend, trainerThreadCount, trainRequestFor, untrainable } from './gguf-policy'
 import type { Learner } from './learner'
 import type { TrainingCheckpoint } from './store'
 
@@ -122,12 +122,14 @@ export async function createGgufLearner({ raw, config, runId, checkpoint, deps, 
   let baseSha256 = ''
   try {
     const common = { model: current, optimizer: gguf.optimizer, contextSize: gguf.contextSize, lastBlocks: gguf.lastBlocks ?? -1 }
-    const estimate = await cancellable(trainer.estimate({ ...common, withBase: true }))
+    const estimate = await cancellable(trainer.estimate({ ...common, withBase: needsBase(gguf) }))
     if (!estimate.trainable) throw untrainable(gguf.modelPath, estimate.reason)
     deps.progress(0, 'training', `Loading ${estimate.nTrainable.toLocaleString('en')} trainable parameters: about ${Math.ceil(estimate.estimatedBytes / 2 ** 20)} MiB for training`)
-    await cancellable(trainer.load(loadRequestFor(gguf, current, { baseModel: gguf.modelPath, optimizerState, threads: defaultThreadCount() })))
+    await cancellable(trainer.load(loadRequestFor(gguf, current, { baseModel: needsBase(gguf) ? gguf.modelPath : null, optimizerState, threads: trainerThreadCount() })))
     baseSha256 = await sha256File(gguf.modelPath)
-    if (checkpoint) {
+    if (!gguf.klTarget) {
+      // no KL guard: no probe to collect or measure
+    } else if (checkpoint) {
       if (existsSync(probeFile)) probe = jsonColumn(probeFile, z.array(ProbeItem)).read(readFileSync(probeFile, 'utf8'))
       else {
         const base = await policyOn(gguf.modelPath, 0)

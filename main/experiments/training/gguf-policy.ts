@@ -6,8 +6,8 @@
 import { existsSync } from 'node:fs'
 import { environmentFactory, promptParams, resolvedConfig, type Protocol } from '../../harness'
 import { checkGgufFile } from '../../llm/gguf-check'
-import { runtimeFrom, type LlmHome } from '../../llm/llama-runtime'
-import { GgufTrainer, type LoadRequest, type ProbeItem, type TrainerBackend, type TrainItem, type TrainRequest } from '../../llm/training'
+import { defaultThreadCount, runtimeFrom, type LlmHome } from '../../llm/llama-runtime'
+import { GgufTrainer, memoryShortfall, type LoadRequest, type ProbeItem, type TrainerBackend, type TrainItem, type TrainRequest } from '../../llm/training'
 import { createPolicy, type LlmPolicy, type LlmPolicyKind } from '../../policy/llm-policy'
 import { policySide } from '../../policy/protocols'
 import { GGUF_ADAMW, type GgufTrainConfig } from '../../../preload/contract'
@@ -41,8 +41,10 @@ export async function checkGgufTrainable(gguf: GgufTrainConfig, llm: LlmHome | u
   }
   const trainer = await GgufTrainer.start({ backend: await trainerBackend(gguf, llm) })
   try {
-    const estimate = await trainer.estimate({ model: gguf.modelPath, optimizer: gguf.optimizer, contextSize: gguf.contextSize, lastBlocks: gguf.lastBlocks ?? -1, withBase: true })
+    const estimate = await trainer.estimate({ model: gguf.modelPath, optimizer: gguf.optimizer, contextSize: gguf.contextSize, lastBlocks: gguf.lastBlocks ?? -1, withBase: needsBase(gguf) })
     if (!estimate.trainable) throw untrainable(gguf.modelPath, estimate.reason)
+    const short = memoryShortfall(estimate, gguf.gpuLayers)
+    if (short) throw untrainable(gguf.modelPath, short)
   } finally {
     await trainer.close().catch(() => trainer.kill())
   }
@@ -54,6 +56,19 @@ export async function ggufPolicyOn(gguf: GgufTrainConfig, environment: string, e
   const kind = ggufPolicyKind(environment, protocol)
   return createPolicy({ kind, modelPath: path, contextSize: gguf.contextSize, sequences: 1, recordTokens, maxTokens: gguf.maxTokens, restateQuestion: gguf.restateQuestion, extractiveQueries: gguf.extractiveQueries, sampling, ...promptParams(protocol, resolvedConfig(environment, envConfig)) }, await runtimeFrom(llm, `The GGUF policy ${path}`))
 }
+
+/**
+ * Whether a run loads the frozen base beside the policy: for the KL term (klCoef) or the KL guard's probe
+ * (klTarget). Neither asked for: no base, no base forward, no probe.
+ */
+export const needsBase = (gguf: GgufTrainConfig): boolean => gguf.klCoef > 0 || gguf.klTarget > 0
+
+/**
+ * The trainer's math threads: the cores less one, as for generation. Every core was measured faster on an
+ * idle machine and 4-5x slower on a busy one (ggml's threads spin at each op's barrier while the OS runs
+ * something else on their core: 31 CPU-s against 6 for the same update at load 15 on 2 cores).
+ */
+export const trainerThreadCount = (): number => defaultThreadCount()
 
 /** The trainer's load request for a config: every option from the config (the trainer has no defaults). */
 export function loadRequestFor(gguf: GgufTrainConfig, model: string, options: { baseModel: string | null; optimizerState: string | null; threads: number }): LoadRequest {

@@ -8,6 +8,6 @@ export { runCreditQuality, type CreditQualityOptions, type CreditQualityReport }
 export { trainingCatalog, trainConfigDefaults, defaultTrainEnvironment } from './catalog'
 export { checkTrainChoices, resolveParsedTrainConfig, resolveTrainConfig } from './resolve-config'
 export { checkSavedConfig, deleteTrainConfig, getTrainConfig, listTrainConfigs, saveTrainConfig } from './configs'
-export { heldOutCompared, listTrainingRuns, runHeadline, trainingRollouts, trainingRun } from './queries'
-export { checkGgufTrainable, ggufPolicyOn, loadRequestFor, trainRequestFor } from './gguf-policy'
+export { heldOutCompared, latestGgufRates, listTrainingRuns, runHeadline, trainingRollouts, trainingRun } from './queries'
+export { checkGgufTrainable, ggufPolicyOn, loadRequestFor, needsBase, trainerThreadCount, trainRequestFor } from './gguf-policy'
 export type { TrainedGguf } from './gguf-learner'

@@ -22,6 +22,7 @@ import { headlineMetric, rewardTerm, type GoldLevel } from '../../rl/reward-sche
 import { TrainingStore } from './store'
 import { episodeColumns } from '../../db/episode-columns'
 import { runColumns, type RunSummaryJson } from '../run-columns'
+import type { GgufRates } from '../../../common'
 
 /**
  * The held-out metrics compared before / after training at each gold level, paired by question; one
@@ -276,4 +277,41 @@ export function rolloutsForReplay(raw: SQLite.Database, runId: number, from: num
   const { config } = storedConfig(runRow(raw, runId))
   if (!config) throw new ApiError('INTERNAL', `Training run #${runId} stores a config this version cannot read`)
   return { config, rollouts: replayableRollouts(raw).all({ run: runId, from, to }) }
+}
+
+/**
+ * A GGUF run's costs on this machine from the newest run of the same model, environment and context that
+ * finished a step (a speed check or any run): rollout, update and held-out seconds as its steps measured
+ * them. null when none has. The launcher sizes a run's shape from them (common/run-time.ts).
+ */
+export function latestGgufRates(raw: SQLite.Database, of: { modelPath: string; environment: string; contextSize: number }): { rates: GgufRates; runId: number; runName: string } | null {
+  for (const r of [...trainRuns(raw).all()].sort((a, b) => b.id - a.id)) {
+    const { config } = storedConfig(r)
+    const gguf = config?.gguf
+    if (!gguf || gguf.modelPath !== of.modelPath || config.environment !== of.environment || gguf.contextSize !== of.contextSize) continue
+    const played = new Map(rolloutsPerStep(raw).all({ run: r.id }).map((x) => [x.step, x.n]))
+    const steps = stepDiagnostics(raw).all({ run: r.id }).map(({ step, diagnostics_json }) => ({ d: runColumns.diagnostics.read(diagnostics_json), rollouts: played.get(step) ?? 0 }))
+    const timed = steps.filter(({ d, rollouts }) => rollouts > 0 && num(d.rolloutsPerSecond) > 0 && numOrNull(d.secondsPerUpdate) !== null)
+    if (!timed.length) continue
+    const first = steps[0]?.d.heldOutPerQuestion
+    const heldOutQuestions = first ? Object.keys(first).length : config.heldOut.limit
+    const sum = (f: (s: (typeof timed)[number]) => number) => timed.reduce((total, s) => total + f(s), 0)
+    const rolloutSeconds = ({ d, rollouts }: (typeof timed)[number]) => numOrNull(d.rolloutSeconds) ?? rollouts / num(d.rolloutsPerSecond)
+    const rollouts = sum((s) => s.rollouts)
+    const decisions = sum(({ d }) => num(d.decisionsTrained))
+    const passes = timed.flatMap(({ d }) => (numOrNull(d.heldOutSeconds) === null ? [] : [num(d.heldOutSeconds)]))
+    const overhead = sum((s) => Math.max(0, num(s.d.seconds) - rolloutSeconds(s) - num(s.d.secondsPerUpdate) - num(s.d.heldOutSeconds)))
+    return {
+      rates: {
+        secondsPerRollout: sum(rolloutSeconds) / rollouts,
+        decisionsPerRollout: decisions / rollouts,
+        updateSecondsPerDecision: decisions > 0 ? sum(({ d }) => num(d.secondsPerUpdate)) / decisions : 0,
+        heldOutSecondsPerQuestion: passes.length && heldOutQuestions > 0 ? passes.reduce((a, b) => a + b, 0) / passes.length / heldOutQuestions : sum(rolloutSeconds) / rollouts,
+        stepOverheadSeconds: overhead / timed.length,
+      },
+      runId: r.id,
+      runName: r.name,
+    }
+  }
+  return null
 }

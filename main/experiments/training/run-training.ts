@@ -17,6 +17,7 @@ import { corpusSignature, loadQuestions } from '../questions'
 import { RunStore, runStore } from '../store'
 import { createGgufLearner, type GgufLearnerDeps, type TrainedGguf } from './gguf-learner'
 import { checkGgufTrainable } from './gguf-policy'
+import { formatDuration, remainingSeconds, type StepTiming } from '../../../common'
 import { createHeadLearner } from './head-learner'
 import { evaluatePolicy, firstHeldOut, type HeldOutResult } from './held-out'
 import type { Learner, StepGroupRollout } from './learner'
@@ -70,7 +71,19 @@ export async function runResolvedTraining(raw: SQLite.Database, config: TrainCon
     runId ??
     runs.createRun({ kind: 'train', name: config.name || (config.gguf?.teacher ? `warm start · gguf · ${config.environment} · from ${config.gguf.teacher}` : `train · ${config.gguf ? `gguf · ${config.environment}` : config.environment} · ${config.credit.scheme}`), config: { kind: 'training', ...config, envConfig: { ...factory.defaults, ...config.envConfig }, answerer: deps.answererSpec ?? { kind: 'lexical' }, answererName: deps.answerer.name }, seed: config.seed, appVersion: deps.appVersion, corpusSignature: corpusSignature(raw), jobId: deps.jobId })
   if (runId !== null) runs.resumeRun(id, deps.jobId)
-  const summary = (extra: Record<string, unknown>) => ({ ...extra, steps: store.diagnostics(id).length, bytesPerRollout: store.bytesPerRollout(id) })
+  /** Held-out episodes of this process's last evaluation that a wall-clock guard cut short (their figures then depend on load). */
+  let heldOutGuards = { episodes: 0, steps: 0 }
+  // Rollouts (stored episodes) plus every held-out evaluation (each step's diagnostics, and the final one here).
+  const wallClockGuards = (final: { episodes: number; steps: number } | null) => {
+    const held = store.diagnostics(id).map((d) => (d.diagnostics as { heldOutWallClockGuards?: { episodes: number; steps: number } | null }).heldOutWallClockGuards)
+    return [...held, final].reduce<{ episodes: number; steps: number }>((t, g) => (g ? { episodes: t.episodes + g.episodes, steps: t.steps + g.steps } : t), runs.wallClockGuards(id))
+  }
+  const summary = (extra: Record<string, unknown>, final: { episodes: number; steps: number } | null = null) => ({
+    ...extra,
+    steps: store.diagnostics(id).length,
+    bytesPerRollout: store.bytesPerRollout(id),
+    wallClockGuards: wallClockGuards(final),
+  })
   const checkpoint = store.lastCheckpoint(id)
   const ctx = environmentContext(raw)
   const env = createEnvironment(config.environment, ctx, config.envConfig)
@@ -86,10 +99,13 @@ export async function runResolvedTraining(raw: SQLite.Database, config: TrainCon
       : await createHeadLearner(config, factory.protocol, checkpoint, deps.llm, { raw, env, train, progress: deps.progress, throwIfCancelled: deps.throwIfCancelled })
     const evaluate = async (l: Learner): Promise<HeldOutResult> => {
       const phase = await l.evalPolicy()
+      heldOutGuards = { episodes: 0, steps: 0 }
       try {
         return await evaluatePolicy(evalEnv, phase.policy, heldOut, deps.answerer, evidence, config.seed, (t) => {
           deps.throwIfCancelled()
           l.observeHeldOut?.(t)
+          const g = t.outcome.wallClockGuards ?? 0
+          if (g > 0) heldOutGuards = { episodes: heldOutGuards.episodes + 1, steps: heldOutGuards.steps + g }
         })
       } finally {
         await phase.dispose()
@@ -97,6 +113,7 @@ export async function runResolvedTraining(raw: SQLite.Database, config: TrainCon
     }
     let before: HeldOutResult | null = null
     const first = checkpoint ? checkpoint.step + 1 : 0
+    const timing: StepTiming[] = []
     // Each progress line carries the last finished step's mean reward, so a terminal shows the curve as it grows.
     let lastStep = ''
     for (let step = first; step < config.steps; step++) {
@@ -109,6 +126,7 @@ export async function runResolvedTraining(raw: SQLite.Database, config: TrainCon
         if (step === 0) before = heldOutNow
       }
       const tRollouts = performance.now()
+      const heldOutSeconds = heldOutNow ? (tRollouts - t0) / 1000 : null
       const phase = await learner.rolloutPolicy()
       const groups: StepGroupRollout[][] = []
       try {
@@ -129,9 +147,13 @@ export async function runResolvedTraining(raw: SQLite.Database, config: TrainCon
       const diagnostics: Record<string, unknown> = {
         ...update.diagnostics,
         rolloutsPerSecond: rolloutSeconds > 0 ? rollouts / rolloutSeconds : 0,
+        rolloutSeconds,
+        heldOutSeconds,
         seconds: (performance.now() - t0) / 1000,
         heldOut: heldOutNow ? meanOf(heldOutNow) : null,
+        heldOutWallClockGuards: heldOutNow ? heldOutGuards : null,
       }
+      timing.push({ seconds: diagnostics.seconds as number, heldOutSeconds })
       store.saveStep(
         id,
         step,
@@ -141,13 +163,13 @@ export async function runResolvedTraining(raw: SQLite.Database, config: TrainCon
       )
       learner.committed?.(step, update.checkpoint)
       const rewards = groups.flat().map((x) => x.rollout.reward.total)
-      lastStep = ` · step ${step + 1} mean reward ${(rewards.reduce((a, b) => a + b, 0) / Math.max(1, rewards.length)).toFixed(3)}`
+      lastStep = ` · step ${step + 1} mean reward ${(rewards.reduce((a, b) => a + b, 0) / Math.max(1, rewards.length)).toFixed(3)}${remainingWords(timing, config, step)}`
       deps.onStep?.(step, diagnostics)
     }
     const after = await evaluate(learner)
     before ??= firstHeldOut(store, id, config.seed)
     const extra = (await learner.finish?.()) ?? {}
-    runs.finishRun(id, 'done', summary({ aggregates: after.aggregates, before: before?.aggregates ?? null, heldOutAfter: after.perQuestion, heldOutBefore: before?.perQuestion ?? null, ...extra }))
+    runs.finishRun(id, 'done', summary({ aggregates: after.aggregates, before: before?.aggregates ?? null, heldOutAfter: after.perQuestion, heldOutBefore: before?.perQuestion ?? null, ...extra }, heldOutGuards))
     deps.progress(1, 'done', `${config.steps} steps${lastStep}`)
     return { runId: id, steps: config.steps, before, after, config, ...(learner.model ? { model: learner.model() } : {}) }
   } catch (err) {
@@ -157,6 +179,12 @@ export async function runResolvedTraining(raw: SQLite.Database, config: TrainCon
   } finally {
     await learner?.dispose()
   }
+}
+
+/** "about N min left" from the steps this process measured: the rest of the steps, and the final held-out pass. */
+function remainingWords(timing: StepTiming[], config: TrainConfig, step: number): string {
+  const left = remainingSeconds(timing, { steps: config.steps, evalInterval: config.evalInterval }, step)
+  return left === null ? '' : ` · about ${formatDuration(left)} left`
 }
 
 /** A stored run's config (resolved when the run was created) and answerer, parsed from its row, for resuming it. */

@@ -42,7 +42,16 @@ export const statefulConfigSchema = z.strictObject({
   /** Results per query (search_corpus and each fan_out_search query). */
   resultsPerQuery: z.number().int().min(1).max(50),
   grepMaxResults: z.number().int().min(1).max(200),
-  grepTimeBudgetMs: z.number().positive().max(10_000),
+  /**
+   * grep_corpus's work budget: characters of passage text one call scans before it stops (and says so).
+   * It shapes the episode, so it counts work, never time: the same seed gives the same episode at any load.
+   */
+  grepScanChars: z.number().int().min(1).max(1_000_000_000),
+  /**
+   * grep_corpus's wall-clock safety net, far above what the work budget takes: when it fires the step,
+   * the episode and the run say so (`wallClockGuard`), since that result depends on machine load.
+   */
+  grepTimeBudgetMs: z.number().positive().max(600_000),
   /** Turns (valid or not) before the episode ends with 'turn-limit'. */
   maxTurns: z.number().int().min(1).max(500),
   /** Token limit of the rendered context; rendering never exceeds it. */
@@ -77,7 +86,9 @@ export const STATEFUL_DEFAULTS: StatefulConfig = {
   searchMode: 'bm25',
   resultsPerQuery: 8,
   grepMaxResults: 10,
-  grepTimeBudgetMs: 250,
+  // About what the former 250 ms budget scanned on an idle machine (RE2 reads some 20 M characters/s).
+  grepScanChars: 5_000_000,
+  grepTimeBudgetMs: 30_000,
   maxTurns: 16,
   contextTokens: 8192,
   curatedCap: 30,

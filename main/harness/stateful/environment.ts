@@ -98,6 +98,7 @@ export class StatefulEnvironment implements Environment<StatefulSnapshot> {
     let summary: string
     let added: number[] = []
     let formatError: string | undefined
+    let wallClockGuard: string | undefined
     if ('error' in resolved) formatError = resolved.error
     else {
       const r = await runTool(ep, resolved.call, { retriever: this.ctx.retriever, mode: this.mode, checker: this.checker })
@@ -106,6 +107,10 @@ export class StatefulEnvironment implements Environment<StatefulSnapshot> {
         ep.countTool(resolved.call.name)
         ep.lastResult = r.result
         added = r.added
+        if (r.wallClockGuard) {
+          wallClockGuard = r.wallClockGuard
+          ep.wallClockGuards++
+        }
         if (r.end) this.finish(ep, 'answer')
       }
     }
@@ -131,6 +136,7 @@ export class StatefulEnvironment implements Environment<StatefulSnapshot> {
         summary,
         ...(added.length ? { added: { chunkIds: added } } : {}),
         ms: performance.now() - t0,
+        ...(wallClockGuard ? { wallClockGuard } : {}),
       },
     }
   }
@@ -176,6 +182,7 @@ export class StatefulEnvironment implements Environment<StatefulSnapshot> {
       endReason: ep.endReason ?? 'running',
       // Distinct tools used in valid calls (the reward's U counts those other than end_search).
       toolsUsed: ep.toolsUsed(),
+      ...(ep.wallClockGuards > 0 ? { wallClockGuards: ep.wallClockGuards } : {}),
     }
   }
 

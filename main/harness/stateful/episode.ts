@@ -31,6 +31,8 @@ export class Episode {
   endReason: string | null = null
   endReasoning: string | null = null
   formatErrors = 0
+  /** Steps whose result a wall-clock safety net cut short (their figures depend on machine load). */
+  wallClockGuards = 0
   /** Valid calls per tool. */
   readonly toolCounts: Record<string, number> = {}
   readonly outer: OuterTier

@@ -19,7 +19,8 @@ export interface HandlerDeps {
 }
 
 export type HandlerResult =
-  | { ok: true; result: LastResultView; added: number[]; end?: boolean }
+  /** `wallClockGuard`: a wall-clock safety net cut the result short (it then depends on machine load). */
+  | { ok: true; result: LastResultView; added: number[]; end?: boolean; wallClockGuard?: string }
   | { ok: false; error: string }
 
 const ID_LIST_SHOWN = 12
@@ -129,7 +130,14 @@ function autoSeed(ep: Episode, fresh: PoolEntry[]): string[] {
 }
 
 function grep(ep: Episode, deps: HandlerDeps, pattern: string): HandlerResult {
-  const r = deps.retriever.grep(pattern, { flags: 'i', maxResults: ep.config.grepMaxResults, timeBudgetMs: ep.config.grepTimeBudgetMs, contextChars: 80 })
+  // The scan stops on work (characters scanned), so the result depends on the seed alone; the time budget is only a safety net.
+  const r = deps.retriever.grep(pattern, {
+    flags: 'i',
+    maxResults: ep.config.grepMaxResults,
+    maxScanChars: ep.config.grepScanChars,
+    timeBudgetMs: ep.config.grepTimeBudgetMs,
+    contextChars: 80,
+  })
   const query = pattern.replace(/\\[a-zA-Z]|[^\p{L}\p{N}]+/gu, ' ')
   const fresh: PoolEntry[] = []
   const hitLines: string[] = []
@@ -154,10 +162,15 @@ function grep(ep: Episode, deps: HandlerDeps, pattern: string): HandlerResult {
     newIds: fresh.map((e) => e.id),
     curated: 0,
   })
-  const flags = [r.truncated ? 'more matches exist' : '', r.timedOut ? 'stopped at the time budget' : ''].filter(Boolean)
+  const flags = [
+    r.truncated ? 'more matches exist' : '',
+    r.scanBudgetSpent ? `stopped after scanning ${r.scannedChars.toLocaleString('en-US')} characters: narrow the pattern` : '',
+    r.timedOut ? 'stopped at the time guard' : '',
+  ].filter(Boolean)
   const head = `/${pattern}/i: ${r.hits.length} matches in ${chunks.size} passages, ${fresh.length} new${flags.length ? ` (${flags.join(', ')})` : ''}.`
   const text = r.hits.length ? [head, ...hitLines].join('\n') : `${head}\nNo match: check the spelling or loosen the pattern.`
-  return { ok: true, added: fresh.map((e) => e.chunkId), result: view('grep_corpus', text) }
+  const guard = r.timedOut ? `grep_corpus stopped at its ${ep.config.grepTimeBudgetMs} ms wall-clock guard after ${r.scannedChunks} passages` : undefined
+  return { ok: true, added: fresh.map((e) => e.chunkId), result: view('grep_corpus', text), ...(guard ? { wallClockGuard: guard } : {}) }
 }
 
 function readDocument(ep: Episode, raw: string): HandlerResult {

@@ -1,11 +1,11 @@
 /**
- * The native GGUF trainer's wire protocol (JSON lines, protocol 2): every request the app sends and
+ * The native GGUF trainer's wire protocol (JSON lines, protocol 3): every request the app sends and
  * every reply it reads has a schema here; replies are parsed, never cast. Requests carry every option:
  * the trainer has no defaults of its own (the defaults live in the contract's GgufTrainSchema).
  */
 import { z } from 'zod'
 
-export const TRAINER_PROTOCOL = 2
+export const TRAINER_PROTOCOL = 3
 
 const Tokens = z.array(z.number().int().min(0))
 
@@ -66,8 +66,11 @@ export const EstimateReply = Ok.extend({
   reason: z.string(),
   nParams: z.number(),
   nTrainable: z.number(),
+  nLayer: z.number(),
   contextSize: z.number(),
   estimatedBytes: z.number(),
+  /** The CPU and GPU devices the trainer sees, with their memory (the estimate is compared with them). */
+  devices: z.array(z.object({ name: z.string(), type: z.enum(['cpu', 'gpu']), freeBytes: z.number(), totalBytes: z.number() })),
 })
 export type TrainerEstimate = z.infer<typeof EstimateReply>
 
@@ -80,6 +83,8 @@ export const LoadReply = Ok.extend({
   nVocab: z.number(),
   contextSize: z.number(),
   estimatedBytes: z.number(),
+  /** Bytes of the optimizer's state beside the weights (start weights, moments), on the weights' own devices. */
+  optimizerStateBytes: z.number(),
   peakRssBytes: z.number(),
   /** Optimizer steps in the loaded state (0 when fresh). */
   optimizerSteps: z.number(),
@@ -117,6 +122,8 @@ export const TrainReply = Ok.extend({
   tokensProcessed: z.number(),
   forwardBackwardSeconds: z.number(),
   seconds: z.number(),
+  /** CPU time of the trainer process over the update, all threads (a machine's load moves it far less than wall time). */
+  cpuSeconds: z.number(),
   peakRssBytes: z.number(),
 })
 export type TrainResult = z.infer<typeof TrainReply>

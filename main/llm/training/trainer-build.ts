@@ -111,6 +111,9 @@ async function ensureHeaders(nativeDir: string, nlcDir: string, release: string)
   return dest
 }
 
+/** The trainer's translation units, in a fixed order. */
+const sources = (srcDir: string): string[] => readdirSync(srcDir).filter((n) => n.endsWith('.cpp')).sort().map((n) => join(srcDir, n))
+
 /** The trainer's sources and the library folder it links to (its rpath): either changing means a rebuild. */
 function sourceHash(srcDir: string, libDir: string): string {
   const h = createHash('sha256')
@@ -163,7 +166,7 @@ async function build(backend: TrainerBackend, options: BuildOptions): Promise<Tr
   // Each process links to its own file and renames it into place (atomic): concurrent builds never share a half-written binary.
   const partial = `${exe}.tmp-${process.pid}`
   const args = [
-    '-std=c++17', '-O2', '-o', partial, join(srcDir, 'trainer.cpp'),
+    '-std=c++17', '-O2', '-o', partial, ...sources(srcDir),
     `-I${join(headers, 'include')}`, `-I${join(headers, 'ggml', 'include')}`,
     `-L${libDir}`, lib(`libllama.${infix}${nlc.release}.so`), lib('libggml-base.so'), lib(`libggml.${infix}${nlc.release}.so`), '-ldl',
     `-Wl,-rpath,${libDir}`,

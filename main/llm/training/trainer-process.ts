@@ -21,6 +21,19 @@ function parseReply<S extends z.ZodType>(schema: S, reply: unknown): z.infer<S> 
 
 type Reply = unknown
 
+/**
+ * Why the trainer process ended, in words: a llama.cpp/ggml assertion by its message (the trainer's abort
+ * hook also answers the request in flight with it), a kill by its signal, else the last lines it wrote.
+ */
+export function exitReason(code: number | null, signal: NodeJS.Signals | null, stderr: string): string {
+  const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l && !l.includes('bad special token'))
+  const assertion = lines.findLast((l) => /GGML_ASSERT|GGML_ABORT|llama\.cpp stopped the trainer|terminate called|fatal error/.test(l))
+  const how = signal ? `killed by ${signal}${signal === 'SIGKILL' ? ', possibly out of memory' : ''}` : `exit code ${code}`
+  if (assertion) return `the GGUF trainer stopped at a llama.cpp assertion (${how}): ${assertion}`
+  const tail = lines.slice(-6).join('\n')
+  return `the GGUF trainer exited (${how})${tail ? `:\n${tail}` : ''}`
+}
+
 export class GgufTrainer {
   private readonly pending: Array<{ resolve: (r: Reply) => void; reject: (e: Error) => void }> = []
   private stderrTail = ''
@@ -45,8 +58,7 @@ export class GgufTrainer {
       this.stderrTail = (this.stderrTail + d.toString('utf8')).slice(-4000)
     })
     child.on('exit', (code, signal) => {
-      const tail = this.stderrTail.split('\n').filter((l) => l && !l.includes('bad special token')).slice(-6).join('\n')
-      this.exited = new GgufTrainerError(`the GGUF trainer exited (${signal ?? `code ${code}`})${signal === 'SIGKILL' ? ', possibly out of memory' : ''}${tail ? `:\n${tail}` : ''}`)
+      this.exited = new GgufTrainerError(exitReason(code, signal, this.stderrTail))
       for (const w of this.pending.splice(0)) w.reject(this.exited)
     })
   }
@@ -54,7 +66,8 @@ export class GgufTrainer {
   /** Builds the trainer if needed and starts it; resolves when it is ready for requests. */
   static async start(build: BuildOptions = {}): Promise<GgufTrainer> {
     const binary = await ensureTrainerBinary(build)
-    const child = spawn(binary.path, [binary.libDir], { stdio: ['pipe', 'pipe', 'pipe'] })
+    // No backtraces: ggml's attaches a debugger that prints its frames on stdout, the reply channel.
+    const child = spawn(binary.path, [binary.libDir], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, GGML_NO_BACKTRACE: '1' } })
     const trainer = new GgufTrainer(child, binary)
     const ready = parseReply(ReadyReply, await trainer.reply())
     if (ready.protocol !== TRAINER_PROTOCOL) {

@@ -3,10 +3,12 @@
  * each: a year with the same event word ("born", "founded", ...), or an amount with the same metric
  * ("revenue", "employees", ...) and unit. Forms: which came first / is larger (the answer is one of
  * the two names, so it is in the question), how many years apart and the larger figure (it is not).
- * Gold: both sentences.
+ * Gold: both sentences, each prose (evidence.ts): a fact read off a list or reference line is no fact.
  */
 import type { GenMention, QuestionGenerationRepository } from '../../corpus/repository'
 import { shuffle, wholeWord } from './bridge'
+import type { CorpusView } from './corpus-view'
+import type { Outcomes } from './outcomes'
 import type { GeneratedQuestion, GoldSentenceRef } from './types'
 import { contentWords, goldQuoteShare, QUOTE_SHARE } from './quality'
 import { amountOf, yearOf, type AmountUnit } from './values'
@@ -49,12 +51,12 @@ interface Fact {
 
 const gold = (m: GenMention): Omit<GoldSentenceRef, 'contains'> => ({ sentenceId: m.sentenceId, documentId: m.documentId, title: m.title, externalId: m.externalId, ord: m.ord })
 
-/** The first fact of each (document, key): rows come by document and sentence order. */
-function firstFacts(rows: readonly GenMention[], read: (m: GenMention) => Omit<Fact, 'mention'> | null): Map<string, Fact[]> {
+/** The first fact of each (document, key) in a prose sentence: rows come by document and sentence order. */
+function firstFacts(view: CorpusView, rows: readonly GenMention[], read: (m: GenMention) => Omit<Fact, 'mention'> | null): Map<string, Fact[]> {
   const seen = new Set<string>()
   const byKey = new Map<string, Fact[]>()
   for (const m of rows) {
-    if (m.text.length > 400 || m.text.includes('\t') || !wholeWord(m)) continue
+    if (m.text.length > 400 || !wholeWord(m) || view.flaw(m.sentenceId) !== null) continue
     const f = read(m)
     if (!f) continue
     const at = `${m.documentId}\u0000${f.key}`
@@ -86,14 +88,14 @@ export interface ComparisonOptions {
   throwIfCancelled(): void
 }
 
-export function comparisonQuestions(repo: QuestionGenerationRepository, options: ComparisonOptions): GeneratedQuestion[] {
+export function comparisonQuestions(repo: QuestionGenerationRepository, view: CorpusView, options: ComparisonOptions): Outcomes {
   const out: GeneratedQuestion[] = []
   const texts = new Map<number, string>()
   const perKey = Math.max(1, options.cap)
   // Dated facts: a year and an event word in one of the document's first sentences.
   // The event word just before the date ("born on 17 April 1979", not a birth three clauses away),
   // in a sentence about the document's subject: otherwise the question states a fact the text does not.
-  const dated = firstFacts(repo.valueMentions(['DATE'], 8), (m) => {
+  const dated = firstFacts(view, repo.valueMentions(['DATE'], 8), (m) => {
     // A year whose era follows the mention ("1800 BC") is no year to subtract.
     const year = /^\s*(BC|BCE|B\.C\.)/.test(m.text.slice(m.end)) ? null : yearOf(m.surface)
     const before = m.text.slice(Math.max(0, m.start - CUE_REACH), m.start)
@@ -131,7 +133,7 @@ export function comparisonQuestions(repo: QuestionGenerationRepository, options:
   }
   options.throwIfCancelled()
   // Numeric facts: an amount with a metric word close before it, anywhere in the document (a filing's figures come late).
-  const amounts = firstFacts(repo.valueMentions(['MONEY', 'PERCENT', 'CARDINAL', 'QUANTITY'], 1_000_000), (m) => {
+  const amounts = firstFacts(view, repo.valueMentions(['MONEY', 'PERCENT', 'CARDINAL', 'QUANTITY'], 1_000_000), (m) => {
     const amount = amountOf(m.surface, m.type)
     if (!amount || amount.value === 0) return null
     const before = m.text.slice(Math.max(0, m.start - 60), m.start).toLowerCase()
@@ -171,5 +173,7 @@ export function comparisonQuestions(repo: QuestionGenerationRepository, options:
   }
   // A short gold sentence ("X died in 1871.") is mostly the subject's name and the event word: a
   // question naming both quotes it, and is dropped like any question that contains its evidence.
-  return out.filter((q) => goldQuoteShare(q.question, q.gold.map((g) => texts.get(g.sentenceId) ?? '')) < QUOTE_SHARE)
+  const quotes = (q: GeneratedQuestion): boolean => goldQuoteShare(q.question, q.gold.map((g) => texts.get(g.sentenceId) ?? '')) >= QUOTE_SHARE
+  const dropped = out.filter(quotes).length
+  return { questions: out.filter((q) => !quotes(q)), dropped: dropped > 0 ? { 'quotes-gold': dropped } : {} }
 }

@@ -5,13 +5,15 @@
  * Each question stores its provenance; the answer filter keeps only those whose answer is not in the
  * question. The set is written in one transaction at the end, so a cancelled run leaves nothing.
  */
-import type { QuestionGenerateParams, QuestionGenerateResult, QuestionProvenance } from '../../../preload/contract'
-import { corpusRepositories, type WorkspaceHandle } from '../../corpus/repository'
+import type { GenerationDrop, GenerationReport, QuestionGenerateParams, QuestionGenerateResult, QuestionProvenance } from '../../../preload/contract'
+import { corpusRepositories, questionColumns, type WorkspaceHandle } from '../../corpus/repository'
 import { seededRandom } from '../../eval/bootstrap'
 import { QuestionSetError } from '../errors'
 import { answerInQuestion } from '../view'
 import { bridgeQuestions } from './bridge'
 import { comparisonQuestions } from './comparison'
+import { CorpusView } from './corpus-view'
+import type { Outcomes } from './outcomes'
 import { rewriteQuestions, type QuestionRewriter } from './rewrite'
 import type { GeneratedQuestion } from './types'
 
@@ -26,20 +28,31 @@ export interface GenerateReporter {
 
 export const silentReporter: GenerateReporter = { progress: () => undefined, throwIfCancelled: () => undefined }
 
-/** Every candidate of the requested kinds (before the answer filter and the cap), in the seed's order. */
-export function generateCandidates(raw: WorkspaceHandle, params: Pick<QuestionGenerateParams, 'seed' | 'kinds' | 'maxPerKind'>, reporter: GenerateReporter = silentReporter): GeneratedQuestion[] {
+/** The questions of the requested kinds that passed the checks (before the answer filter and the cap), in the seed's order, and the candidates the checks dropped. */
+export interface Generated {
+  questions: GeneratedQuestion[]
+  /** By kind, then reason. */
+  dropped: Record<string, Outcomes['dropped']>
+}
+
+export function generateCandidates(raw: WorkspaceHandle, params: Pick<QuestionGenerateParams, 'seed' | 'kinds' | 'maxPerKind'>, reporter: GenerateReporter = silentReporter): Generated {
   const repo = corpusRepositories(raw).questionGeneration
+  const view = new CorpusView(repo, reporter.throwIfCancelled)
   // Each kind draws from its own stream, so asking for one kind does not change the other's questions.
-  const out: GeneratedQuestion[] = []
-  // Candidates beyond the cap leave room for the answer filter.
+  const out: Generated = { questions: [], dropped: {} }
+  // Questions beyond the cap leave room for the answer filter.
   const cap = params.maxPerKind * 4
+  const add = (kind: string, o: Outcomes): void => {
+    out.questions.push(...o.questions)
+    out.dropped[kind] = o.dropped
+  }
   if (params.kinds.includes('bridge')) {
-    reporter.progress(0.05, 'bridges', 'Joining documents by shared entities')
-    out.push(...bridgeQuestions(repo, { rand: seededRandom(params.seed), cap, throwIfCancelled: reporter.throwIfCancelled, progress: (s) => reporter.progress(0.05 + 0.5 * s, 'bridges') }))
+    reporter.progress(0.05, 'bridges', 'Joining documents by shared entities; checking each question has one answer')
+    add('bridge', bridgeQuestions(repo, view, { rand: seededRandom(params.seed), cap, throwIfCancelled: reporter.throwIfCancelled, progress: (s) => reporter.progress(0.05 + 0.5 * s, 'bridges') }))
   }
   if (params.kinds.includes('comparison')) {
     reporter.progress(0.55, 'comparisons', 'Pairing dated and numeric facts')
-    out.push(...comparisonQuestions(repo, { rand: seededRandom(params.seed ^ 0x5bd1e995), cap, throwIfCancelled: reporter.throwIfCancelled }))
+    add('comparison', comparisonQuestions(repo, view, { rand: seededRandom(params.seed ^ 0x5bd1e995), cap, throwIfCancelled: reporter.throwIfCancelled }))
   }
   return out
 }
@@ -49,21 +62,37 @@ export interface GeneratedSet {
   result: Omit<QuestionGenerateResult, 'setId' | 'seconds' | 'rewrite'>
 }
 
-/** Candidates filtered (answer not in question, when asked) and capped per kind. */
-export function selectGenerated(candidates: readonly GeneratedQuestion[], params: Pick<QuestionGenerateParams, 'maxPerKind' | 'answerNotInQuestion'>): GeneratedSet {
-  const count = (xs: readonly GeneratedQuestion[]): Record<string, number> => Object.fromEntries(['bridge', 'comparison'].map((k) => [k, xs.filter((q) => q.kind === k).length]))
-  const leaking = candidates.filter((q) => answerInQuestion(q.question, q.answers))
-  const pool = params.answerNotInQuestion ? candidates.filter((q) => !leaking.includes(q)) : [...candidates]
+const KINDS = ['bridge', 'comparison'] as const
+
+/** Filtered (answer not in question, when asked) and capped per kind; every candidate not kept is counted by reason. */
+export function selectGenerated(generated: Generated, params: Pick<QuestionGenerateParams, 'maxPerKind' | 'answerNotInQuestion'>): GeneratedSet {
+  const { questions } = generated
+  const count = (xs: readonly GeneratedQuestion[]): Record<string, number> => Object.fromEntries(KINDS.map((k) => [k, xs.filter((q) => q.kind === k).length]))
+  const leaking = questions.filter((q) => answerInQuestion(q.question, q.answers))
+  const pool = params.answerNotInQuestion ? questions.filter((q) => !leaking.includes(q)) : [...questions]
   const kept: GeneratedQuestion[] = []
   const per = new Map<string, number>()
   const ids = new Set<string>()
+  const dropped: GenerationReport['dropped'] = {}
+  const drop = (reason: GenerationDrop, kind: string, n = 1): void => {
+    if (n === 0) return
+    const row = (dropped[reason] ??= {})
+    row[kind] = (row[kind] ?? 0) + n
+  }
+  for (const [kind, reasons] of Object.entries(generated.dropped)) for (const [reason, n] of Object.entries(reasons)) drop(reason as GenerationDrop, kind, n)
+  if (params.answerNotInQuestion) for (const q of leaking) drop('answer-in-question', q.kind)
   for (const q of pool) {
-    if ((per.get(q.kind) ?? 0) >= params.maxPerKind || ids.has(q.externalId)) continue
+    if ((per.get(q.kind) ?? 0) >= params.maxPerKind || ids.has(q.externalId)) {
+      drop('over-cap', q.kind)
+      continue
+    }
     per.set(q.kind, (per.get(q.kind) ?? 0) + 1)
     ids.add(q.externalId)
     kept.push(q)
   }
-  return { kept, result: { kept: count(kept), candidates: count(candidates), answerInQuestion: count(leaking) } }
+  const candidates = count(questions)
+  for (const [kind, reasons] of Object.entries(generated.dropped)) candidates[kind] = (candidates[kind] ?? 0) + Object.values(reasons).reduce((a, b) => a + (b ?? 0), 0)
+  return { kept, result: { kept: count(kept), candidates, answerInQuestion: count(leaking), dropped } }
 }
 
 /** Opens the rewrite model when the params ask for one (after the cheap checks and the candidates). */
@@ -109,9 +138,17 @@ export async function generateQuestionSet(raw: WorkspaceHandle, params: Omit<Que
   reporter.throwIfCancelled()
   reporter.progress(0.9, 'writing', `Storing ${kept.length} questions`)
   const setId = raw.transaction(() => {
-    const id = repo.createSet(params.name, `generated:seed=${params.seed}${rewrite ? `;rewrite=${rewrite.model}` : ''}`, null)
+    const report: GenerationReport = { kind: 'generation', seed: params.seed, candidates: result.candidates, kept: result.kept, dropped: result.dropped }
+    const id = repo.createSet(params.name, `generated:seed=${params.seed}${rewrite ? `;rewrite=${rewrite.model}` : ''}`, questionColumns.generation.write(report))
     for (const { question: q, rewrite: record } of stored) {
-      const provenance: QuestionProvenance = { origin: 'generated', kind: q.form, detail: q.detail, answerInQuestion: answerInQuestion(q.question, q.answers), ...(record ? { rewrite: record } : {}) }
+      const provenance: QuestionProvenance = {
+        origin: 'generated',
+        kind: q.form,
+        detail: q.detail,
+        answerInQuestion: answerInQuestion(q.question, q.answers),
+        marks: q.gold.map((g) => g.contains),
+        ...(record ? { rewrite: record } : {}),
+      }
       repo.insert(id, {
         externalId: q.externalId,
         question: q.question,

@@ -2,12 +2,14 @@
  * The deterministic checks a model's rewrite of a generated question must pass before it replaces the
  * template. A rewrite may only change the wording: it must stay one question of sane length, leak
  * nothing the template kept back (the answer, the bridge entity), quote no gold sentence (the same
- * measure bench:questions reports), and keep every document title the template names, since those
- * are the question's way in. The first failing check is the reason the template is kept.
+ * measure bench:questions reports), keep every document title the template names, since those
+ * are the question's way in, and keep the content words of every cue ('right after the words "born
+ * in"'), since those are what make its answer the only one (bridge-check.ts). The first failing check
+ * is the reason the template is kept.
  */
 import type { RewriteRejection } from '../../../preload/contract'
 import { answerInQuestion } from '../view'
-import { goldQuoteShare, QUOTE_SHARE } from './quality'
+import { contentWords, goldQuoteShare, QUOTE_SHARE } from './quality'
 import type { GeneratedQuestion } from './types'
 
 export type RewriteVerdict = { ok: true; text: string } | { ok: false; reason: RewriteRejection; because: string }
@@ -51,5 +53,8 @@ export function checkRewrite(q: Pick<GeneratedQuestion, 'question' | 'answers' |
   if (bridge && mentions(text, bridge) && !mentions(template, bridge)) return { ok: false, reason: 'names-bridge', because: `it names the bridge entity "${bridge}"` }
   const lost = [...new Set(q.gold.map((g) => g.title))].filter((title) => mentions(template, title) && !mentions(text, title))
   if (lost.length > 0) return { ok: false, reason: 'lost-entity', because: `it drops ${lost.map((t) => `"${t}"`).join(' and ')}` }
+  const kept = contentWords(text)
+  const cues = [...template.matchAll(/the words "([^"]+)"/g)].map((m) => m[1]!).filter((cue) => [...contentWords(cue)].some((w) => !kept.has(w)))
+  if (cues.length > 0) return { ok: false, reason: 'lost-cue', because: `it drops the words ${cues.map((c) => `"${c}"`).join(' and ')} that single out what the question asks about` }
   return { ok: true, text }
 }

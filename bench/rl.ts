@@ -5,7 +5,9 @@
  * against the scripted baseline (greedy on the sentence substrate, scripted-tools on Harness-1) and the
  * untrained head's argmax.
  *
- * Variants: graph-menu with SNC (lambda 0.5) and outcome-only credit, free-query with outcome credit, and
+ * Variants: `defaults` (graph-menu as the Training page trains it by default: 30 steps, G 8 x Q 16, SNC, the
+ * oracle warm start; only the splits and the seed are set), graph-menu with SNC (lambda 0.5), SNC with credit
+ * for stopping (`snc-stop`) and outcome-only credit, free-query with outcome credit, and
  * Harness-1 (`stateful`, outcome credit) with the published Harness-1 reward (`stateful`) and without its
  * tool-diversity terms (`stateful+nodiv`: harness1Weights diversity 0, toolShortfall 0). Harness-1 rows
  * report the tool mix of training (mean actionMix of the first and last steps' diagnostics) and of the
@@ -26,33 +28,29 @@
  *
  * Curves: per variant and seed, the training diagnostics' reward, zero-advantage rate, retrieval-equivalence
  * classes per group (N_eq), share of groups spanning more than one class (D_ret) and entropy, summarised as
- * their values at the first step, the quartiles of the run and the last step. On a suite with both menu
- * variants, a `learn: <suite>graph-menu snc-vs-outcome sp.f1 ...` line pairs menu + SNC (after) against
- * menu + outcome-only (before) per held-out question.
+ * their values at the first step, the quartiles of the run and the last step. On a suite with the menu
+ * variants, `learn: <suite>graph-menu snc-vs-outcome sp.f1 ...` (and snc-stop-vs-outcome, snc-stop-vs-snc,
+ * for SP F1 and the evidence count) pair the credit (after) against the reference (before) per held-out question.
  *
  * Env: RL_STEPS (default 60; the sentence-substrate variants), RL_STEPS_H1 (default 20; the Harness-1 variants), RL_SEEDS (default 1), RL_DEMO_SIZE (default 6: over 500 questions),
- * RL_SUITES (default "demo,hotpotqa"), RL_VARIANTS (labels, default all: graph-menu+snc, graph-menu,
- * free-query, stateful, stateful+nodiv), HOTPOTQA_DIR (default ../shared/data/hotpotqa-train100),
+ * RL_SUITES (default "demo,hotpotqa"), RL_VARIANTS (labels, default all: defaults, graph-menu+snc,
+ * graph-menu+snc-stop, graph-menu, free-query, stateful, stateful+nodiv), HOTPOTQA_DIR (default ../shared/data/hotpotqa-train100),
  * RL_CONFIG (JSON merged into every run's training config, for sweeps: e.g. '{"learningRate":0.05}'),
  * RL_HOTPOT_HELDOUT (held-out size of the HotpotQA suite, default half of its questions).
- * Credit quality (issue 30): after seed 1 of each suite's first graph-menu run, the rollouts of its first
+ * Credit quality (issue 30): after seed 1 of each suite's first graph-menu run other than `defaults`, the rollouts of its first
  * RL_CREDIT_STEPS steps (default 2; 0 skips) are re-credited by every scheme with both offline stand-ins
  * (lexical, support) and judged against gold (runCreditQuality). RL_ANSWERER (lexical, the default, or
  * support) is the stand-in the runs themselves train with.
  *
  * Ends with machine-readable lines (suite prefix "hotpotqa/" on the environment for the HotpotQA suite):
+ *   vs-greedy: head graph-menu <demo|hotpotqa> diff <d> CI [<lo>, <hi>] (the `defaults` variant against greedy, SP F1)
  *   credit-auc: <scheme>[:<part>] <suite> <auc> [<lo>, <hi>] scorer <stand-in> mean <m>
  *   advantage-auc: <scheme> <suite> <auc> [<lo>, <hi>] scorer <stand-in> mean <m> zero-advantage groups <z>
  *   learn: <environment> <credit> <metric> before <x> after <y> diff <d> CI [<lo>, <hi>]
  *   step: <environment> <seconds> s/step <r> rollouts/s greedy <g> episodes/s
  *   storage: <environment> <k> KiB/rollout
  */
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
 import type SQLite from 'better-sqlite3'
-import { questionSets } from '../main/corpus/catalogue'
-import { workspaceMigrations } from '../main/db/migrations'
-import { openDatabase } from '../main/db/open'
 import { comparePaired } from '../main/eval'
 import { createEnvironment, environmentContext, environmentFactory, runEpisode, type Environment } from '../main/harness'
 import { runCreditQuality, runTraining, TrainingStore, type CreditQualityReport, type HeldOutResult } from '../main/experiments/training'
@@ -60,17 +58,14 @@ import { EvidenceResolver } from '../main/experiments/evidence'
 import { loadQuestions, type StoredQuestion } from '../main/experiments/questions'
 import { rewarderFor } from '../main/experiments/rewards'
 import { scoreEpisode } from '../main/experiments/score'
-import { defaultIngestOptions, runIngest } from '../main/ingest/run'
 import { LexicalAnswerer } from '../main/policy/answerer/lexical-answerer'
 import { SupportAnswerer } from '../main/policy/answerer/support-answerer'
 import { createHead, restoreHead, type PolicyHead } from '../main/policy/head'
 import { candidateBuilder, HeadPolicy, headInputDim } from '../main/policy/head-policy'
 import { createScriptedPolicy } from '../main/policy/scripted'
-import { createRetriever } from '../main/retrieval'
 import type { TrainConfigInput } from '../main/rl/trainer'
-import { openDemoWorkspace } from './support/corpus'
-import { tempDir } from './support/services'
-import { sharedPath } from './support/shared-data'
+import { fmt, rows, seedMean, type Rows } from './support/rl-figures'
+import { demoSuite, hotpotSuite } from './support/rl-suites'
 
 const STEPS = Number(process.env.RL_STEPS ?? 60)
 // Harness-1 steps cost about six times a graph-menu step (16 s on 2 cores), so its runs are shorter.
@@ -78,7 +73,6 @@ const STEPS_H1 = Number(process.env.RL_STEPS_H1 ?? 20)
 const SEEDS = Number(process.env.RL_SEEDS ?? 1)
 const SIZE = Number(process.env.RL_DEMO_SIZE ?? 6)
 const SUITES = new Set((process.env.RL_SUITES ?? 'demo,hotpotqa').split(',').map((s) => s.trim()))
-const HOTPOT = process.env.HOTPOTQA_DIR ?? sharedPath('data/hotpotqa-train100')
 const HOTPOT_HELDOUT = process.env.RL_HOTPOT_HELDOUT ? Number(process.env.RL_HOTPOT_HELDOUT) : null
 const GROUP = 8
 const OVERRIDES = JSON.parse(process.env.RL_CONFIG ?? '{}') as Partial<TrainConfigInput>
@@ -92,7 +86,6 @@ const answerer = ANSWERER === 'support' ? new SupportAnswerer() : new LexicalAns
 const lines: string[] = []
 
 type RewardInput = NonNullable<TrainConfigInput['reward']>
-type Rows = { questionId: string; variant: null; metrics: Record<string, number | null> }[]
 
 interface Variant {
   label: string
@@ -102,13 +95,17 @@ interface Variant {
   reward?: RewardInput
   /** The environment token of the `learn:` lines. */
   learnAs: string
+  /** Train with the Training page's defaults (steps, G, Q, credit, warm start: only the splits and the seed are set). */
+  defaults?: boolean
 }
 
 const H1_PUBLISHED = { weights: { harness1: 1 } }
 const H1_NO_DIVERSITY = { weights: { harness1: 1 }, harness1Weights: { diversity: 0, toolShortfall: 0 } }
 
 const ALL_VARIANTS: Variant[] = [
+  { label: 'defaults', environment: 'graph-menu', credit: 'snc', lambda: 0.5, learnAs: 'graph-menu', defaults: true },
   { label: 'graph-menu+snc', environment: 'graph-menu', credit: 'snc', lambda: 0.5, learnAs: 'graph-menu' },
+  { label: 'graph-menu+snc-stop', environment: 'graph-menu', credit: 'snc-stop', lambda: 0.5, learnAs: 'graph-menu' },
   { label: 'graph-menu', environment: 'graph-menu', credit: 'outcome', lambda: 0, learnAs: 'graph-menu' },
   { label: 'free-query', environment: 'free-query', credit: 'outcome', lambda: 0, learnAs: 'free-query' },
   { label: 'stateful', environment: 'stateful', credit: 'outcome', lambda: 0, reward: H1_PUBLISHED, learnAs: 'stateful' },
@@ -124,8 +121,6 @@ const H1_METRICS = ['paragraph.recall', 'harness1.curatedFBeta', 'harness1.rewar
 const H1_LEARN = ['paragraph.recall', 'harness1.curatedFBeta', 'harness1.reward']
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN
-const rows = (r: HeldOutResult): Rows => Object.entries(r.perQuestion).map(([questionId, metrics]) => ({ questionId, variant: null, metrics }))
-const fmt = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? 'NaN' : x.toFixed(4))
 const mix = (m: Record<string, number>) =>
   Object.entries(m)
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
@@ -199,23 +194,6 @@ function meanMix(diagnostics: { diagnostics: unknown }[]): Record<string, number
   return out
 }
 
-/** Seed-averaged rows per question (questions every seed has). */
-function seedMean(perSeed: Rows[]): Rows {
-  const byQ = new Map<string, Record<string, number[]>>()
-  for (const rs of perSeed) {
-    for (const r of rs) {
-      const acc = byQ.get(r.questionId) ?? {}
-      for (const [k, x] of Object.entries(r.metrics)) if (typeof x === 'number') (acc[k] ??= []).push(x)
-      byQ.set(r.questionId, acc)
-    }
-  }
-  return [...byQ.entries()].map(([questionId, acc]) => ({
-    questionId,
-    variant: null,
-    metrics: Object.fromEntries(Object.entries(acc).filter(([, xs]) => xs.length === perSeed.length).map(([k, xs]) => [k, xs.reduce((a, b) => a + b, 0) / xs.length])),
-  }))
-}
-
 /** A diagnostic's curve over the run: first step, quartiles, last step. */
 function curve(diagnostics: { diagnostics: unknown }[], key: string): string {
   const xs = diagnostics.map((d) => (d.diagnostics as Record<string, unknown>)[key]).map((x) => (typeof x === 'number' ? x : NaN))
@@ -251,14 +229,19 @@ async function suite(label: string, prefix: string, raw: SQLite.Database, setId:
     const baseline = await baselineHeldOut(raw, v, heldOutQuestions)
     const metrics = h1 ? H1_METRICS : G_METRICS
     const perSeed: { before: Rows; after: Rows; seed: number }[] = []
+    let stepsRun = 0
     for (let seed = 1; seed <= SEEDS; seed++) {
       const seconds: number[] = []
-      const steps = h1 ? STEPS_H1 : STEPS
-      const r = await runTraining(raw, {
-        environment: v.environment, steps, groupSize: GROUP, questionsPerStep: QUESTIONS_PER_STEP, evalInterval: Math.max(steps, 1), seed,
-        credit: { scheme: v.credit, lambda: v.lambda }, train, heldOut, ...(v.reward ? { reward: v.reward } : {}), ...OVERRIDES,
-      }, { answerer, appVersion: 'bench', jobId: null, progress: () => {}, throwIfCancelled: () => {}, onStep: (_s, d) => seconds.push(d.seconds as number) })
-      if (seed === 1 && !creditMeasured && v.environment === 'graph-menu' && CREDIT_STEPS > 0) {
+      const input = v.defaults
+        ? { environment: v.environment, seed, train, heldOut, ...OVERRIDES }
+        : {
+            environment: v.environment, steps: h1 ? STEPS_H1 : STEPS, groupSize: GROUP, questionsPerStep: QUESTIONS_PER_STEP, evalInterval: Math.max(h1 ? STEPS_H1 : STEPS, 1), seed,
+            credit: { scheme: v.credit, lambda: v.lambda }, train, heldOut, ...(v.reward ? { reward: v.reward } : {}), ...OVERRIDES,
+          }
+      const r = await runTraining(raw, input, { answerer, appVersion: 'bench', jobId: null, progress: () => {}, throwIfCancelled: () => {}, onStep: (_s, d) => seconds.push(d.seconds as number) })
+      const steps = r.config.steps
+      stepsRun = steps
+      if (seed === 1 && !creditMeasured && v.environment === 'graph-menu' && !v.defaults && CREDIT_STEPS > 0) {
         creditMeasured = true
         // Both offline stand-ins credit the same rollouts, so their figures are paired too.
         for (const scorer of [new LexicalAnswerer(), new SupportAnswerer()]) {
@@ -266,7 +249,7 @@ async function suite(label: string, prefix: string, raw: SQLite.Database, setId:
         }
       }
       const sPerStep = median(seconds)
-      const rolloutsPerSecond = (GROUP * QUESTIONS_PER_STEP) / sPerStep
+      const rolloutsPerSecond = (r.config.groupSize * r.config.questionsPerStep) / sPerStep
       if (seed === 1) {
         lines.push(`step: ${prefix}${v.label} ${sPerStep.toFixed(2)} s/step ${rolloutsPerSecond.toFixed(1)} rollouts/s greedy ${baseline.episodesPerSecond.toFixed(1)} episodes/s`)
         // Stored bytes per rollout (its row, compact steps blob and initial snapshot): the issue's budget is 20 KB.
@@ -325,48 +308,44 @@ async function suite(label: string, prefix: string, raw: SQLite.Database, setId:
         }
       }
     }
+    if (v.defaults) {
+      // The head as the Training page trains it by default, against the scripted baseline (issue 42's bar: lo > 0, d >= 0.10).
+      const g = comparePaired(rows(baseline.result), after, 'sp.f1', { seed: 1 })
+      lines.push(`vs-greedy: head ${v.environment} ${prefix ? prefix.replace(/\/$/, '') : 'demo'} diff ${fmt(g.meanDifference)} CI [${fmt(g.ci?.lower)}, ${fmt(g.ci?.upper)}] (sp.f1 head ${fmt(g.candidateMean)} greedy ${fmt(g.baselineMean)}, ${g.count} held-out questions, ${SEEDS} seed(s), ${stepsRun} steps, the Training page's defaults)`)
+    }
     console.log(`${v.label}: ${((performance.now() - t0) / 1000).toFixed(0)} s for ${SEEDS} seed(s)`)
   }
-  const snc = afterOf.get('graph-menu+snc')
-  const outcome = afterOf.get('graph-menu')
-  if (snc && outcome) {
+  // Credit against outcome-only (and SNC with credit for stopping against SNC), paired per held-out question over the seed means.
+  const pairs: [string, string, string][] = [['graph-menu', 'graph-menu+snc', 'snc-vs-outcome'], ['graph-menu', 'graph-menu+snc-stop', 'snc-stop-vs-outcome'], ['graph-menu+snc', 'graph-menu+snc-stop', 'snc-stop-vs-snc']]
+  for (const [ref, treat, name] of pairs) {
+    const a = afterOf.get(ref)
+    const b = afterOf.get(treat)
+    if (!a || !b) continue
     for (const metric of G_METRICS) {
-      const c = comparePaired(outcome, snc, metric, { seed: 1 })
-      console.log(`graph-menu snc vs outcome-only ${metric}: outcome ${fmt(c.baselineMean)}, snc ${fmt(c.candidateMean)}, diff ${fmt(c.meanDifference)} [${fmt(c.ci?.lower)}, ${fmt(c.ci?.upper)}]`)
-      if (metric === 'sp.f1') lines.push(`learn: ${prefix}graph-menu snc-vs-outcome ${metric} before ${fmt(c.baselineMean)} after ${fmt(c.candidateMean)} diff ${fmt(c.meanDifference)} CI [${fmt(c.ci?.lower)}, ${fmt(c.ci?.upper)}]`)
+      const c = comparePaired(a, b, metric, { seed: 1 })
+      console.log(`${treat} vs ${ref} ${metric}: ${ref} ${fmt(c.baselineMean)}, ${treat} ${fmt(c.candidateMean)}, diff ${fmt(c.meanDifference)} [${fmt(c.ci?.lower)}, ${fmt(c.ci?.upper)}]`)
+      if (metric === 'sp.f1' || metric === 'evidence.count') lines.push(`learn: ${prefix}graph-menu ${name} ${metric} before ${fmt(c.baselineMean)} after ${fmt(c.candidateMean)} diff ${fmt(c.meanDifference)} CI [${fmt(c.ci?.lower)}, ${fmt(c.ci?.upper)}]`)
     }
   }
 }
 
 if (SUITES.has('demo')) {
-  const demo = await openDemoWorkspace(11, SIZE)
-  const n = Number(demo.db.raw.prepare('select count(*) from questions').pluck().get())
-  await suite(`demo world size ${SIZE}`, '', demo.db.raw, 1, n, Math.min(128, Math.floor(n / 4)))
-  await demo.close()
+  const demo = await demoSuite(SIZE)
+  try {
+    await suite(demo.label, demo.prefix, demo.raw, demo.setId, demo.train.limit + demo.heldOut.limit, demo.heldOut.limit)
+  } finally {
+    await demo.close()
+  }
 }
 
 if (SUITES.has('hotpotqa')) {
-  const questionsFile = join(HOTPOT, 'hotpotqa_train.json')
-  const corpusFile = join(HOTPOT, 'hotpotqa_train_corpus.json')
-  if (!existsSync(questionsFile) || !existsSync(corpusFile)) {
-    console.log(`\nSkipping the HotpotQA-train100 suite: ${HOTPOT} does not hold hotpotqa_train.json and hotpotqa_train_corpus.json.`)
-  } else {
-    const tmp = tempDir('harness-rl-bench-')
-    const db = await openDatabase(join(tmp.dir, 'workspace.db'), workspaceMigrations)
+  // 100 questions: the first 50 by id train, the last 50 are held out (RL_HOTPOT_HELDOUT changes the 50).
+  const hotpot = await hotpotSuite(HOTPOT_HELDOUT)
+  if (hotpot) {
     try {
-      const t0 = performance.now()
-      const summary = await runIngest(db.raw, { kind: 'benchmark', benchmark: 'hotpotqa', questionsFile, corpusFile }, defaultIngestOptions(), { progress: () => undefined, throwIfCancelled: () => undefined })
-      console.log(`\nHotpotQA-train100: ${summary.documents} documents, ${summary.chunks} chunks, ${summary.questions} questions; ingest ${((performance.now() - t0) / 1000).toFixed(1)} s`)
-      const set = questionSets(db.raw)[0]
-      if (!set) throw new Error('HotpotQA-train100: the ingest produced no question set')
-      const n = Number(db.raw.prepare('select count(*) from questions where set_id = ?').pluck().get(set.id))
-      // 100 questions: the first 50 by id train, the last 50 are held out (RL_HOTPOT_HELDOUT changes the 50).
-      // Half, not a quarter: 25 held-out questions gave paired CIs about ±0.07 wide on SP F1, wider than
-      // the gains measured (menu + SNC +0.050 [-0.022, 0.124] at 75/25, +0.058 [0.010, 0.110] at 50/50).
-      await suite(`HotpotQA-train100`, 'hotpotqa/', db.raw, set.id, n, HOTPOT_HELDOUT ?? Math.round(n / 2))
+      await suite(hotpot.label, hotpot.prefix, hotpot.raw, hotpot.setId, hotpot.train.limit + hotpot.heldOut.limit, hotpot.heldOut.limit)
     } finally {
-      await db.close()
-      tmp.cleanup()
+      await hotpot.close()
     }
   }
 }

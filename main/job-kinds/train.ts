@@ -11,7 +11,8 @@ import { trainedModels } from './trained-models'
 const queuedResolved = (config: TrainConfigRequest): TrainConfig => {
   const { reward, credit, estimator } = config
   if (reward === undefined || credit === undefined || estimator === undefined) throw new Error(`This training job was queued without its config resolved (no ${reward === undefined ? 'reward' : credit === undefined ? 'credit' : 'estimator'}): start it again`)
-  return { ...config, reward, credit, estimator }
+  // A warm start left undefined was queued by a version without one: it runs without, as it was checked.
+  return { ...config, reward, credit, estimator, warmStart: config.warmStart ?? null }
 }
 
 /** A training run (or the rest of one) in a worker thread: progress per step, cancel between rollouts. */

@@ -72,6 +72,8 @@ export const ClaimResultSchema = z.object({
   verdict: Verdict,
   /** Why the verdict (the CI's position, or what was missing). */
   reason: z.string(),
+  /** A complete effect (every paired question differs, one direction; the bootstrap has nothing to resample): the paired exact sign test that decided it. */
+  exact: z.object({ test: z.literal('sign'), questions: z.number(), agree: z.number(), p: z.number() }).nullable().default(null),
   arms: z.array(ArmRow),
   series: z.array(Series),
   questions: z.number(),

@@ -66,15 +66,20 @@ export interface ProtocolTrainingDefaults {
    * preset follows from the questions' gold (rl/reward-schemes defaultRewardPreset).
    */
   reward: 'evidence' | 'harness1'
+  /**
+   * The scripted teacher (main/policy/scripted) a new head run imitates before RL when its config names no warm
+   * start; null: RL from a random head. Measured in README "Warm start of the head".
+   */
+  warmStartTeacher: string | null
 }
 
 export const PROTOCOL_TRAINING_DEFAULTS = {
   // SNC reads the menu's previews of what each action would add.
-  'sentence-menu': { credit: 'snc', lambda: 0.5, estimator: 'grpo', reward: 'evidence' },
+  'sentence-menu': { credit: 'snc', lambda: 0.5, estimator: 'grpo', reward: 'evidence', warmStartTeacher: 'oracle' },
   // No previews: credit by the outcome alone.
-  'sentence-search': { credit: 'outcome', lambda: 0.5, estimator: 'grpo', reward: 'evidence' },
+  'sentence-search': { credit: 'outcome', lambda: 0.5, estimator: 'grpo', reward: 'evidence', warmStartTeacher: 'oracle' },
   // Harness-1 curates documents: sentence F1 is never measured on its episodes, its own reward is.
-  'harness1-tools': { credit: 'outcome', lambda: 0.5, estimator: 'grpo', reward: 'harness1' },
+  'harness1-tools': { credit: 'outcome', lambda: 0.5, estimator: 'grpo', reward: 'harness1', warmStartTeacher: null },
 } as const satisfies Record<ProtocolName, ProtocolTrainingDefaults>
 
 /** The reward family defaultRewardPreset and the environment server's default take for a protocol. */

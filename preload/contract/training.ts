@@ -96,6 +96,34 @@ export const GgufTrainSchema = z.strictObject({
 })
 export type GgufTrainConfig = z.infer<typeof GgufTrainSchema>
 
+/**
+ * The head's supervised warm start (behaviour cloning) before RL: this scripted policy (oracle, greedy,
+ * scripted-tools: one that speaks the environment's protocol) plays each train question once, and the head
+ * learns its choices among its own candidates by minibatch cross-entropy, with its own Adam, before the
+ * first RL step. Left out of a new run's config, the environment's default applies (main/policy/protocols.ts).
+ */
+export const HeadWarmStartSchema = z.strictObject({
+  teacher: z.string().trim().min(1).max(64),
+  /** Passes over the teacher's decisions. */
+  epochs: z.number().int().min(1).max(500).default(30),
+  learningRate: z.number().positive().max(1).default(0.01),
+  batchSize: z.number().int().min(1).max(4096).default(32),
+  /** Most train questions the teacher plays (the first ones of the split's order); 0: all of them. */
+  questions: z.number().int().min(0).max(100_000).default(0),
+  /**
+   * DAgger rounds after the teacher's own pass: the head plays each train question (sampling) and the teacher
+   * (without look-ahead: its rules) labels the states the head reaches; the head is refitted on every label so far.
+   */
+  rounds: z.number().int().min(0).max(20).default(0),
+  /**
+   * RL's learning rate after the warm start, in place of `learningRate` (tuned from a random head): Adam's first
+   * steps move every weight by about the learning rate, which at 0.02 undid the fitted head within a step
+   * (README "Warm start of the head").
+   */
+  rlLearningRate: z.number().positive().max(1).default(0.002),
+})
+export type HeadWarmStart = z.infer<typeof HeadWarmStartSchema>
+
 /** No default here: the scheme left open is the environment's protocol's (PROTOCOL_TRAINING_DEFAULTS), resolved with the run. */
 const CreditConfigSchema = z.strictObject({ scheme: z.string().min(1), lambda: z.number().min(0).max(10).default(0.5) })
 
@@ -158,6 +186,8 @@ export const TrainConfigSchema = z.strictObject({
    * policy"). The model must be F32.
    */
   gguf: GgufTrainSchema.nullable().default(null),
+  /** The head's supervised warm start before RL (HeadWarmStartSchema); null: RL from the random init. */
+  warmStart: HeadWarmStartSchema.nullable().default(null),
   gradClip: z.number().positive().default(1),
   seed: z.number().int().min(0).max(2 ** 31 - 1).default(1),
   /** Evaluate the greedy head on the held-out split every N steps (and before the first and after the last). */
@@ -177,7 +207,7 @@ export type TrainAnswererSpec = z.infer<typeof TrainAnswererSpec>
  * and estimator left out are the environment's protocol's (PROTOCOL_TRAINING_DEFAULTS). Resolving it
  * (main/experiments/training/resolve-config.ts) gives a TrainConfig.
  */
-export const TrainConfigRequestSchema = TrainConfigSchema.extend({ reward: RewardConfigSchema.optional(), credit: CreditConfigSchema.optional(), estimator: z.string().min(1).optional() })
+export const TrainConfigRequestSchema = TrainConfigSchema.extend({ reward: RewardConfigSchema.optional(), credit: CreditConfigSchema.optional(), estimator: z.string().min(1).optional(), warmStart: HeadWarmStartSchema.nullable().optional() })
 export type TrainConfigRequest = z.infer<typeof TrainConfigRequestSchema>
 export type TrainConfigRequestInput = z.input<typeof TrainConfigRequestSchema>
 
@@ -246,9 +276,9 @@ export const TrainingCatalogSchema = z.object({
   ),
   /** The TrainConfig defaults (minus the splits). */
   defaults: SavedTrainConfigSchema,
-  /** Every registered environment, and whether the policy head drives its protocol. */
+  /** Every registered environment, whether the policy head drives its protocol, and the head's default warm start there (null: none). */
   environments: z.array(
-    z.object({ name: z.string(), description: z.string(), family: z.string(), actionKind: ActionKindSchema, protocol: ProtocolNameSchema, headDriven: z.boolean() }),
+    z.object({ name: z.string(), description: z.string(), family: z.string(), actionKind: ActionKindSchema, protocol: ProtocolNameSchema, headDriven: z.boolean(), warmStart: HeadWarmStartSchema.nullable() }),
   ),
   headProtocols: z.array(ProtocolNameSchema),
   /** Descriptions of the training diagnostics and held-out metrics the metric catalogue does not list (labels, units). */
@@ -290,6 +320,25 @@ export const TrainingRunSummary = z.object({
 })
 export type TrainingRunSummary = z.infer<typeof TrainingRunSummary>
 
+/** What the head's warm start did (step 0 of a warm-started run): the teacher's decisions learned and how well the head agrees with them. */
+export const WarmStartReportSchema = z.object({
+  teacher: z.string(),
+  /** Train questions the teacher played, and the DAgger rounds after its pass. */
+  questions: z.number(),
+  rounds: z.number(),
+  /** Teacher decisions, those the head's candidates did not offer, and the samples learned (more than one candidate). */
+  decisions: z.number(),
+  unmatched: z.number(),
+  samples: z.number(),
+  epochs: z.number(),
+  /** Cross-entropy (nats) after each pass of the last fit, and argmax agreement with the teacher on every label before and after it. */
+  epochLoss: z.array(z.number()),
+  finalLoss: z.number(),
+  agreementBefore: z.number(),
+  agreementAfter: z.number(),
+})
+export type WarmStartReport = z.infer<typeof WarmStartReportSchema>
+
 export const TrainStepDiagnostics = z.object({
   step: z.number(),
   reward: z.number(),
@@ -328,6 +377,8 @@ export const TrainStepDiagnostics = z.object({
   /** GGUF runs: the learning rate the step used (the guard lowers it) and the share of the step it kept. */
   learningRate: z.number().nullable(),
   stepScale: z.number().nullable(),
+  /** Step 0 of a head run with a warm start: what the warm start did (null on every other step). */
+  warmStart: WarmStartReportSchema.nullable(),
 })
 export type TrainStepDiagnostics = z.infer<typeof TrainStepDiagnostics>
 

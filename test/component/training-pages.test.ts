@@ -210,6 +210,55 @@ describe('Rewards page and Training section', () => {
     expect(offered()).toEqual(['rewards (RL)', 'imitating scripted-tools (supervised warm start)'])
   })
 
+  it("Training section: the head's warm start follows the environment's default (oracle on the menu and free query, none on Harness-1) and a launch trains with it", async () => {
+    const w = await mountAt(`/workspaces/${workspaceId}/training`)
+    await until(() => w.find('[data-test=train-config]').exists(), 'the training launcher')
+    await w.get('[data-test=train-config]').setValue('')
+    await settle(1)
+    const warm = () => w.get('[data-test=train-warm-start]')
+    const ranges = () => w.get('[data-test=train-ranges]').text()
+    const choose = async (environment: string) => {
+      await w.get('[data-test=train-environment]').setValue(environment)
+      await settle(1)
+    }
+    const defaultOf = (environment: string) => catalog.environments.find((e) => e.name === environment)!.warmStart?.teacher ?? ''
+    expect(defaultOf('graph-menu')).toBe('oracle')
+    expect(defaultOf('stateful')).toBe('')
+    await choose('stateful')
+    expect((warm().element as HTMLSelectElement).value).toBe('')
+    expect(warm().findAll('option').map((o) => o.text())).toEqual(['none (RL from a random head)', 'imitating scripted-tools, then RL'])
+    expect(ranges()).not.toContain('first imitates')
+    await choose('graph-menu')
+    expect((warm().element as HTMLSelectElement).value).toBe('oracle')
+    expect(ranges()).toContain('the head first imitates oracle on the train questions, then RL')
+    // The GGUF policy has its own teacher option: no head warm start there.
+    await w.get('[data-test=train-policy-kind]').setValue('gguf')
+    await settle(1)
+    expect(w.find('[data-test=train-warm-start]').exists()).toBe(false)
+    await w.get('[data-test=train-policy-kind]').setValue('head')
+    await settle(1)
+    await w.get('[data-test=train-split]').setValue('')
+    await w.get('[data-test=heldout-split]').setValue('')
+    await w.get('[data-test=train-limit]').setValue('12')
+    await w.get('[data-test=heldout-offset]').setValue(String(questions - 4))
+    await w.get('[data-test=heldout-limit]').setValue('4')
+    await w.get('[data-test=train-steps]').setValue('1')
+    await w.get('[data-test=train-group-size]').setValue('2')
+    await w.get('[data-test=train-questions-per-step]').setValue('2')
+    await w.get('[data-test=train-name]').setValue('warm-start run')
+    await w.get('[data-test=training-launcher]').trigger('submit')
+    await until(() => w.find('[data-test=training-run]').exists() && w.get('[data-test=training-run]').attributes('data-status') === 'done', 'the warm-started run done')
+    const runId = (await backend.call('training.runs', { workspaceId })).find((r) => r.name === 'warm-start run')!.id
+    const detail = await backend.call('training.run', { workspaceId, runId })
+    expect(detail.config.warmStart).toMatchObject({ teacher: 'oracle', rounds: 0 })
+    const report = detail.steps[0]!.warmStart
+    expect(report?.teacher).toBe('oracle')
+    expect(report!.samples).toBeGreaterThan(0)
+    // The run panel says what the warm start did.
+    await until(() => w.find('[data-test=training-warm-start]').exists(), 'the warm start line')
+    expect(w.get('[data-test=training-warm-start]').text()).toContain(`Warm start: imitated oracle on ${report!.questions} train questions`)
+  }, 600_000)
+
   it('Training section: a finished run shows every chart from its diagnostics, held-out before/after with CIs, and the rollouts of a step with trajectory links', async () => {
     const runId = (await backend.call('training.runs', { workspaceId })).find((r) => r.name === 'component run')!.id
     const detail = await backend.call('training.run', { workspaceId, runId })

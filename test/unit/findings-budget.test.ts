@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { allClaims, BUDGETS } from '../../main/experiments/findings'
 import type { PlanContext } from '../../main/experiments/findings/claims'
+import { CLAIM_LIMITS } from '../../main/experiments/findings/claims/harness-1'
 
 /**
  * The budgets and the experiments the claims declare, without a database: the full budget keeps what the
@@ -69,6 +70,9 @@ describe('findings budgets and shared experiments', () => {
     expect(base.environment).toBe('stateful')
     expect(base.training?.reward).toEqual({ weights: { harness1: 1 }, normalisation: 'official', harness1Weights: {} })
     expect(rows.find((r) => r.label === 'all mechanisms off')!.training).toEqual({})
+    // Every arm (the scripted reference too) runs at the limits where each switch can act (harness1-switch-trajectories.test.ts).
+    expect(base.envConfig).toEqual(CLAIM_LIMITS)
+    expect(rows.every((r) => r.envConfig === undefined)).toBe(true)
   })
 
   it('claim 4 trains the single switches only when asked (8 more Harness-1 arms)', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { judge, MIN_QUESTIONS, pairedEffect, verdictLine, verdictOf, type ArmEvidence, type Preconditions } from '../../main/experiments/findings'
+import { judge, MIN_QUESTIONS, pairedEffect, signTest, verdictLine, verdictOf, type ArmEvidence, type Preconditions } from '../../main/experiments/findings'
 import type { ClaimResult } from '../../preload/contract'
 
 /** The verdict logic on hand-made paired samples (keys `question:seed`; seeds are averaged within a question). */
@@ -51,8 +51,8 @@ describe('findings verdicts', () => {
     const healthy = { turns: [3, 4, 2, 5, 3, 4, 3, 2, 4, 3, 5, 4], evidence: [2, 3, 1, 2, 4, 2, 3, 2, 1, 3, 2, 2], tools: [2, 3, 2, 1, 3, 2, 2, 3, 2, 2, 1, 2] }
     const arm = (label: string, v: Map<string, number>, over: Partial<ArmEvidence> = {}): ArmEvidence => ({ label, values: v, behaviour: healthy, trend: [0.1, 0.3, 0.4], ...over })
     const pre: Preconditions = { collapse: ['turns', 'evidence', 'tools'], moves: { diagnostic: 'reward', label: 'training reward' } }
-    const line = (verdict: { verdict: ClaimResult['verdict']; reason: string }, effect = pairedEffect(refValues, treatValues)): string =>
-      verdictLine({ number: 5, name: 'tool-diversity', verdict: verdict.verdict, reason: verdict.reason, effect } as ClaimResult)
+    const line = (verdict: { verdict: ClaimResult['verdict']; reason: string; exact?: ClaimResult['exact'] }, effect = pairedEffect(refValues, treatValues)): string =>
+      verdictLine({ number: 5, name: 'tool-diversity', verdict: verdict.verdict, reason: verdict.reason, exact: verdict.exact ?? null, effect } as ClaimResult)
 
     it('judges by the CI when every precondition holds', () => {
       const e = pairedEffect(refValues, treatValues)
@@ -69,20 +69,66 @@ describe('findings verdicts', () => {
       expect(line(v, e)).toBe(`claim 5 tool-diversity: no evidence (9 paired questions, fewer than ${MIN_QUESTIONS} for an informative 95% CI)`)
     })
 
-    it('zero-width CI: every paired difference identical, and an arm with one value on every question', () => {
-      // Claim 5 as measured on the demo world: 1 tool on every question without the diversity term, 3 with it.
+    it('a complete effect (arms constant but different): decided by the exact sign test, printed "complete" with its p-value', () => {
+      // Claim 5 as measured on the held-out set: 1 tool on every question without the diversity term, 3 with it.
       const ones = values(() => 1)
       const threes = values(() => 3)
       const e = pairedEffect(ones, threes)
       expect([e.mean, e.lower, e.upper]).toEqual([2, 2, 2])
-      expect(verdictOf(e, 'positive').verdict).toBe('reproduced') // what the CI alone would say
       const v = judge(e, [arm('off', ones), arm('on', threes)], pre, 'distinct tools', 'positive')
-      expect(line(v, e)).toBe('claim 5 tool-diversity: no evidence (no variance: every question has distinct tools 1 in "off")')
-      // Both arms vary but the treatment is the reference shifted by a constant: the CI alone has zero width.
+      expect(v.verdict).toBe('reproduced')
+      // 12 of 12 in one direction: two-sided p = 2 / 2^12.
+      expect(v.exact).toEqual({ test: 'sign', questions: 12, agree: 12, p: expect.closeTo(2 / 4096, 15) })
+      expect(line(v, e)).toBe("claim 5 tool-diversity: reproduced (complete effect: 12 of 12 paired questions differ in the paper's direction (exact sign test, two-sided p = 0.00049)) effect 2.000")
+      // The other way round: complete, against the paper.
+      const against = judge(pairedEffect(threes, ones), [arm('off', threes), arm('on', ones)], pre, 'distinct tools', 'positive')
+      expect(against.verdict).toBe('contradicted')
+      expect(against.reason).toMatch(/^complete effect: 12 of 12 paired questions differ against the paper's direction \(exact sign test, two-sided p = 0\.00049\)$/)
+      // Both arms vary but the treatment is the reference shifted by a constant: zero-width CI, and a complete effect too.
       const shifted = new Map([...refValues].map(([k, x]) => [k, x + 0.25]))
       const z = pairedEffect(refValues, shifted)
       expect(z.upper! - z.lower!).toBeCloseTo(0, 12)
-      expect(line(judge(z, [arm('off', refValues), arm('on', shifted)], pre, 'distinct tools', 'positive'), z)).toBe('claim 5 tool-diversity: no evidence (the 95% CI has zero width (every paired difference is 0.250))')
+      expect(judge(z, [arm('off', refValues), arm('on', shifted)], pre, 'distinct tools', 'positive').reason).toMatch(/^complete effect: 12 of 12/)
+    })
+
+    it('a zero-width CI with equal arms, or constant arms that tie on some questions, stays no evidence', () => {
+      const ones = values(() => 1)
+      const same = judge(pairedEffect(ones, values(() => 1)), [arm('off', ones), arm('on', values(() => 1))], pre, 'distinct tools', 'positive')
+      expect(same).toEqual({ verdict: 'no evidence', reason: 'no variance: every question has distinct tools 1 in "off"' })
+      const equal = judge(pairedEffect(refValues, refValues), [arm('off', refValues), arm('on', new Map(refValues))], pre, 'distinct tools', 'positive')
+      expect(line(equal, pairedEffect(refValues, refValues))).toBe('claim 5 tool-diversity: no evidence (the 95% CI has zero width (every paired difference is 0))')
+      // 11 questions up, one tied: not complete, and the reference has no variance: no evidence.
+      const mostly = values((q) => (q === 0 ? 1 : 3))
+      const partial = judge(pairedEffect(ones, mostly), [arm('off', ones), arm('on', mostly)], pre, 'distinct tools', 'positive')
+      expect(partial.verdict).toBe('no evidence')
+      expect(partial.exact).toBeUndefined()
+    })
+
+    it('a complete effect on fewer paired questions than a verdict needs, or in a collapsed arm, stays no evidence', () => {
+      const few = (f: () => number) => new Map(Array.from({ length: MIN_QUESTIONS - 1 }, (_, q) => [`${q}:1`, f()] as [string, number]))
+      const e = pairedEffect(few(() => 1), few(() => 3))
+      expect(judge(e, [arm('off', few(() => 1)), arm('on', few(() => 3))], pre, 'distinct tools', 'positive').verdict).toBe('no evidence')
+      const ones = values(() => 1)
+      const threes = values(() => 3)
+      const oneTurn = judge(pairedEffect(ones, threes), [arm('off', ones, { behaviour: { ...healthy, turns: Array(n).fill(1) } }), arm('on', threes)], pre, 'distinct tools', 'positive')
+      expect(oneTurn.verdict).toBe('no evidence')
+      // The behaviour the effect measures (tools, claim 5) constant in one arm is the effect itself, not a collapse.
+      const oneTool = arm('off', ones, { behaviour: { ...healthy, tools: Array(n).fill(1) } })
+      expect(judge(pairedEffect(ones, threes), [oneTool, arm('on', threes)], { ...pre, measures: 'tools' }, 'distinct tools', 'positive').verdict).toBe('reproduced')
+      expect(judge(pairedEffect(ones, threes), [oneTool, arm('on', threes)], pre, 'distinct tools', 'positive').verdict).toBe('no evidence')
+    })
+
+    it('the sign test: two-sided p of a lopsided split, ties left out', () => {
+      
+      const ref10 = new Map(Array.from({ length: 10 }, (_, q) => [`${q}:1`, 0] as [string, number]))
+      // 8 up, 2 down: P(X <= 2) for Binomial(10, 1/2) = 56/1024, two-sided 112/1024.
+      const t = signTest(ref10, new Map([...ref10.keys()].map((k, i) => [k, i < 8 ? 1 : -1])), 'positive')
+      expect(t.questions).toBe(10)
+      expect(t.agree).toBe(8)
+      expect(t.p).toBeCloseTo(112 / 1024, 12)
+      const tied = signTest(ref10, new Map([...ref10.keys()].map((k, i) => [k, i < 3 ? 0 : 1])), 'positive')
+      expect([tied.questions, tied.agree, tied.ties]).toEqual([7, 7, 3])
+      expect(tied.p).toBeCloseTo(2 / 128, 12)
     })
 
     it('a collapsed arm: every episode after one turn, or a constant evidence or tool count', () => {

@@ -16,7 +16,7 @@ import { writeExport } from '../../main/exports'
 import { createEnvironment, environmentContext, environmentNames, protocolDeclaration, type ActionSpace } from '../../main/harness'
 import { LlamaRuntime } from '../../main/llm/llama-runtime'
 import { disposeModelCache, type LlmPolicy } from '../../main/policy/llm-policy'
-import { candidateBuilder, HEAD_PROTOCOLS } from '../../main/policy/protocols'
+import { candidateBuilder, HEAD_PROTOCOLS, policySide } from '../../main/policy/protocols'
 import { creditNames, creditSchemes } from '../../main/rl/credit'
 import { estimators } from '../../main/rl/estimators'
 import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
@@ -113,12 +113,13 @@ describe('one system prompt for the environment server, the SFT export and the L
 })
 
 describe('the policy side of each protocol', () => {
-  it('gives every protocol registered training defaults whose credit fits its capabilities', () => {
+  it('gives every protocol registered training defaults whose credit fits its capabilities and whose teacher speaks it', () => {
     for (const protocol of PROTOCOL_NAMES) {
-      const { credit, estimator } = protocolTrainingDefaults(protocol)
+      const { credit, estimator, warmStartTeacher } = protocolTrainingDefaults(protocol)
       expect(creditNames()).toContain(credit)
       expect(creditFits(creditSchemes.get(credit).capabilities, protocol), protocol).toBe(true)
       expect(() => estimators.get(estimator)).not.toThrow()
+      if (warmStartTeacher !== null) expect(policySide(protocol).scripted as readonly string[], protocol).toContain(warmStartTeacher)
     }
   })
 

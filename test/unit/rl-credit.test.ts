@@ -11,6 +11,7 @@ import {
   creditSchemes,
   sncDeclaration,
   snc,
+  sncStop,
   type CreditScheme,
   type CreditStep,
   type EvidenceScorer,
@@ -179,6 +180,28 @@ describe('snc', () => {
     const sel = await snc({ steps: [step({ chosen: { id: 's2', type: 'SELECT' }, previewOf: { s2: [2] }, seenBefore: [1, 2], committedBefore: [1] })], score: table, seed: 1 })
     expect(sel[0]!.gain).toBeCloseTo(0.5, 12)
     expect(calls.sort()).toEqual(['1', '1,2'])
+  })
+
+  it('snc-stop: an ANSWER is measured against continuing (minus the mean gain of its alternatives); other steps as snc', async () => {
+    // Stopping while s2 and s3 would still raise the score: charged their mean gain; plain snc gives ANSWER nothing.
+    const early = step({ chosen: ANSWER, menu: [ANSWER, { id: 's2', type: 'SELECT' }, { id: 's3', type: 'SELECT' }], previewOf: { s2: [2], s3: [3] }, seenBefore: [1, 2, 3], committedBefore: [1] })
+    const { score } = tableScorer({ '1': -2, '1,2': -1, '1,3': -1.5 })
+    const [c] = await sncStop({ steps: [early], score, seed: 0 })
+    expect(c!.gain).toBe(0)
+    expect(c!.frontier).toBeCloseTo(-0.75, 12)
+    expect(c!.total).toBeCloseTo(-0.75, 12)
+    expect(c!.alternatives.map((a) => a.id).sort()).toEqual(['s2', 's3'])
+    expect((await snc({ steps: [early], score, seed: 0 }))[0]).toEqual({ total: 0, frontier: 0, enablement: 0, gain: 0, alternatives: [] })
+    // Stopping when every move would lower the score (a precision-aware scorer) is paid; when none is on offer, free.
+    const late = step({ ...early, previewOf: { s2: [2], s3: [3] } })
+    const [paid] = await sncStop({ steps: [late], score: tableScorer({ '1': -1, '1,2': -1.2, '1,3': -1.4 }).score, seed: 0 })
+    expect(paid!.frontier).toBeCloseTo(0.3, 12)
+    const [free] = await sncStop({ steps: [step({ chosen: ANSWER, menu: [ANSWER] })], score: never, seed: 0 })
+    expect(free!.total).toBe(0)
+    // The other steps are credited exactly as snc credits them.
+    const withoutAnswer = bridgeSteps().slice(0, 2)
+    expect(await sncStop({ steps: withoutAnswer, score: tableScorer(bridgeTable).score, seed: 3 })).toEqual(await snc({ steps: withoutAnswer, score: tableScorer(bridgeTable).score, seed: 3 }))
+    expect(creditScheme('snc-stop')).toBe(sncStop)
   })
 
   it('gives a chosen item without a preview no frontier credit', async () => {

@@ -22,6 +22,7 @@ const num = (v: number | null, digits = 3): string => (v === null ? '–' : v.to
 /** The one-line verdict the CLI prints and the report heads each claim with; `no evidence` gives its reason instead of an effect. */
 export function verdictLine(c: ClaimResult): string {
   if (c.verdict === 'no evidence') return `claim ${c.number} ${c.name}: no evidence (${c.reason})`
+  if (c.exact) return `claim ${c.number} ${c.name}: ${c.verdict} (${c.reason}) effect ${num(c.effect.mean)}`
   return `claim ${c.number} ${c.name}: ${c.verdict} effect ${num(c.effect.mean)} CI [${num(c.effect.lower)}, ${num(c.effect.upper)}]`
 }
 
@@ -35,7 +36,7 @@ export function findingsReport(raw: SQLite.Database, detail: FindingsDetail): Re
     '',
     `Budget **${detail.config.budget}**, question set ${detail.config.questionSetId}, finished ${detail.finishedAt ?? '–'}.`,
     `Ran on: app ${detail.ranOn?.appVersion ?? '–'}, corpus signature \`${detail.ranOn?.corpusSignature ?? '–'}\`, models: ${detail.ranOn?.models.length ? detail.ranOn.models.map((m) => `\`${m}\``).join(', ') : 'none (head policy, lexical answerer)'}.`,
-    `Effects: treatment minus reference, mean over held-out questions (seeds averaged within a question) with a ${detail.results.bootstrap.confidence * 100}% paired percentile bootstrap CI (${detail.results.bootstrap.resamples} resamples, seed ${detail.results.bootstrap.seed}). Verdict: reproduced when the CI excludes zero in the paper's direction, contradicted when it excludes zero the other way, otherwise inconclusive; **no evidence** (with its reason) where the data cannot carry a verdict: fewer than ${MIN_QUESTIONS} paired questions, an arm with the same value on every question, a collapsed policy (every held-out episode after one turn, or one constant evidence or tool count), a training diagnostic the claim needs that did not move, or a CI of zero width.`,
+    `Effects: treatment minus reference, mean over held-out questions (seeds averaged within a question) with a ${detail.results.bootstrap.confidence * 100}% paired percentile bootstrap CI (${detail.results.bootstrap.resamples} resamples, seed ${detail.results.bootstrap.seed}). Verdict: reproduced when the CI excludes zero in the paper's direction, contradicted when it excludes zero the other way, otherwise inconclusive; **no evidence** (with its reason) where the data cannot carry a verdict: fewer than ${MIN_QUESTIONS} paired questions, an arm with the same value on every question, a collapsed policy (every held-out episode after one turn, or one constant evidence or tool count), a training diagnostic the claim needs that did not move, or a CI of zero width. A **complete** effect (every paired question differs, all in one direction, so the bootstrap has nothing to resample) is decided by the paired exact sign test instead, printed with its two-sided p-value.`,
     '',
     '```',
     ...detail.results.claims.map(verdictLine),

@@ -58,7 +58,7 @@ export async function runFindings(raw: SQLite.Database, id: number, deps: Findin
         const c = claim(name)
         const { compared, ...measured } = c.evaluate({ raw, plan, results: ablation.results })
         const arms = compared.map((a) => armEvidence(raw, ablation.results!, a, c.preconditions))
-        const { verdict, reason } = judge(measured.effect, arms, c.preconditions, measured.metric, c.expected)
+        const { verdict, reason, exact } = judge(measured.effect, arms, c.preconditions, measured.metric, c.expected)
         const failed = ablation.results.rows.filter((r) => r.error !== null).map((r) => `row "${r.label}" failed: ${r.error}`)
         claims.push({
           number: c.number,
@@ -69,6 +69,7 @@ export async function runFindings(raw: SQLite.Database, id: number, deps: Findin
           ...measured,
           verdict,
           reason,
+          exact: exact ?? null,
           questions: plan.heldOut.limit,
           seeds: plan.seeds.length,
           seconds: e.seconds,

@@ -5,6 +5,11 @@
  * non-zero width. Where one fails the verdict is `no evidence` with its reason. Otherwise from the paired
  * effect: reproduced when the 95% CI excludes zero in the direction the paper predicts, contradicted when
  * it excludes zero the other way, inconclusive otherwise.
+ *
+ * A complete effect (every paired question differs, all in one direction: e.g. one arm uses 1 tool on every
+ * question and the other 3) leaves the bootstrap nothing to resample: an arm without variance, a CI of zero
+ * width. It is decided by the paired exact sign test instead (two-sided p under "either direction is equally
+ * likely" of the per-question differences), named "complete" with its p-value; equal arms stay `no evidence`.
  */
 import type { Verdict } from '../../../preload/contract'
 import { pairedDifference, questionMeans, type KeyedValues } from '../ablation/paired'
@@ -28,7 +33,15 @@ export interface Effect {
   count: number
 }
 
-export type VerdictOf = { verdict: Verdict; reason: string }
+/** The paired exact sign test of a complete effect: questions compared, those in the paper's direction, two-sided p. */
+export interface ExactTest {
+  test: 'sign'
+  questions: number
+  agree: number
+  p: number
+}
+
+export type VerdictOf = { verdict: Verdict; reason: string; exact?: ExactTest }
 
 /** Held-out behaviour per episode a claim can require not to have collapsed. */
 export type Behaviour = 'turns' | 'evidence' | 'tools'
@@ -39,6 +52,8 @@ export interface Preconditions {
   collapse: Behaviour[]
   /** A training diagnostic (per step) that must move between the first and the last step in at least one compared arm; null where the claim needs none. */
   moves: { diagnostic: string; label: string } | null
+  /** The behaviour the effect itself measures: one arm constant in it is the effect, not a collapse, when the arms differ completely. */
+  measures?: Behaviour
 }
 
 /** One compared arm as the checker reads it. */
@@ -62,15 +77,19 @@ const COLLAPSE: Record<Behaviour, (xs: number[]) => string | null> = {
   tools: (xs) => (constant(xs) ? `every held-out episode used ${fmt(xs[0]!)} distinct tool${xs[0] === 1 ? '' : 's'}` : null),
 }
 
-/** The first precondition that fails, as its reason; null when the data can carry a verdict. */
-export function preconditionFailure(effect: Effect, arms: readonly ArmEvidence[], pre: Preconditions, metric: string): string | null {
+/**
+ * The first precondition that fails, as its reason; null when the data can carry a verdict. `exact`: the
+ * checks a complete effect still needs (no bootstrap: variance and CI width are not asked for, and the
+ * behaviour the effect measures is the effect).
+ */
+export function preconditionFailure(effect: Effect, arms: readonly ArmEvidence[], pre: Preconditions, metric: string, exact = false): string | null {
   if (effect.count < MIN_QUESTIONS) return `${effect.count} paired question${effect.count === 1 ? '' : 's'}, fewer than ${MIN_QUESTIONS} for an informative 95% CI`
-  for (const a of arms) {
+  for (const a of exact ? [] : arms) {
     const perQuestion = questionMeans(a.values, [...a.values.keys()])
     if (constant(perQuestion)) return `no variance: every question has ${metric} ${fmt(perQuestion[0]!)} in "${a.label}"`
   }
   for (const a of arms) {
-    for (const b of pre.collapse) {
+    for (const b of pre.collapse.filter((x) => !(exact && x === pre.measures))) {
       const collapsed = COLLAPSE[b](a.behaviour[b] ?? [])
       if (collapsed) return `policy collapsed in "${a.label}": ${collapsed}`
     }
@@ -80,14 +99,66 @@ export function preconditionFailure(effect: Effect, arms: readonly ArmEvidence[]
     if (arms.some((a) => a.trend.length < 2)) return `${label} recorded at fewer than 2 training steps: training cannot have moved it`
     if (arms.every((a) => Math.abs(a.trend[a.trend.length - 1]! - a.trend[0]!) <= FLAT)) return `${label} did not move over training in any arm (${arms.map((a) => `"${a.label}" ${fmt(a.trend[0]!)}`).join(', ')} at the first and last step)`
   }
-  if (effect.lower !== null && effect.upper !== null && Math.abs(effect.upper - effect.lower) <= FLAT) return `the 95% CI has zero width (every paired difference is ${fmt(effect.lower)})`
+  if (!exact && effect.lower !== null && effect.upper !== null && Math.abs(effect.upper - effect.lower) <= FLAT) return `the 95% CI has zero width (every paired difference is ${fmt(effect.lower)})`
   return null
 }
 
-/** The claim's verdict: `no evidence` where a precondition fails, else the one its paired CI gives. */
+/**
+ * The claim's verdict from its two compared arms (reference, treatment): the one its paired CI gives; where the
+ * bootstrap cannot judge but the effect is complete, the exact sign test's; else `no evidence` with the reason.
+ */
 export function judge(effect: Effect, arms: readonly ArmEvidence[], pre: Preconditions, metric: string, expected: 'positive' | 'negative'): VerdictOf {
   const failure = preconditionFailure(effect, arms, pre, metric)
-  return failure ? { verdict: 'no evidence', reason: failure } : verdictOf(effect, expected)
+  if (!failure) return verdictOf(effect, expected)
+  const [reference, treatment] = arms
+  const tested = reference && treatment ? signTest(reference.values, treatment.values, expected) : null
+  if (tested && tested.ties === 0 && isComplete(tested) && !preconditionFailure(effect, arms, pre, metric, true)) {
+    const { ties: _ties, ...exact } = tested
+    return completeVerdict(exact)
+  }
+  return { verdict: 'no evidence', reason: failure }
+}
+
+/** Every paired question differs (the caller checks there is no tie), all in one direction, and the sign test rejects "no effect" at the CI's level. */
+const isComplete = (t: ExactTest): boolean => t.questions >= MIN_QUESTIONS && (t.agree === 0 || t.agree === t.questions) && t.p < 1 - BOOTSTRAP.confidence
+
+const pValue = (p: number): string => (p < 1e-4 ? p.toExponential(1) : p.toPrecision(2))
+
+export function completeVerdict(t: ExactTest): VerdictOf {
+  const agrees = t.agree === t.questions
+  const n = `${agrees ? t.agree : t.questions - t.agree} of ${t.questions} paired questions`
+  return agrees
+    ? { verdict: 'reproduced', reason: `complete effect: ${n} differ in the paper's direction (exact sign test, two-sided p = ${pValue(t.p)})`, exact: t }
+    : { verdict: 'contradicted', reason: `complete effect: ${n} differ against the paper's direction (exact sign test, two-sided p = ${pValue(t.p)})`, exact: t }
+}
+
+/**
+ * The paired exact sign test on per-question differences (treatment minus reference, seeds averaged within a
+ * question, on the keys both have): questions with a difference, those in the expected direction, and the
+ * two-sided p of so lopsided a split when either sign is equally likely. Ties (no difference) count for
+ * neither side and leave the test; a complete effect has none.
+ */
+export function signTest(reference: KeyedValues, treatment: KeyedValues, expected: 'positive' | 'negative'): ExactTest & { ties: number } {
+  const keys = [...reference.keys()].filter((k) => treatment.has(k))
+  const differences = new Map<string, number | null>()
+  for (const k of keys) {
+    const r = reference.get(k)
+    const t = treatment.get(k)
+    differences.set(k, r === null || r === undefined || t === null || t === undefined ? null : t - r)
+  }
+  const perQuestion = questionMeans(differences, [...differences.keys()])
+  const signed = perQuestion.filter((d) => Math.abs(d) > FLAT)
+  const agree = signed.filter((d) => (expected === 'positive' ? d > 0 : d < 0)).length
+  const n = signed.length
+  const k = Math.min(agree, n - agree)
+  // P(X <= k) for X ~ Binomial(n, 1/2), summed in log space (n can be in the hundreds).
+  let tail = 0
+  let logC = 0
+  for (let i = 0; i <= k; i++) {
+    if (i > 0) logC += Math.log(n - i + 1) - Math.log(i)
+    tail += Math.exp(logC - n * Math.LN2)
+  }
+  return { test: 'sign', questions: n, agree, p: n === 0 ? 1 : Math.min(1, 2 * tail), ties: perQuestion.length - n }
 }
 
 export function verdictOf(effect: Effect, expected: 'positive' | 'negative'): VerdictOf {

@@ -13,7 +13,7 @@ import { losses } from '../../rl/losses'
 import { REWARD_PRESETS, rewardTerms } from '../../rl/reward-schemes'
 import { PUBLISHED_HARNESS1_WEIGHTS } from '../../rl/rewards'
 import { HARNESS1_WEIGHT_FIELDS, TRAINING_METRICS } from './descriptions'
-import { trainingDefaultsFor } from './resolve-config'
+import { defaultWarmStartFor, trainingDefaultsFor } from './resolve-config'
 
 const words = (d: { name: string; label: string; description: string }) => ({ name: d.name, label: d.label, description: d.description })
 
@@ -59,6 +59,7 @@ export function trainingCatalog(): TrainingCatalog {
       actionKind: e.actionKind,
       protocol: e.protocol,
       headDriven: HEAD_PROTOCOLS.includes(e.protocol),
+      warmStart: HEAD_PROTOCOLS.includes(e.protocol) ? defaultWarmStartFor(e.name) : null,
     })),
     headProtocols: [...HEAD_PROTOCOLS],
     metrics: TRAINING_METRICS(),

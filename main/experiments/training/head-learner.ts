@@ -12,6 +12,7 @@ import { policySide } from '../../policy/protocols'
 import { trainOnBatch, updateConfigOf, type TrainConfig } from '../../rl/trainer'
 import type { Learner } from './learner'
 import type { TrainingCheckpoint } from './store'
+import { warmStartHead, type WarmStartReport, type WarmStartSetup } from './warm-start'
 
 /** The frozen LLM that scores the menu ids (a prior is refused for protocols without a menu: resolve-config.ts). */
 async function loadPrior(protocol: Protocol, modelPath: string, llm: LlmHome | undefined): Promise<{ policy: MenuLlmPolicy; provider: PriorProvider }> {
@@ -21,19 +22,33 @@ async function loadPrior(protocol: Protocol, modelPath: string, llm: LlmHome | u
 
 const kept = async (): Promise<void> => {}
 
-export async function createHeadLearner(config: TrainConfig, protocol: Protocol, checkpoint: TrainingCheckpoint | null, llm?: LlmHome): Promise<Learner> {
+/** What the warm start needs from the run beyond the head (the environment, the train questions, progress and cancel). */
+export type HeadWarmStartDeps = Omit<WarmStartSetup, 'config' | 'head' | 'builder' | 'prior'>
+
+/**
+ * A new run with config.warmStart first fits the head to its teacher (warm-start.ts); the report goes into
+ * step 0's diagnostics (`warmStart`). A resumed run continues from its checkpoint, which holds the fitted head.
+ */
+export async function createHeadLearner(config: TrainConfig, protocol: Protocol, checkpoint: TrainingCheckpoint | null, llm?: LlmHome, warm?: HeadWarmStartDeps): Promise<Learner> {
   const builder = candidateBuilder(protocol)
   const head = checkpoint ? restoreHead(checkpoint.head) : createHead(config.head.arch, { inputDim: headInputDim(protocol), hidden: config.head.hidden, seed: config.seed, temperature: config.temperature })
-  const adam = checkpoint ? Adam.restore(checkpoint.adam) : new Adam(head.size, { lr: config.learningRate })
+  // After a warm start RL steps at its own (smaller) rate: see HeadWarmStartSchema.rlLearningRate.
+  const adam = checkpoint ? Adam.restore(checkpoint.adam) : new Adam(head.size, { lr: config.warmStart ? config.warmStart.rlLearningRate : config.learningRate })
   // The frozen LLM (on the GPU when there is one) scores every menu id; only beta and the head train.
   const prior = config.prior ? await loadPrior(protocol, config.prior.modelPath, llm) : null
   const priorOption = prior ? { prior: prior.provider } : {}
+  let warmStart: WarmStartReport | null = null
+  if (!checkpoint && config.warmStart) {
+    if (!warm) throw new Error('A warm start needs the run\'s environment and train questions')
+    warmStart = await warmStartHead({ ...warm, config, head, builder, ...(prior ? { prior: prior.provider } : {}) })
+  }
+  let reported = false
   return {
     rolloutPolicy: async () => ({ policy: new HeadPolicy(head, builder, { mode: 'sample', temperature: config.temperature, ...priorOption }), dispose: kept }),
     evalPolicy: async () => ({ policy: new HeadPolicy(head, builder, { mode: 'greedy', ...priorOption }), dispose: kept }),
     update: async (step, groups) => {
       const result = trainOnBatch(head, adam, groups.map((g) => g.map((x) => x.rollout)), updateConfigOf(config))
-      return {
+      const update = {
         diagnostics: {
           ...result.diagnostics,
           loss: result.update.loss,
@@ -42,10 +57,13 @@ export async function createHeadLearner(config: TrainConfig, protocol: Protocol,
           clippedFraction: result.update.clippedFraction,
           keptGroups: result.kept.length,
           creditScale: result.creditScale,
+          ...(warmStart && !reported ? { warmStart } : {}),
         },
         stepAdvantages: result.stepAdvantages,
         checkpoint: { step, head: head.checkpoint(), adam: adam.state() },
       }
+      reported = true
+      return update
     },
     dispose: async () => {
       await prior?.policy.dispose()

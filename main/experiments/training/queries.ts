@@ -10,6 +10,7 @@ import type { z } from 'zod'
 import {
   ApiError,
   TrainingRunConfig,
+  WarmStartReportSchema,
   type TrainConfig,
   type TrainingRunDetail,
   type TrainingRunSummary,
@@ -163,6 +164,12 @@ export function listTrainingRuns(raw: SQLite.Database, jobOf: JobLookup = () => 
   return trainRuns(raw).all().map((r) => summarise(raw, r, jobOf))
 }
 
+/** A stored warm-start report, or null (none, or one this version cannot read). */
+const warmStartOf = (x: unknown): TrainStepDiagnostics['warmStart'] => {
+  const parsed = WarmStartReportSchema.safeParse(x)
+  return parsed.success ? parsed.data : null
+}
+
 function stepRows(raw: SQLite.Database, runId: number): { steps: TrainStepDiagnostics[]; perQuestion: Map<number, PerQuestion> } {
   const rows = stepDiagnostics(raw).all({ run: runId })
   const rollouts = new Map(rolloutsPerStep(raw).all({ run: runId }).map((x) => [x.step, x.n]))
@@ -201,6 +208,7 @@ function stepRows(raw: SQLite.Database, runId: number): { steps: TrainStepDiagno
       secondsPerUpdate: numOrNull(d.secondsPerUpdate),
       learningRate: d.secondsPerUpdate === undefined ? null : numOrNull(d.learningRate),
       stepScale: numOrNull(d.stepScale),
+      warmStart: warmStartOf(d.warmStart),
     }
   })
   return { steps, perQuestion }

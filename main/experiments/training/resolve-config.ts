@@ -9,7 +9,7 @@
  */
 import { existsSync } from 'node:fs'
 import type SQLite from 'better-sqlite3'
-import { creditFits, defaultReward, protocolTrainingDefaults, rewardFamilyOf, TrainConfigRequestSchema, type SavedTrainConfig, type TrainConfig, type TrainConfigRequest, type TrainConfigRequestInput, type ProtocolTrainingDefaults, PROTOCOL_NAMES } from '../../../preload/contract'
+import { creditFits, defaultReward, HeadWarmStartSchema, protocolTrainingDefaults, rewardFamilyOf, TrainConfigRequestSchema, type SavedTrainConfig, type TrainConfig, type TrainConfigRequest, type TrainConfigRequestInput, type ProtocolTrainingDefaults, PROTOCOL_NAMES } from '../../../preload/contract'
 import { createEnvironment, environmentContext, environmentFactory, protocolDeclaration } from '../../harness'
 import { candidateBuilder } from '../../policy/protocols'
 import { createScriptedPolicy } from '../../policy/scripted'
@@ -62,6 +62,11 @@ export function checkTrainChoices(raw: SQLite.Database, config: SavedTrainConfig
     // createScriptedPolicy names the policies that speak the protocol when this one does not.
     if (config.gguf?.teacher) createScriptedPolicy(config.gguf.teacher, factory.protocol)
   })
+  check('Warm start', () => {
+    if (!config.warmStart) return
+    if (config.gguf) throw new Error('The warm start is the head\'s; a GGUF run imitates a teacher through its own "teacher" option')
+    createScriptedPolicy(config.warmStart.teacher, factory.protocol)
+  })
 }
 
 /**
@@ -79,7 +84,9 @@ export function resolveParsedTrainConfig(raw: SQLite.Database, request: TrainCon
   const gold = splitGoldProfile(raw, request.train)
   const reward = request.reward ?? (gold.questions > 0 ? structuredClone(defaultRewardPreset(gold, family).config) : defaultReward())
   const credit = request.credit ?? { scheme: defaults.credit, lambda: defaults.lambda }
-  const config: TrainConfig = { ...request, reward, credit, estimator: request.estimator ?? defaults.estimator }
+  // Left out, the head's warm start is the protocol's (a GGUF run warm-starts through gguf.teacher instead).
+  const warmStart = request.warmStart !== undefined ? request.warmStart : request.gguf ? null : defaultWarmStartFor(request.environment)
+  const config: TrainConfig = { ...request, reward, credit, estimator: request.estimator ?? defaults.estimator, warmStart }
   if (gold.questions > 0) checkRewardFits(config.reward, gold, describeRange('train', config.train), family)
   checkTrainChoices(raw, config)
   if (config.gguf && !existsSync(config.gguf.modelPath)) throw new Error(`No GGUF model file at ${config.gguf.modelPath}`)
@@ -99,6 +106,12 @@ export function trainingDefaultsFor(environment: string): ProtocolTrainingDefaul
     // An unknown environment: checkTrainChoices names it; until then the choices of the first protocol stand in.
     return protocolTrainingDefaults(PROTOCOL_NAMES[0])
   }
+}
+
+/** The environment's default warm start of the head: its protocol's teacher with the schema's options, or null. */
+export function defaultWarmStartFor(environment: string): TrainConfig['warmStart'] {
+  const teacher = trainingDefaultsFor(environment).warmStartTeacher
+  return teacher ? HeadWarmStartSchema.parse({ teacher }) : null
 }
 
 /** Parses a training config built in code (an ablation cell, a test, a bench) and resolves it as above. */

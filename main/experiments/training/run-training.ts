@@ -103,7 +103,7 @@ export async function runResolvedTraining(raw: SQLite.Database, config: TrainCon
   try {
     learner = config.gguf
       ? await createGgufLearner({ raw, config, runId: id, checkpoint, deps, heldOutPass: async (policy, onTrajectory) => void (await evaluatePolicy(evalEnv, policy, heldOut, deps.answerer, evidence, config.seed, onTrajectory)) })
-      : await createHeadLearner(config, factory.protocol, checkpoint, deps.llm)
+      : await createHeadLearner(config, factory.protocol, checkpoint, deps.llm, { raw, env, train, progress: deps.progress, throwIfCancelled: deps.throwIfCancelled })
     const evaluate = async (l: Learner): Promise<HeldOutResult> => {
       const phase = await l.evalPolicy()
       heldOutGuards = { episodes: 0, steps: 0 }

@@ -13,6 +13,44 @@ export interface TokenCounter {
 
 export const CL100K_COUNTER: TokenCounter = { name: CHUNK_TOKENIZER, count: countTokens }
 
+/** Sections are joined with this in a rendering. */
+export const SECTION_SEPARATOR = '\n\n'
+
+/** Counts sections as they are joined (`SECTION_SEPARATOR` between them): the count of the joined text. */
+export type JoinedCounter = (sections: readonly string[]) => number
+
+/** Most section counts remembered per environment (a rendering has at most ten sections per degradation level). */
+const MEMO = 512
+
+/**
+ * The count of sections joined by the separator. For cl100k it is the sum of each section-with-separator's
+ * count (and the last section's): cl100k splits text into pre-tokens before merging, and a separator of
+ * newlines always ends the pre-token it is in (after a letter or digit it is a pre-token of its own; after
+ * punctuation or spaces it closes theirs) as long as the next section starts with neither whitespace nor
+ * nothing (else the joined text is counted), so no token spans two sections. Those counts are remembered:
+ * across degradation levels and turns most sections repeat, and counting was most of a Harness-1 step
+ * (docs/snc-investigation.md). Any other tokenizer counts the joined text (its pre-tokenizer may differ).
+ * test/unit/harness1-token-count.test.ts checks the sum against the joined count on real renderings.
+ */
+export function joinedCounter(counter: TokenCounter): JoinedCounter {
+  if (counter !== CL100K_COUNTER) return (sections) => counter.count(sections.join(SECTION_SEPARATOR))
+  const memo = new Map<string, number>()
+  const count = (text: string): number => {
+    let n = memo.get(text)
+    if (n === undefined) {
+      n = counter.count(text)
+      if (memo.size >= MEMO) memo.delete(memo.keys().next().value!)
+      memo.set(text, n)
+    }
+    return n
+  }
+  return (sections) => {
+    // A section after the first that is empty or starts with whitespace would join the separator's pre-token.
+    if (sections.some((s, i) => i > 0 && (s === '' || /^\s/u.test(s)))) return counter.count(sections.join(SECTION_SEPARATOR))
+    return sections.reduce((sum, s, i) => sum + count(i < sections.length - 1 ? s + SECTION_SEPARATOR : s), 0)
+  }
+}
+
 export interface BudgetWarning {
   /** The threshold crossed, in percent: 60, 75 or 90. */
   level: 60 | 75 | 90

@@ -6,7 +6,7 @@
  */
 import type { SearchMode } from '../../retrieval'
 import { envCorpus, type Action, type ActionSpace, type EnvContext, type EnvQuestion, type Environment, type EpisodeOutcome, type Observation, type Preview, type StepResult, type ToolSchema } from '../types'
-import { budgetWarning, CL100K_COUNTER, type TokenCounter } from './budget'
+import { budgetWarning, CL100K_COUNTER, joinedCounter, type JoinedCounter, type TokenCounter } from './budget'
 import { parseStatefulConfig, type StatefulConfig } from './config'
 import { docId, parseDocId } from './doc-ids'
 import { Episode } from './episode'
@@ -36,6 +36,8 @@ export type StatefulContext = EnvContext & StatefulHooks
 export class StatefulEnvironment implements Environment<StatefulSnapshot> {
   readonly config: StatefulConfig
   private readonly counter: TokenCounter
+  /** Counts renderings section by section, remembering each section's count across levels and turns. */
+  private readonly joined: JoinedCounter
   private readonly checker: ClaimChecker | null
   private readonly store: ChunkStore
   private readonly hasher: MinHasher
@@ -51,6 +53,7 @@ export class StatefulEnvironment implements Environment<StatefulSnapshot> {
   ) {
     this.config = parseStatefulConfig(config)
     this.counter = ctx.tokenCounter ?? CL100K_COUNTER
+    this.joined = joinedCounter(this.counter)
     this.checker = ctx.claimChecker ?? null
     this.store = new ChunkStore(envCorpus(ctx), ctx.retriever)
     this.hasher = new MinHasher({ permutations: this.config.minhashPermutations, shingle: this.config.minhashShingle, seed: this.config.minhashSeed })
@@ -237,7 +240,7 @@ export class StatefulEnvironment implements Environment<StatefulSnapshot> {
     let rendered: RenderResult
     let overflow = false
     if (cfg.transcript) {
-      const r = renderTranscript(ep.question.question, ep.transcript, cfg.budgetMarkers, cfg.contextTokens, this.counter)
+      const r = renderTranscript(ep.question.question, ep.transcript, cfg.budgetMarkers, cfg.contextTokens, this.counter, this.joined)
       rendered = r
       overflow = r.overflow
     } else {
@@ -256,7 +259,7 @@ export class StatefulEnvironment implements Environment<StatefulSnapshot> {
         history,
         markers: cfg.budgetMarkers,
       }
-      rendered = renderWorkingMemory(view, cfg.contextTokens, this.counter, { poolShown: cfg.poolShown, historyTurns: cfg.historyTurns })
+      rendered = renderWorkingMemory(view, cfg.contextTokens, this.counter, { poolShown: cfg.poolShown, historyTurns: cfg.historyTurns }, this.joined)
     }
     const budget: BudgetView = {
       used: rendered.tokens,
@@ -268,7 +271,8 @@ export class StatefulEnvironment implements Environment<StatefulSnapshot> {
       levelName: rendered.levelName,
     }
     const mode = cfg.transcript ? 'transcript' : 'stateful'
-    const common = { question: ep.question.question, turn: ep.turn, maxTurns: cfg.maxTurns, done: ep.done, endReason: ep.endReason, tools, lastResult, budget }
+    // The policy sees its context budget only through the markers: with them off it is not told (the snapshot keeps the count).
+    const common = { question: ep.question.question, turn: ep.turn, maxTurns: cfg.maxTurns, done: ep.done, endReason: ep.endReason, tools, lastResult, budget: cfg.budgetMarkers ? budget : null }
     const data: StatefulObservationData = cfg.transcript
       ? { mode, ...common }
       : { mode, ...common, curated, curatedByTag, pool, evidenceGraph: graph, verifications, history }

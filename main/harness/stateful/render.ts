@@ -4,7 +4,7 @@
  * state only) and, as the last resort, truncates by tokens: the result never exceeds the limit.
  * Output is a list of named sections so replays and ablation tests can diff section by section.
  */
-import { budgetMarker, budgetWarning, truncateToTokens, type BudgetWarning, type TokenCounter } from './budget'
+import { budgetMarker, budgetWarning, joinedCounter, SECTION_SEPARATOR, truncateToTokens, type BudgetWarning, type JoinedCounter, type TokenCounter } from './budget'
 import { IMPORTANCE_TAGS } from './curated-set'
 import type { EvidenceGraphView } from './evidence-graph'
 import type { CuratedView, PoolEntry, SearchRecord, VerificationRecord } from './memory'
@@ -104,15 +104,16 @@ function steps(limits: RenderLimits): Step[] {
   ]
 }
 
-export function renderWorkingMemory(view: RenderView, limit: number, counter: TokenCounter, limits: RenderLimits): RenderResult {
+/** `joined` counts joined sections (budget.ts joinedCounter; an environment keeps one so section counts are remembered). */
+export function renderWorkingMemory(view: RenderView, limit: number, counter: TokenCounter, limits: RenderLimits, joined: JoinedCounter = joinedCounter(counter)): RenderResult {
   const all = steps(limits)
   for (const [level, step] of all.entries()) {
     const body = bodySections(view, step)
-    const fitted = withMarker(body, view.markers, limit, counter)
+    const fitted = withMarker(body, view.markers, limit, joined)
     if (fitted.tokens <= limit) return { ...fitted, limit, tokenizer: counter.name, level, levelName: step.name }
   }
   // Last resort: the state-only rendering cut to the limit by tokens.
-  const last = withMarker(bodySections(view, all[all.length - 1]!), view.markers, limit, counter)
+  const last = withMarker(bodySections(view, all[all.length - 1]!), view.markers, limit, joined)
   const text = truncateToTokens(last.text, limit, counter)
   const tokens = counter.count(text)
   return {
@@ -132,24 +133,21 @@ export function withMarker(
   body: RenderedSection[],
   markers: boolean,
   limit: number,
-  counter: TokenCounter,
+  joined: JoinedCounter,
 ): { text: string; tokens: number; sections: RenderedSection[]; warning: BudgetWarning | null } {
-  const join = (sections: RenderedSection[]) => sections.map((s) => s.text).join('\n\n')
-  if (!markers) {
-    const text = join(body)
-    return { text, tokens: counter.count(text), sections: body, warning: null }
-  }
+  const texts = (sections: RenderedSection[]) => sections.map((s) => s.text)
+  if (!markers) return { text: texts(body).join(SECTION_SEPARATOR), tokens: joined(texts(body)), sections: body, warning: null }
   // The marker's own digits change the count; a few rounds reach the fixed point (or the count is
   // within a token of it, which the final recount reports honestly).
-  let used = counter.count(join(body))
+  let used = joined(texts(body))
   let sections = body
   let text = ''
   // The count of the text returned: the last round counted exactly that text (no recount: counting is most of a step's time).
   let tokens = used
   for (let round = 0; round < 4; round++) {
     sections = [...body, { name: 'budget', text: budgetMarker(used, limit) }]
-    text = join(sections)
-    tokens = counter.count(text)
+    text = texts(sections).join(SECTION_SEPARATOR)
+    tokens = joined(texts(sections))
     if (tokens === used) break
     used = tokens
   }

@@ -35,7 +35,8 @@ export interface StatefulObservationData {
   endReason: string | null
   tools: string[]
   lastResult: LastResultView | null
-  budget: BudgetView
+  /** The context budget, shown with the budget markers; null with them off (the policy is not told). */
+  budget: BudgetView | null
   curated?: CuratedView[]
   /** Curated ids by tag, strongest first ("untagged" when tags are off). */
   curatedByTag?: Record<ImportanceTag | 'untagged', string[]>

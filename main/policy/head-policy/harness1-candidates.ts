@@ -273,7 +273,7 @@ function buildCandidates(memory: EpisodeMemory, data: StatefulObservationData, a
   const curated = memory.curated(data)
   const used = memory.used(data)
   const toolsUsed = [...used].filter((t) => t !== 'end_search').length
-  const budget = Number.isFinite(data.budget?.fraction) ? data.budget.fraction : 0
+  const budget = data.budget && Number.isFinite(data.budget.fraction) ? data.budget.fraction : 0
   const docs = [...memory.docs.values()]
   const common = (t: Tool) => ({ uses: memory.useCount(t, used), toolsUsed, budget })
 

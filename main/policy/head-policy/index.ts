@@ -1,3 +1,4 @@
+export { TeacherRecorder, sameAction, type ImitationSample } from './teacher-recorder'
 export { HeadPolicy, type HeadDecisionRecord, type HeadPolicyOptions, type PriorProvider } from './head-policy'
 export { HEAD_PROTOCOLS, candidateBuilder, headInputDim } from '../protocols'
 export { MENU_LAYOUT, SEARCH_LAYOUT, QUERY_CANDIDATES, queryCandidates } from './sentence-candidates'

@@ -10,6 +10,7 @@ export { infoGain, infoGainDeclaration } from './info-gain'
 export { outcomeCredit, outcomeDeclaration } from './outcome'
 export { creditNames, creditScheme, creditSchemes } from './registry'
 export { snc, sncDeclaration } from './snc'
+export { sncStop, sncStopDeclaration } from './snc-stop'
 export {
   COMMIT_TYPES,
   SURFACE_TYPES,

@@ -4,3 +4,4 @@ export { stepDiagnostics, type RolloutSummary, type StepDiagnostics } from './di
 export { policyUpdate, type TrainingSample, type UpdateStats } from './update'
 export { tokenBatch, type TokenBatch, type TokenDecision, type TokenRollout, type WeightedSequence } from './token-batch'
 export { imitationBatch } from './imitation-batch'
+export { imitate, imitationFit, type ImitationOptions, type ImitationStats } from './imitation'

@@ -18,8 +18,21 @@ export const NO_DIVERSITY = 'no tool-diversity reward'
 
 const reward = (harness1Weights: Record<string, number>) => ({ weights: { harness1: 1 }, normalisation: 'official' as const, harness1Weights })
 
+/**
+ * The Harness-1 limits every arm runs at: a 6-document curated set and a 2,500-token context (published: 30
+ * and 8,192). At the published limits no demo-world episode fills the set or reaches a budget warning (at most
+ * 10 documents curated and 32 % of the context over 40 episodes: scripts/explore/h1-limits.ts), so the
+ * importance tags (they decide evictions from a full set) and the budget markers could change nothing and
+ * claim 4's all-off arm differed from the full harness only by the other switches.
+ * test/unit/harness1-switch-trajectories.test.ts: at these limits every switch changes what a fixed scripted
+ * policy does.
+ */
+export const CLAIM_LIMITS = { curatedCap: 6, contextTokens: 2500 } as const
+
+export const LIMITS_DEPARTURE = `Harness-1 at a ${CLAIM_LIMITS.curatedCap}-document curated set and a ${CLAIM_LIMITS.contextTokens.toLocaleString('en')}-token context (published 30 and 8,192), so that importance tags and budget markers can act within an episode; near-duplicate suppression acts only where the corpus has near-duplicates (the demo world has none)`
+
 export const harness1Experiment = (plan: PlanContext): ExperimentPlan => {
-  const base = trainedBase(plan, 'stateful')
+  const base = { ...trainedBase(plan, 'stateful'), envConfig: { ...CLAIM_LIMITS } }
   const rows: AblationRowInput[] = [
     ...(plan.budget.singleMechanisms ? SINGLES.map((preset) => ({ label: preset, group: 'mechanism', preset, training: {} })) : []),
     { label: ALL_OFF, group: 'mechanism', preset: 'all-off', training: {} },

@@ -3,7 +3,7 @@
  * trained policy, all off lowers it most; the scripted tool policy is a reference row.
  */
 import { BASE } from './base'
-import { ALL_OFF, harness1Experiment, NO_DIVERSITY } from './harness-1'
+import { ALL_OFF, harness1Experiment, LIMITS_DEPARTURE, NO_DIVERSITY } from './harness-1'
 import { armTable, metricValues, numberAt, row, stepLine } from '../measure'
 import { pairedEffect } from '../verdict'
 import type { ClaimDeclaration } from './types'
@@ -35,6 +35,7 @@ export const harness1Mechanisms: ClaimDeclaration = {
       series: [{ title: 'Training reward', x: 'training step', y: 'reward', lines: mine.filter((r) => r.kind === 'train').map((r) => stepLine(raw, r, r.label === BASE ? 'full harness' : r.label, numberAt('reward'))) }],
       departures: [
         'recall: curated paragraph recall (the paper reports final answer recall)',
+        LIMITS_DEPARTURE,
         ...(plan.budget.singleMechanisms ? [] : ['only all-off is trained beside the full harness; the eight single switches (8 more Harness-1 training runs per seed) run with --single-mechanisms']),
       ],
     }

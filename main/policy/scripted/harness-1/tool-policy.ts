@@ -11,7 +11,10 @@
  *   8. review_docs on the top curated documents;
  *   9. end_search.
  * Steps whose tool the harness switched off are skipped. It keeps its own memory of results, so it
- * also runs on the transcript baseline, where the working memory is not rendered.
+ * also runs on the transcript baseline, where the working memory is not rendered. It heeds the budget
+ * markers' warnings when they are shown (at 75 % it skips the broad search and the review, at 90 % it
+ * ends the search), and when a full curated set refuses a document it removes its weakest one and
+ * curates the refused document again (with importance tags on, a higher tag evicts by itself).
  */
 import type { Policy, PolicyDecision } from '../../../harness'
 import type { Action, ActionSpace, EnvQuestion, Observation } from '../../../harness'
@@ -61,6 +64,11 @@ export class ScriptedToolPolicy implements Policy {
   private graphBridges: string[] = []
   /** Documents known after this act were found by the second hop. */
   private firstHopStep = 0
+  /** The budget markers' last warning level (60, 75, 90), or null: none shown (or the markers are off). */
+  private warning: number | null = null
+  /** Documents a full curated set refused at the last curate call, and those already retried. */
+  private refused: string[] = []
+  private retried = new Set<string>()
 
   constructor(private readonly options: ScriptedToolOptions = {}) {}
 
@@ -75,15 +83,23 @@ export class ScriptedToolPolicy implements Policy {
     this.secondHop = []
     this.firstHopStep = 0
     this.graphBridges = []
+    this.warning = null
+    this.refused = []
+    this.retried = new Set()
   }
 
   async act(observation: Observation, actions: ActionSpace): Promise<PolicyDecision> {
     this.steps++
     this.observe(observation)
     const available = new Set(actions.kind === 'tools' ? actions.tools.map((t) => t.name) : [])
+    const retry = this.retry()
+    if (retry) return { action: retry }
+    // "Finish now" at 90 %; at 75 % "stop broad searching" (the bridge search) and re-reading (the review).
+    if ((this.warning ?? 0) >= 90) this.next = PLAN.indexOf('end')
     while (this.next < PLAN.length) {
       const step = PLAN[this.next++]!
       if (!available.has(TOOL_OF[step])) continue
+      if ((this.warning ?? 0) >= 75 && (step === 'bridge_search' || step === 'review')) continue
       const action = this.plan(step)
       if (action) return { action }
     }
@@ -92,7 +108,8 @@ export class ScriptedToolPolicy implements Policy {
 
   private observe(o: Observation): void {
     const d = o.data as {
-      lastResult?: { tool: string | null; ok: boolean; items?: { id: string; title: string; text: string }[]; details?: { id: string; title: string; text: string }[] } | null
+      lastResult?: { tool: string | null; ok: boolean; text?: string; items?: { id: string; title: string; text: string }[]; details?: { id: string; title: string; text: string }[] } | null
+      budget?: { warning: number | null } | null
       pool?: { id: string; title: string; summary: string }[]
       curated?: { id: string; title: string; summary: string }[]
       evidenceGraph?: { bridges: { entity: string }[] } | null
@@ -108,6 +125,22 @@ export class ScriptedToolPolicy implements Policy {
     for (const c of d.curated ?? []) learn(c.id, c.title, c.summary)
     if (d.curated) this.curated = new Set(d.curated.map((c) => c.id))
     if (d.evidenceGraph) this.graphBridges = d.evidenceGraph.bridges.map((b) => b.entity)
+    this.warning = d.budget?.warning ?? null
+    // "Curated set is full (n/cap): D7 not added ...": the refused documents are not curated.
+    this.refused = d.lastResult?.tool === 'curate' && d.lastResult.ok ? [...(d.lastResult.text ?? '').matchAll(/(D\d+) not added/g)].map((m) => m[1]!) : []
+    for (const id of this.refused) this.curated.delete(id)
+  }
+
+  /** A document a full curated set refused, curated again in place of the weakest curated one (once per document). */
+  private retry(): Action | null {
+    const again = this.refused.filter((id) => !this.retried.has(id))
+    this.refused = []
+    const weakest = this.ranked().filter((r) => this.curated.has(r.id)).at(-1)
+    if (again.length === 0 || !weakest) return null
+    again.forEach((id) => this.retried.add(id))
+    this.curated.delete(weakest.id)
+    again.forEach((id) => this.curated.add(id))
+    return tool('curate', { add_ids: again, remove_ids: [weakest.id], importance: 'high' })
   }
 
   private plan(step: Step): Action | null {

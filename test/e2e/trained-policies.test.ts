@@ -78,7 +78,7 @@ describe.runIf(run)('trained policies evaluated and compared from the page at 14
   /** Launches the filled form and waits for the run to finish; resolves to its id. */
   const trainToEnd = async (name: string): Promise<string> => {
     await page.locator('[data-test=training-launcher] [data-test=train-start]').click()
-    const row = page.locator('[data-test=training-runs] tr').filter({ hasText: name })
+    const row = page.locator('[data-test=training-runs] tr[data-run]').filter({ hasText: name })
     await row.waitFor({ timeout: 600_000 })
     const id = (await row.getAttribute('data-run'))!
     await page.locator(`[data-test=training-run][data-run="${id}"][data-status=done], [data-test=training-run][data-run="${id}"][data-status=failed]`).waitFor({ timeout: 1_200_000 })

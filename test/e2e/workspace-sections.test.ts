@@ -164,7 +164,7 @@ describe.runIf(run)('workspace sections, jobs and charts at 1440 x 900 (browser 
     await page.locator('[data-test=chart-picker] summary').click()
 
     // Another run overlaid: its series are drawn dashed over this run's.
-    const other = await page.locator('[data-test=training-runs] tr').filter({ hasText: 'to cancel' }).getAttribute('data-run')
+    const other = await page.locator('[data-test=training-runs] tr[data-run]').filter({ hasText: 'to cancel' }).getAttribute('data-run')
     await page.selectOption('[data-test=chart-overlay]', other!)
     await page.locator('[data-test=chart-reward] g[data-overlay=true] circle').first().waitFor({ state: 'attached' })
     expect(await page.locator('[data-test=chart-reward] g[data-overlay=true] circle').count()).toBeGreaterThan(0)

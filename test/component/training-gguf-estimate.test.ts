@@ -33,14 +33,8 @@ describe('Training launcher: the expected run time of a GGUF run', () => {
     trainer = status.available ? '' : (status.reason ?? 'unavailable')
     if (!trainer) await backend.call('models.add', { path: model })
   }, 600_000)
-  afterAll(async () => {
-    await backend?.close()
-    tmp.cleanup()
-  })
-  afterEach(() => {
-    wrapper?.unmount()
-    wrapper = undefined
-  })
+  afterAll(() => backend?.close().finally(() => tmp.cleanup()))
+  afterEach(() => void wrapper?.unmount())
 
   const value = (w: VueWrapper, field: string) => Number((w.get(`[data-test=${field}]`).element as HTMLInputElement).value)
   const formShape = (w: VueWrapper): RunShape => ({

@@ -63,6 +63,13 @@ describe('Training launcher: the expected run time of a GGUF run', () => {
     // No model chosen yet: nothing to look up, and the GGUF shape is already the small one, not the head's 30 x 8 x 16.
     expect(w.get('[data-test=gguf-estimate]').text()).toContain('Choose a model')
     expect(formShape(w)).toMatchObject({ steps: SMALL_SHAPE.steps, groupSize: SMALL_SHAPE.groupSize, questionsPerStep: SMALL_SHAPE.questionsPerStep })
+    // Back to the head: its own shape (the Defaults') again.
+    const defaults = (await backend.call('training.catalog', {})).defaults
+    await w.get('[data-test=train-policy-kind]').setValue('head')
+    await settle(1)
+    expect(formShape(w)).toMatchObject({ steps: defaults.steps, groupSize: defaults.groupSize, questionsPerStep: defaults.questionsPerStep, evalInterval: defaults.evalInterval })
+    await w.get('[data-test=train-policy-kind]').setValue('gguf')
+    await settle(1)
     await w.get('[data-test=train-gguf-model]').setValue(model)
     await until(() => w.find('[data-test=gguf-no-rates]').exists(), 'the no-rates note')
     expect(w.get('[data-test=gguf-no-rates]').text()).toMatch(/No speed measured yet for this model, environment and context on this machine/)
@@ -93,7 +100,7 @@ describe('Training launcher: the expected run time of a GGUF run', () => {
     expect(measured?.runId).toBe(check.id)
     const rates = measured!.rates
     expect(w.get('[data-test=gguf-expected]').text()).toContain(`measured on run #${check.id}`)
-    const every = (await backend.call('training.catalog', {})).defaults.evalInterval
+    const every = defaults.evalInterval
     const fitted = fitRunShape(rates, 600, value(w, 'heldout-limit'), every)
     expect(formShape(w)).toEqual({ steps: fitted.steps, groupSize: fitted.groupSize, questionsPerStep: fitted.questionsPerStep, evalInterval: fitted.evalInterval, heldOutQuestions: fitted.heldOutQuestions })
     expect(duration(w)).toBe(formatDuration(expectedRunSeconds(rates, formShape(w))))

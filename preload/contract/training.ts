@@ -365,6 +365,8 @@ export const TrainStepDiagnostics = z.object({
   keptGroups: z.number(),
   creditScale: z.number(),
   seconds: z.number(),
+  /** The part of `seconds` the step's held-out pass took (null: no pass at this step, or not measured): the run page's time left splits it off. */
+  heldOutSeconds: z.number().nullable(),
   /** Held-out metric means of the greedy head, at evaluation steps (evaluated before the step's update). */
   heldOut: z.record(z.string(), z.number().nullable()).nullable(),
   rollouts: z.number(),

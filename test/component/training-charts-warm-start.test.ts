@@ -12,7 +12,7 @@ import TrainingCharts from '../../renderer/src/components/training/TrainingChart
 const step = (n: number): TrainStepDiagnostics => ({
   step: n, reward: 0.5, components: { 'sp.f1': 0.3, 'sp.allGold': 0.2 }, advantageMean: 0, advantageStd: 0, zeroAdvantageRate: 0, allCorrectRate: 0, allWrongRate: 0,
   equivalenceClasses: 1, spanningGroups: 0, queryDiversity: 1, actionMix: { search: 0.5, answer: 0.5 }, turns: 2, evidence: 1, loss: 3 - n, gradNorm: 1, entropy: 2,
-  clippedFraction: 0, keptGroups: 16, creditScale: 1, seconds: 60, heldOut: null, rollouts: 16, klToBase: 1 + n, klWarning: null, tokensTrained: 2000, secondsPerUpdate: 50,
+  clippedFraction: 0, keptGroups: 16, creditScale: 1, seconds: 60, heldOutSeconds: null, heldOut: null, rollouts: 16, klToBase: 1 + n, klWarning: null, tokensTrained: 2000, secondsPerUpdate: 50,
   learningRate: 0.003, stepScale: 1, warmStart: null,
 })
 

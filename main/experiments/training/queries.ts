@@ -200,6 +200,7 @@ function stepRows(raw: SQLite.Database, runId: number): { steps: TrainStepDiagno
       keptGroups: num(d.keptGroups),
       creditScale: num(d.creditScale),
       seconds: num(d.seconds),
+      heldOutSeconds: numOrNull(d.heldOutSeconds),
       heldOut,
       rollouts: rollouts.get(step) ?? 0,
       klToBase: numOrNull(d.klToBase),

@@ -183,14 +183,14 @@ export const useTrainingStore = defineStore('training', () => {
     return job
   }
 
-  /** Starts a new run; until the job exists (or is refused) `launching` is true and another launch is dropped. */
-  async function launch(input: LaunchInput): Promise<boolean> {
-    return (await starting.run(() => launchNow(input))) ?? false
+  /** Starts a new run and answers its job's id (null: refused, or dropped as a second click); until the job exists (or is refused) `launching` is true. */
+  async function launch(input: LaunchInput): Promise<string | null> {
+    return (await starting.run(() => launchNow(input))) ?? null
   }
 
-  async function launchNow(input: LaunchInput): Promise<boolean> {
+  async function launchNow(input: LaunchInput): Promise<string | null> {
     const id = workspaceId.value
-    if (!id) return false
+    if (!id) return null
     const { reward, credit, estimator, ...rest } = input.config
     const config: NewTrainParams['config'] = {
       ...rest,
@@ -206,13 +206,13 @@ export const useTrainingStore = defineStore('training', () => {
     const answerer = input.answererPath.trim() ? { kind: 'gguf' as const, modelPath: input.answererPath.trim() } : { kind: 'lexical' as const }
     pendingJob.value = null
     const job = await start({ kind: 'train.run', workspaceId: id, params: { mode: 'new', config, answerer } })
-    if (!job) return false
+    if (!job) return null
     pendingJob.value = job.id
     // The row shows at once: the job's, until the worker writes the run's (with the defaults, the protocol's credit, as the backend resolved it).
     const creditShown = input.defaults ? (useTrainingCatalogStore().defaultsFor(config.environment)?.credit ?? '') : credit.scheme
     launched.value = [{ job, name: config.name || `training run (job ${job.id.slice(0, 8)})`, environment: config.environment, credit: creditShown, steps: config.steps ?? 0 }, ...launched.value]
     await refresh()
-    return true
+    return job.id
   }
 
   /** Stops the selected run between rollouts; its completed steps stay and it can be resumed. */

@@ -10,7 +10,7 @@ import type { VueWrapper } from '@vue/test-utils'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { expectedRunSeconds, fitRunShape, formatDuration, remainingSeconds, RUN_SHAPES, type GgufRates, type RunShape } from '../../common'
 import { provideApi } from '../../renderer/src/api'
-import { SMALL_SHAPE, SPEED_CHECK_HELD_OUT } from '../../renderer/src/stores/gguf-rates'
+import { SMALL_SHAPE, SPEED_CHECK_HELD_OUT, UNMEASURED_SHAPE } from '../../renderer/src/stores/gguf-rates'
 import { useTrainingStore } from '../../renderer/src/stores/training'
 // The writer itself: test/helpers/gguf also resolves the stories model by URL, which happy-dom's URL cannot.
 import { writeTinyLlama } from '../../bench/support/gguf/tiny-llama'
@@ -62,7 +62,7 @@ describe('Training launcher: the expected run time of a GGUF run', () => {
     const w = await chooseGguf()
     // No model chosen yet: nothing to look up, and the GGUF shape is already the small one, not the head's 30 x 8 x 16.
     expect(w.get('[data-test=gguf-estimate]').text()).toContain('Choose a model')
-    expect(formShape(w)).toMatchObject({ steps: SMALL_SHAPE.steps, groupSize: SMALL_SHAPE.groupSize, questionsPerStep: SMALL_SHAPE.questionsPerStep })
+    expect(formShape(w)).toMatchObject({ steps: UNMEASURED_SHAPE.steps, groupSize: UNMEASURED_SHAPE.groupSize, questionsPerStep: UNMEASURED_SHAPE.questionsPerStep })
     // Back to the head: its own shape (the Defaults') again.
     const defaults = (await backend.call('training.catalog', {})).defaults
     await w.get('[data-test=train-policy-kind]').setValue('head')
@@ -74,7 +74,7 @@ describe('Training launcher: the expected run time of a GGUF run', () => {
     await until(() => w.find('[data-test=gguf-no-rates]').exists(), 'the no-rates note')
     expect(w.get('[data-test=gguf-no-rates]').text()).toMatch(/No speed measured yet for this model, environment and context on this machine/)
     expect(w.find('[data-test=gguf-expected]').exists()).toBe(false)
-    expect(formShape(w)).toMatchObject({ steps: SMALL_SHAPE.steps, groupSize: SMALL_SHAPE.groupSize, questionsPerStep: SMALL_SHAPE.questionsPerStep })
+    expect(formShape(w)).toMatchObject({ steps: UNMEASURED_SHAPE.steps, groupSize: UNMEASURED_SHAPE.groupSize, questionsPerStep: UNMEASURED_SHAPE.questionsPerStep })
     const measure = w.get('[data-test=gguf-measure]')
     expect(measure.text()).toBe('Measure speed')
     expect(measure.attributes('disabled')).toBeUndefined()

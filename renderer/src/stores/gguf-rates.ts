@@ -17,8 +17,14 @@ export type MeasuredRates = NonNullable<RouteOutput<'training.ggufRates'>>
 
 const keyOf = (k: RatesKey): string => JSON.stringify([k.workspaceId, k.modelPath, k.environment, k.contextSize])
 
-/** The smallest shape the launcher offers: a GGUF run with no measured rate starts there, and a speed check plays one step of it. */
+/** The smallest shape the launcher offers: a speed check plays one step of it. */
 export const SMALL_SHAPE = RUN_SHAPES.at(-1)!
+/**
+ * The shape a GGUF run starts from before this machine's rates are measured: stories260K on the demo world
+ * finished it in 4 min on 2 shared cores and beat its base (README "The Training page's GGUF default"); a
+ * larger model takes longer, which Measure speed tells before a long run.
+ */
+export const UNMEASURED_SHAPE = RUN_SHAPES.find((s) => s.steps === 6 && s.groupSize === 4 && s.questionsPerStep === 8)!
 /** Held-out questions a speed check plays (at most): the rate is per question, so a few measure it. */
 export const SPEED_CHECK_HELD_OUT = 4
 
@@ -87,10 +93,10 @@ export const DEFAULT_BUDGET_MINUTES = 10
 
 /**
  * The shape the launcher proposes for a GGUF run: with measured rates, the largest of RUN_SHAPES expected
- * to finish within the budget; without, the smallest (nothing says how long a larger one takes).
+ * to finish within the budget; without, UNMEASURED_SHAPE.
  */
 export function proposedShape(rates: GgufRates | null, heldOutQuestions: number, evalInterval: number, budgetSeconds = DEFAULT_BUDGET_MINUTES * 60): Omit<RunShape, 'heldOutQuestions'> {
-  if (!rates) return { ...SMALL_SHAPE, evalInterval: Math.min(evalInterval, SMALL_SHAPE.steps) }
+  if (!rates) return { ...UNMEASURED_SHAPE, evalInterval: Math.min(evalInterval, UNMEASURED_SHAPE.steps) }
   const { steps, groupSize, questionsPerStep, evalInterval: every } = fitRunShape(rates, budgetSeconds, heldOutQuestions, evalInterval)
   return { steps, groupSize, questionsPerStep, evalInterval: every }
 }

@@ -24,7 +24,7 @@ describe('RunSummary.config', () => {
     const store = new RunStore(db.raw)
     const common = { seed: 1, appVersion: 'test', corpusSignature: 'sig', jobId: null }
     const evalId = store.createRun({ kind: 'eval', name: 'eval', config: evaluationConfig('graph-menu', { maxLookup: 4 }), ...common })
-    const training = TrainingRunConfig.parse({ kind: 'training', environment: 'graph-menu', train: { questionSetId: 1, limit: 2 }, heldOut: { questionSetId: 1, offset: 2, limit: 2 }, answerer: { kind: 'lexical' } })
+    const training = TrainingRunConfig.parse({ kind: 'training', environment: 'graph-menu', credit: { scheme: 'snc' }, estimator: 'grpo', train: { questionSetId: 1, limit: 2 }, heldOut: { questionSetId: 1, offset: 2, limit: 2 }, answerer: { kind: 'lexical' } })
     const trainId = store.createRun({ kind: 'train', name: 'train', config: training, ...common })
     const badId = store.createRun({ kind: 'eval', name: 'bad', config: evaluationConfig('graph-menu'), ...common })
     db.raw.prepare('update runs set config_json = ? where id = ?').run(JSON.stringify({ environment: 'graph-menu' }), badId)

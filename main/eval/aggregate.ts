@@ -1,3 +1,4 @@
+import type { PairedDifference } from '../../preload/contract'
 import type { NormalisationVariant } from './answer'
 import { bootstrapMeanCI, mean, resolveBootstrapOptions, type BootstrapOptions, type ConfidenceInterval } from './bootstrap'
 import type { QuestionResult } from './results'
@@ -36,6 +37,11 @@ export interface PairedComparison {
   /** Values present for one system only (the question, or the metric, is missing on the other side). */
   unpaired: { baseline: number; candidate: number }
   variant: NormalisationVariant | null
+}
+
+/** The contract's paired-difference statistics of a comparison (each route adds its two sides' means in its own words). */
+export function pairedDifference(c: PairedComparison): PairedDifference {
+  return { count: c.count, meanDifference: c.meanDifference, lower: c.ci?.lower ?? null, upper: c.ci?.upper ?? null, wins: c.wins, ties: c.ties, losses: c.losses }
 }
 
 export interface PairedOptions extends BootstrapOptions {

@@ -23,4 +23,4 @@ export {
 } from './harness1'
 export { bootstrapMeanCI, mean, seededRandom, type BootstrapOptions, type ConfidenceInterval } from './bootstrap'
 export { questionResult, type QuestionResult, type QuestionResultParts } from './results'
-export { aggregate, comparePaired, type MetricAggregate, type PairedComparison, type PairedOptions } from './aggregate'
+export { aggregate, comparePaired, pairedDifference, type MetricAggregate, type PairedComparison, type PairedOptions } from './aggregate'

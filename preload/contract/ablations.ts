@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 import { route } from './define'
+import { DifferenceEstimateSchema, EstimateSchema } from './paired'
 import { questionRangeShape } from './question-range'
 import { AnswererSpec, PolicySpec } from './runs'
 import { GgufTrainSchema, RewardConfigSchema } from './training'
@@ -104,12 +105,10 @@ export const ResolvedRowSchema = z.object({
 })
 export type ResolvedRow = z.infer<typeof ResolvedRowSchema>
 
-const Interval = z.object({ mean: z.number().nullable(), lower: z.number().nullable(), upper: z.number().nullable(), count: z.number() })
-
 /** A cell of the table: the row's mean of a metric, and its paired difference against the base; `reason` says why a cell is empty. */
 export const AblationCellSchema = z.object({
-  value: Interval,
-  difference: Interval.extend({ excludesZero: z.boolean() }),
+  value: EstimateSchema,
+  difference: DifferenceEstimateSchema,
   reason: z.string().nullable(),
 })
 export type AblationCell = z.infer<typeof AblationCellSchema>

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 import { route } from './define'
+import { EstimateSchema } from './paired'
 import { AnswererSpec } from './runs'
 import { GgufTrainSchema } from './training'
 
@@ -45,8 +46,6 @@ export type FindingsConfigInput = z.input<typeof FindingsConfigSchema>
 export const Verdict = z.enum(['reproduced', 'contradicted', 'inconclusive', 'no evidence'])
 export type Verdict = z.infer<typeof Verdict>
 
-const Interval = z.object({ mean: z.number().nullable(), lower: z.number().nullable(), upper: z.number().nullable(), count: z.number() })
-
 const Series = z.object({
   title: z.string(),
   x: z.string(),
@@ -56,7 +55,7 @@ const Series = z.object({
 export type FindingsSeries = z.infer<typeof Series>
 
 /** One row of a claim's table: an arm's mean (over questions, seeds averaged) and its paired difference against the claim's reference arm. */
-const ArmRow = z.object({ label: z.string(), value: Interval, difference: Interval.nullable() })
+const ArmRow = z.object({ label: z.string(), value: EstimateSchema, difference: EstimateSchema.nullable() })
 
 export const ClaimResultSchema = z.object({
   number: z.number(),
@@ -68,7 +67,7 @@ export const ClaimResultSchema = z.object({
   metric: z.string(),
   /** The direction the paper predicts for the effect. */
   expected: z.enum(['positive', 'negative']),
-  effect: Interval,
+  effect: EstimateSchema,
   verdict: Verdict,
   /** Why the verdict (the CI's position, or what was missing). */
   reason: z.string(),

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { route } from './define'
 import { MetricInfoSchema } from './metric-info'
+import { PairedDifferenceSchema } from './paired'
 import { ActionKindSchema, ProtocolNameSchema } from './protocols'
 import { questionRangeShape } from './question-range'
 import { RunConfig } from './run-config'
@@ -296,17 +297,10 @@ export const runRoutes = {
     z.object({
       metrics: z.array(z.string()),
       comparisons: z.array(
-        z.object({
+        PairedDifferenceSchema.extend({
           runId: z.number(),
-          count: z.number(),
           baselineMean: z.number().nullable(),
           candidateMean: z.number().nullable(),
-          meanDifference: z.number().nullable(),
-          lower: z.number().nullable(),
-          upper: z.number().nullable(),
-          wins: z.number(),
-          ties: z.number(),
-          losses: z.number(),
           /** A training run is compared by its held-out results (said here); when nothing pairs, why. */
           note: z.string().nullable().default(null),
         }),

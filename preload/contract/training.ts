@@ -6,6 +6,7 @@ import { z } from 'zod'
 import { route } from './define'
 import { QuestionRange } from './question-range'
 import { MetricInfoSchema } from './metric-info'
+import { PairedDifferenceSchema } from './paired'
 import { ActionKindSchema, ProtocolNameSchema } from './protocols'
 import { CreditQualityInput, CreditQualityReportSchema } from './credit-quality'
 
@@ -391,17 +392,10 @@ const HeldOutSide = z.object({
   metrics: z.record(z.string(), Aggregate),
 })
 
-export const HeldOutComparisonRow = z.object({
+export const HeldOutComparisonRow = PairedDifferenceSchema.extend({
   metric: z.string(),
-  count: z.number(),
   beforeMean: z.number().nullable(),
   afterMean: z.number().nullable(),
-  meanDifference: z.number().nullable(),
-  lower: z.number().nullable(),
-  upper: z.number().nullable(),
-  wins: z.number(),
-  ties: z.number(),
-  losses: z.number(),
 })
 
 export const TrainingRunDetail = z.object({

@@ -1,5 +1,6 @@
 import { ApiError, type runRoutes } from '../../../preload/contract'
 import type { Services } from '../../app/services'
+import { pairedDifference } from '../../eval'
 import { metricCatalog } from '../../experiments/metrics'
 import { harnessCatalog } from '../../experiments/catalog'
 import { compareRuns, metricNames } from '../../experiments/compare'
@@ -30,8 +31,7 @@ export function runHandlers(services: Services): HandlerGroup<typeof runRoutes> 
       return {
         metrics,
         comparisons: compareRuns(db, baselineRunId, runIds, metric).map((c) => ({
-          runId: c.runId, count: c.count, baselineMean: c.baselineMean, candidateMean: c.candidateMean, meanDifference: c.meanDifference,
-          lower: c.ci?.lower ?? null, upper: c.ci?.upper ?? null, wins: c.wins, ties: c.ties, losses: c.losses, note: c.note,
+          runId: c.runId, baselineMean: c.baselineMean, candidateMean: c.candidateMean, ...pairedDifference(c), note: c.note,
         })),
       }
     },

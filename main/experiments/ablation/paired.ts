@@ -4,7 +4,10 @@
  * questions are resampled (a cluster bootstrap: the seeds of one question are not independent draws).
  * Base keys a row lacks are reported, never silently dropped.
  */
+import type { DifferenceEstimate, Estimate } from '../../../preload/contract'
 import { bootstrapMeanCI, mean, type BootstrapOptions } from '../../eval'
+
+export type { Estimate }
 
 export type KeyedValues = ReadonlyMap<string, number | null>
 
@@ -40,14 +43,6 @@ export function questionMeans(values: KeyedValues, keys: readonly string[]): num
   return [...byQuestion.values()].map(mean)
 }
 
-export interface Estimate {
-  mean: number | null
-  lower: number | null
-  upper: number | null
-  /** Questions the estimate rests on. */
-  count: number
-}
-
 /** The mean over questions (seeds averaged) with its bootstrap CI. */
 export function estimate(values: KeyedValues, keys: readonly string[], options: BootstrapOptions): Estimate {
   const perQuestion = questionMeans(values, keys)
@@ -57,7 +52,7 @@ export function estimate(values: KeyedValues, keys: readonly string[], options: 
 }
 
 /** Row minus base on the paired keys where both have a value: the mean difference over questions and its paired bootstrap CI. */
-export function pairedDifference(base: KeyedValues, row: KeyedValues, keys: readonly string[], options: BootstrapOptions): Estimate & { excludesZero: boolean } {
+export function pairedDifference(base: KeyedValues, row: KeyedValues, keys: readonly string[], options: BootstrapOptions): DifferenceEstimate {
   const differences = new Map<string, number>()
   for (const k of keys) {
     const b = base.get(k)

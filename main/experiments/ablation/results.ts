@@ -5,7 +5,7 @@
  * scatter, the tool mix and the training rows' learning curves.
  */
 import type SQLite from 'better-sqlite3'
-import type { AblationCell, AblationConfig, AblationResults, AblationRowResult, ResolvedRow } from '../../../preload/contract'
+import type { AblationCell, AblationConfig, AblationResults, AblationRowResult, DifferenceEstimate, ResolvedRow } from '../../../preload/contract'
 import { metricCatalog } from '../metrics'
 import { runStore } from '../store'
 import { episodeColumns } from '../../db/episode-columns'
@@ -79,7 +79,7 @@ export function computeResults(raw: SQLite.Database, ablationId: number, config:
     const alignment = alignKeys(baseKeys, keys)
     const out: Record<string, AblationCell> = {}
     for (const metric of metrics) {
-      const cell = (reason: string | null, value: Estimate = EMPTY, difference: Estimate & { excludesZero: boolean } = { ...EMPTY, excludesZero: false }): AblationCell => ({ value, difference, reason })
+      const cell = (reason: string | null, value: Estimate = EMPTY, difference: DifferenceEstimate = { ...EMPTY, excludesZero: false }): AblationCell => ({ value, difference, reason })
       if (row.unavailable) out[metric] = cell(`Unavailable: ${row.unavailable}`)
       else if (keys.length === 0) out[metric] = cell(error ?? 'No episodes')
       else if (!measures(episodes, metric)) out[metric] = cell(`Not measured by ${row.environment} with this policy`)

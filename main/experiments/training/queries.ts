@@ -17,7 +17,7 @@ import {
   type TrainStepDiagnostics,
 } from '../../../preload/contract'
 import { workspaceQuery, type RowOf } from '../../db/query'
-import { aggregate, comparePaired, type QuestionResult } from '../../eval'
+import { aggregate, comparePaired, pairedDifference, type QuestionResult } from '../../eval'
 import { headlineMetric, rewardTerm, type GoldLevel } from '../../rl/reward-schemes'
 import { TrainingStore } from './store'
 import { episodeColumns } from '../../db/episode-columns'
@@ -242,8 +242,7 @@ function heldOutOf(summary: StoredSummary, status: string, perQuestion: Map<numb
           .map((metric) => ({ metric, c: comparePaired(records(beforeRows), records(after.rows), metric, { seed }) }))
           .filter(({ c }) => c.count > 0)
           .map(({ metric, c }) => ({
-            metric, count: c.count, beforeMean: c.baselineMean, afterMean: c.candidateMean, meanDifference: c.meanDifference,
-            lower: c.ci?.lower ?? null, upper: c.ci?.upper ?? null, wins: c.wins, ties: c.ties, losses: c.losses,
+            metric, beforeMean: c.baselineMean, afterMean: c.candidateMean, ...pairedDifference(c),
           }))
       : []
   return { before: beforeRows ? side('before training', beforeRows, seed) : null, after: after ? side(after.at, after.rows, seed) : null, comparison }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { route } from './define'
+import { OutputPath } from './output-path'
 
 /**
  * Exports of runs and question sets as files, each format registered by name in main/exports. They run
@@ -30,17 +31,10 @@ export const ExportFormat = z.enum([...RUN_EXPORT_FORMATS, ...QUESTION_EXPORT_FO
 export type ExportFormat = z.infer<typeof ExportFormat>
 
 /** An absolute path to write, confined like the GraphML export's (data folder, or a folder picked natively). */
-const ExportPath = z
-  .string()
-  .trim()
-  .min(1)
-  .max(4096)
-  .refine((p) => /^(\/|[A-Za-z]:[\\/])/.test(p), 'give an absolute path')
-  .refine((p) => !/[\u0000-\u001f]/.test(p), 'the path must not contain control characters')
-  .refine(
-    (p) => fileEnding.test(p) || !/\.[^\\/]*$/.test(p),
-    `the file name must end in ${EXPORT_FILE_EXTENSIONS.map((e) => `.${e}`).join(', ')} (a folder format takes a folder name without an extension)`,
-  )
+const ExportPath = OutputPath.refine(
+  (p) => fileEnding.test(p) || !/\.[^\\/]*$/.test(p),
+  `the file name must end in ${EXPORT_FILE_EXTENSIONS.map((e) => `.${e}`).join(', ')} (a folder format takes a folder name without an extension)`,
+)
 
 /**
  * Only the questions of this split label (a trainer's train or test file), or a run's episodes on them (SFT data from

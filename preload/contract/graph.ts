@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { route } from './define'
+import { OutputPath } from './output-path'
 
 const WorkspaceId = z.string().min(1).max(64)
 const NodeId = z.string().regex(/^[pse]:\d{1,12}$/, 'node ids look like p:12 (paragraph), s:34 (sentence) or e:56 (entity)')
@@ -56,15 +57,7 @@ export const GraphExportParams = z
      * folder is created. Default (recommended): the workspace's exports folder; in browser mode the
      * finished file is downloaded from `/api/download/<job id>`.
      */
-    path: z
-      .string()
-      .trim()
-      .min(1)
-      .max(4096)
-      .refine((p) => /^(\/|[A-Za-z]:[\\/])/.test(p), 'give an absolute path')
-      .refine((p) => !/[\u0000-\u001f]/.test(p), 'the path must not contain control characters')
-      .refine((p) => /[^\\/]\.graphml$/.test(p), 'the file name must end in .graphml')
-      .optional(),
+    path: OutputPath.refine((p) => /[^\\/]\.graphml$/.test(p), 'the file name must end in .graphml').optional(),
   })
   .strict()
 

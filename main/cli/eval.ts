@@ -1,5 +1,6 @@
 import type { RouteInput } from '../../preload/contract'
 import type { Cli } from './context'
+import { jsonObjectOption } from './json-option'
 import { aggregateTable, wallClockLine } from './table'
 import { SCRIPTED_POLICY_NAMES } from '../policy/scripted'
 
@@ -7,14 +8,10 @@ type EvalParams = Extract<RouteInput<'job.start'>, { kind: 'eval.run' }>['params
 
 function parseDelta(text: string | undefined): Record<string, unknown> {
   if (text === undefined) return {}
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch (err) {
-    throw new Error(`--config is not JSON: ${err instanceof Error ? err.message : String(err)} (example: --config '{"maxTurns": 4}')`)
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('--config must be a JSON object: a config delta over the environment defaults')
-  return value as Record<string, unknown>
+  return jsonObjectOption(() => text, {
+    unreadable: (reason) => `--config is not JSON: ${reason} (example: --config '{"maxTurns": 4}')`,
+    notObject: '--config must be a JSON object: a config delta over the environment defaults',
+  })
 }
 
 const int = (name: string, text: string): number => {

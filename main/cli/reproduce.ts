@@ -7,6 +7,7 @@ import { resolve } from 'node:path'
 import type { RouteInput } from '../../preload/contract'
 import { verdictLine } from '../experiments/findings'
 import type { Cli } from './context'
+import { jsonObjectOption } from './json-option'
 
 const int = (name: string, text: string): number => {
   const n = Number(text)
@@ -16,14 +17,10 @@ const int = (name: string, text: string): number => {
 
 function ggufOptions(text: string | undefined): Record<string, unknown> {
   if (text === undefined) return {}
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch (err) {
-    throw new Error(`--gguf-options: ${err instanceof Error ? err.message : String(err)}`)
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('--gguf-options must be a JSON object of GGUF training options (learningRate, contextSize, maxTokens, lastBlocks, optimizer, epochs)')
-  return value as Record<string, unknown>
+  return jsonObjectOption(() => text, {
+    unreadable: (reason) => `--gguf-options: ${reason}`,
+    notObject: '--gguf-options must be a JSON object of GGUF training options (learningRate, contextSize, maxTokens, lastBlocks, optimizer, epochs)',
+  })
 }
 
 export function registerReproduceCommands(cli: Cli): void {

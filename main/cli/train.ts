@@ -9,6 +9,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import type { MetricInfo, RouteInput, SplitSpec, TrainingRunDetail } from '../../preload/contract'
 import type { Call, Cli } from './context'
+import { jsonObjectOption } from './json-option'
 import { formatDifference, formatMetric } from './table'
 
 type TrainParams = Extract<RouteInput<'job.start'>, { kind: 'train.run' }>['params']
@@ -30,14 +31,10 @@ async function splitOf(call: Call, workspaceId: string, setId: number, flag: str
 }
 
 function readConfigFile(path: string): Record<string, unknown> {
-  let value: unknown
-  try {
-    value = JSON.parse(readFileSync(path, 'utf8'))
-  } catch (err) {
-    throw new Error(`--config ${path}: ${err instanceof Error ? err.message : String(err)}`)
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error(`--config ${path} must hold a JSON object: training config fields (as the Rewards page saves them)`)
-  return value as Record<string, unknown>
+  return jsonObjectOption(() => readFileSync(path, 'utf8'), {
+    unreadable: (reason) => `--config ${path}: ${reason}`,
+    notObject: `--config ${path} must hold a JSON object: training config fields (as the Rewards page saves them)`,
+  })
 }
 
 /** Before / after of the run's held-out metrics: means with their CIs and the paired difference. */

@@ -6,7 +6,7 @@
  * send them (no token, topk null), against a server started with `open: ['retrieve', 'openenv']`.
  */
 import { execFile } from 'node:child_process'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import WebSocket from 'ws'
 import { startEnvServer, type EnvServer } from '../../main/env-server'
 import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
@@ -107,8 +107,8 @@ describe('OpenEnv WebSocket session at /ws', () => {
     expect(await c.send({ type: 'state' })).toMatchObject({ type: 'state', data: { episode_id: bare.data.observation.episode_id, step_count: 0, done: false } })
     expect(open.sessions.counters().open).toBe(1)
     expect(await c.close()).toBe(1000)
-    await new Promise((r) => setTimeout(r, 50))
-    expect(open.sessions.counters().open).toBe(0)
+    // The server drops the session when it sees the close, after the client's close resolves: poll for it.
+    await vi.waitFor(() => expect(open.sessions.counters().open).toBe(0))
   })
 })
 

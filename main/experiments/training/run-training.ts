@@ -8,14 +8,14 @@
  * are the loop's; what a learner trains and how is its own (learner.ts).
  */
 import type SQLite from 'better-sqlite3'
-import { TrainingRunConfig, type TrainConfigRequestInput } from '../../../preload/contract'
+import type { TrainConfigRequestInput } from '../../../preload/contract'
 import { createEnvironment, environmentContext, environmentFactory } from '../../harness'
 import type { Answerer } from '../../harness'
 import type { TrainConfig } from '../../rl/trainer'
 import { EvidenceResolver } from '../evidence'
 import { corpusSignature, loadQuestions } from '../questions'
 import { rewarderFor } from '../rewards'
-import { RunStore, runStore } from '../store'
+import { RunStore } from '../store'
 import { createGgufLearner, type GgufLearnerDeps, type TrainedGguf } from './gguf-learner'
 import { checkGgufTrainable } from './gguf-policy'
 import type { LlmHome } from '../../llm/llama-runtime'
@@ -201,12 +201,4 @@ export async function runResolvedTraining(raw: SQLite.Database, config: TrainCon
 function remainingWords(timing: StepTiming[], config: TrainConfig, step: number): string {
   const left = remainingSeconds(timing, { steps: config.steps, evalInterval: config.evalInterval }, step)
   return left === null ? '' : ` · about ${formatDuration(left)} left`
-}
-
-/** A stored run's config (resolved when the run was created) and answerer, parsed from its row, for resuming it. */
-export function storedTrainConfig(raw: SQLite.Database, runId: number): { config: TrainConfig; answerer: { kind: 'lexical' } | { kind: 'gguf'; modelPath: string } } {
-  const row = runStore(raw).trainRunConfig(runId)
-  if (!row) throw new Error(`No training run #${runId}`)
-  const { kind: _kind, answerer, answererName: _name, ...config } = TrainingRunConfig.parse(JSON.parse(row))
-  return { config, answerer }
 }

@@ -9,7 +9,7 @@ import { environmentFactory } from '../../harness'
 import { restoreHead, type PolicyHead } from '../../policy/head'
 import { headWeightsFile, type HeadWeightsFile } from '../../policy/head-policy'
 import { checkpointOf } from './store'
-import { storedTrainConfig } from './run-training'
+import { storedTrainConfig } from './stored-config'
 
 export interface TrainedHead {
   head: PolicyHead

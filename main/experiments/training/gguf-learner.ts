@@ -23,17 +23,10 @@ import { TeacherForcedPolicy, type LlmDecision } from '../../policy/llm-policy'
 import { scriptedPolicyFor } from '../factories'
 import { imitationBatch, stepDiagnostics, tokenBatch, type TokenBatch, type TokenDecision, type TrainConfig } from '../../rl/trainer'
 import { ggufPolicyOn, loadRequestFor, needsBase, trainerBackend, trainerThreadCount, trainRequestFor, untrainable } from './gguf-policy'
-import type { Learner } from './learner'
+import type { GgufStepDiagnostics, Learner, TrainedGguf } from './learner'
 import type { TrainingCheckpoint } from './store'
 
-export interface TrainedGguf {
-  path: string
-  sha256: string
-  baseModel: string
-  baseSha256: string
-  runId: number
-  step: number
-}
+export type { TrainedGguf }
 
 export interface GgufLearnerDeps {
   /** Folder for the run's GGUF files (default: trained-models/ beside the workspace database). */
@@ -77,7 +70,7 @@ export interface GgufLearnerSetup {
   heldOutPass(policy: Policy, onTrajectory: (t: Trajectory) => void): Promise<void>
 }
 
-export async function createGgufLearner({ raw, config, runId, checkpoint, deps, heldOutPass }: GgufLearnerSetup): Promise<Learner & { model(): TrainedGguf | null }> {
+export async function createGgufLearner({ raw, config, runId, checkpoint, deps, heldOutPass }: GgufLearnerSetup): Promise<Learner> {
   const gguf = config.gguf
   if (!gguf) throw new Error('createGgufLearner needs config.gguf')
   let current = checkpoint?.gguf?.modelPath ?? gguf.modelPath
@@ -237,7 +230,7 @@ export async function createGgufLearner({ raw, config, runId, checkpoint, deps, 
           klToBaseMax: last.probeKlMax,
           klWarning: guard,
           trainerPeakRssBytes: last.peakRssBytes,
-        },
+        } satisfies GgufStepDiagnostics,
         stepAdvantages: batch.stepAdvantages,
         checkpoint: { step, head: null, adam: null, gguf: { modelPath: path, sha256, optimizerState: state, lr } },
       }

@@ -10,7 +10,7 @@ import { candidateBuilder, HeadPolicy, headInputDim, type PriorProvider } from '
 import { createPolicy, menuPrior, type MenuLlmPolicy } from '../../policy/llm-policy'
 import { policySide } from '../../policy/protocols'
 import { trainOnBatch, updateConfigOf, type TrainConfig } from '../../rl/trainer'
-import type { Learner } from './learner'
+import type { HeadStepDiagnostics, Learner } from './learner'
 import type { TrainingCheckpoint } from './store'
 import { warmStartHead, type WarmStartReport, type WarmStartSetup } from './warm-start'
 
@@ -58,13 +58,14 @@ export async function createHeadLearner(config: TrainConfig, protocol: Protocol,
           keptGroups: result.kept.length,
           creditScale: result.creditScale,
           ...(warmStart && !reported ? { warmStart } : {}),
-        },
+        } satisfies HeadStepDiagnostics,
         stepAdvantages: result.stepAdvantages,
         checkpoint: { step, head: head.checkpoint(), adam: adam.state() },
       }
       reported = true
       return update
     },
+    model: () => null,
     dispose: async () => {
       await prior?.policy.dispose()
     },

@@ -16,13 +16,13 @@ import { EvidenceResolver } from '../evidence'
 import { corpusSignature, loadQuestions } from '../questions'
 import { rewarderFor } from '../rewards'
 import { RunStore } from '../store'
-import { createGgufLearner, type GgufLearnerDeps, type TrainedGguf } from './gguf-learner'
+import { createGgufLearner, type GgufLearnerDeps } from './gguf-learner'
 import { checkGgufTrainable } from './gguf-policy'
 import type { LlmHome } from '../../llm/llama-runtime'
 import { formatDuration, remainingSeconds, type StepTiming } from '../../../common'
 import { createHeadLearner } from './head-learner'
 import { evaluatePolicy, firstHeldOut, type HeldOutResult } from './held-out'
-import type { Learner, StepGroupRollout } from './learner'
+import type { Learner, StepGroupRollout, TrainedGguf } from './learner'
 import { resolveTrainConfig } from './resolve-config'
 import { playRollout } from './rollouts'
 import { rolloutSeed, stepQuestions } from './schedule'
@@ -44,8 +44,8 @@ export interface TrainingOutcome {
   before: HeldOutResult | null
   after: HeldOutResult | null
   config: TrainConfig
-  /** GGUF runs: the final weights and their provenance. */
-  model?: TrainedGguf | null
+  /** GGUF runs: the final weights and their provenance (null for the head). */
+  model: TrainedGguf | null
 }
 
 /** A config that trains a GGUF model's own weights needs the LLM home: required then, so a caller that forgets it does not compile. */
@@ -99,7 +99,7 @@ export async function runResolvedTraining(raw: SQLite.Database, config: TrainCon
   const rolloutCtx = { raw, evidence, answerer: deps.answerer, reward: config.reward, rewardScheme: factory.rewardScheme, credit: config.credit.scheme }
   // The environment's own reward on the held-out split (Harness-1's, with the run's weight edits), as an evaluation run stores it.
   const heldOutRewarder = rewarderFor(factory.rewardScheme, raw, config.reward.harness1Weights)
-  let learner: (Learner & { model?(): TrainedGguf | null }) | null = null
+  let learner: Learner | null = null
   try {
     learner = config.gguf
       ? await createGgufLearner({ raw, config, runId: id, checkpoint, deps, heldOutPass: async (policy, onTrajectory) => void (await evaluatePolicy(evalEnv, policy, heldOut, deps.answerer, evidence, config.seed, onTrajectory)) })
@@ -160,7 +160,7 @@ export async function runResolvedTraining(raw: SQLite.Database, config: TrainCon
       const rolloutSeconds = (performance.now() - tRollouts) / 1000
       const update = await learner.update(step, groups)
       const rollouts = groups.flat().length
-      const diagnostics: Record<string, unknown> = {
+      const diagnostics = {
         ...update.diagnostics,
         rolloutsPerSecond: rolloutSeconds > 0 ? rollouts / rolloutSeconds : 0,
         rolloutSeconds,
@@ -169,7 +169,7 @@ export async function runResolvedTraining(raw: SQLite.Database, config: TrainCon
         heldOut: heldOutNow ? meanOf(heldOutNow) : null,
         heldOutWallClockGuards: heldOutNow ? heldOutGuards : null,
       }
-      timing.push({ seconds: diagnostics.seconds as number, heldOutSeconds })
+      timing.push({ seconds: diagnostics.seconds, heldOutSeconds })
       store.saveStep(
         id,
         step,
@@ -187,7 +187,7 @@ export async function runResolvedTraining(raw: SQLite.Database, config: TrainCon
     const extra = (await learner.finish?.()) ?? {}
     runs.finishRun(id, 'done', summary({ aggregates: after.aggregates, before: before?.aggregates ?? null, heldOutAfter: after.perQuestion, heldOutBefore: before?.perQuestion ?? null, ...extra }, heldOutGuards))
     deps.progress(1, 'done', `${config.steps} steps${lastStep}`)
-    return { runId: id, steps: config.steps, before, after, config, ...(learner.model ? { model: learner.model() } : {}) }
+    return { runId: id, steps: config.steps, before, after, config, model: learner.model() }
   } catch (err) {
     const cancelled = err instanceof Error && err.name === 'JobCancelledError'
     runs.finishRun(id, cancelled ? 'cancelled' : 'failed', summary({}), cancelled ? undefined : err instanceof Error ? err.message : String(err))

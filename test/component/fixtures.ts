@@ -5,7 +5,7 @@ import { createPinia, setActivePinia, type Pinia } from 'pinia'
 import { defineComponent, h } from 'vue'
 import { createMemoryHistory, createRouter, RouterView, type Router } from 'vue-router'
 import type { HarnessApi, IngestSource, RouteName } from '../../preload/contract'
-import { inProcessApi } from '../helpers/in-process-api'
+import { callsInFlight, inProcessApi } from '../helpers/in-process-api'
 import { startBackend, type TestBackend } from '../helpers/services'
 
 /**
@@ -26,11 +26,24 @@ export async function ingestedWorkspace(backend: TestBackend, name: string, sour
   return workspaceId
 }
 
-export async function settle(rounds = 6): Promise<void> {
-  for (let i = 0; i < rounds; i++) {
-    await flushPromises()
-    await new Promise((r) => setTimeout(r, 10))
-  }
+/** One turn of the event loop: promises flushed, due timers run. */
+async function turn(ms = 0): Promise<void> {
+  await flushPromises()
+  await new Promise((r) => setTimeout(r, ms))
+  await flushPromises()
+}
+
+/**
+ * Lets the page finish what it started: polls until no API call is in flight (a page's loads chain calls;
+ * the in-process API counts them), turning the event loop at least once. A timer set further out (a
+ * search delay) or a job's event needs until(). The limit only catches a hang.
+ */
+export async function settle(timeoutMs = 300_000): Promise<void> {
+  const t0 = Date.now()
+  do {
+    if (Date.now() - t0 > timeoutMs) throw new Error('Timed out waiting for the API calls in flight')
+    await turn(callsInFlight() > 0 ? 5 : 0)
+  } while (callsInFlight() > 0)
 }
 
 /** Polls until `check` holds (the backend answers over real SQLite and worker threads); the limit only catches a hang. */
@@ -38,7 +51,7 @@ export async function until(check: () => boolean, what: string, timeoutMs = 300_
   const t0 = Date.now()
   while (!check()) {
     if (Date.now() - t0 > timeoutMs) throw new Error(`Timed out waiting for ${what}`)
-    await settle(1)
+    await turn(10)
   }
 }
 

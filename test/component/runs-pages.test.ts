@@ -59,7 +59,7 @@ describe('Runs, Run, Ablations and Trajectory pages', () => {
     const launcher = w.get('[data-test=eval-launcher]')
     for (const env of catalog.environments) {
       await launcher.get('[data-test=eval-environment]').setValue(env.name)
-      await settle(1)
+      await settle()
       const offered = launcher.findAll('[data-test=eval-policy] option').map((o) => o.attributes('value'))
       const fitting = catalog.scriptedPolicies.filter((p) => p.protocols.includes(env.protocol)).map((p) => p.name)
       expect(offered, env.name).toEqual([...fitting, 'llm'])
@@ -108,7 +108,7 @@ describe('Runs, Run, Ablations and Trajectory pages', () => {
 
   const keyDown = async (key: string) => {
     window.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }))
-    await settle(1)
+    await settle()
   }
   const currentStep = (w: VueWrapper) => w.get('[data-test=trajectory-steps] li.step[aria-current=step]').attributes('data-t')
 

@@ -66,10 +66,10 @@ describe('Training launcher: the expected run time of a GGUF run', () => {
     // Back to the head: its own shape (the Defaults') again.
     const defaults = (await backend.call('training.catalog', {})).defaults
     await w.get('[data-test=train-policy-kind]').setValue('head')
-    await settle(1)
+    await settle()
     expect(formShape(w)).toMatchObject({ steps: defaults.steps, groupSize: defaults.groupSize, questionsPerStep: defaults.questionsPerStep, evalInterval: defaults.evalInterval })
     await w.get('[data-test=train-policy-kind]').setValue('gguf')
-    await settle(1)
+    await settle()
     await w.get('[data-test=train-gguf-model]').setValue(model)
     await until(() => w.find('[data-test=gguf-no-rates]').exists(), 'the no-rates note')
     expect(w.get('[data-test=gguf-no-rates]').text()).toMatch(/No speed measured yet for this model, environment and context on this machine/)
@@ -80,7 +80,7 @@ describe('Training launcher: the expected run time of a GGUF run', () => {
     expect(measure.attributes('disabled')).toBeUndefined()
 
     await measure.trigger('click')
-    await settle(1)
+    await settle()
     // The speed check is a normal run, listed under its name.
     // The button waits while the check runs.
     await until(() => w.get('[data-test=gguf-measure]').text() === 'Measuring speed…', 'the button measuring')
@@ -109,7 +109,7 @@ describe('Training launcher: the expected run time of a GGUF run', () => {
     for (const [steps, group] of [[1, 1], [200, 16]] as const) {
       await w.get('[data-test=train-steps]').setValue(String(steps))
       await w.get('[data-test=train-group-size]').setValue(String(group))
-      await settle(1)
+      await settle()
       expect(duration(w)).toBe(formatDuration(expectedRunSeconds(rates, formShape(w))))
     }
     const small = formatDuration(expectedRunSeconds(rates, { ...formShape(w), steps: 1, groupSize: 1 }))
@@ -119,9 +119,9 @@ describe('Training launcher: the expected run time of a GGUF run', () => {
     const sized = RUN_SHAPES.map((s) => expectedRunSeconds(rates, { ...s, heldOutQuestions: value(w, 'heldout-limit'), evalInterval: Math.min(every, s.steps) }))
     const budgetSeconds = (sized[4]! + sized[5]!) / 2
     await w.get('[data-test=gguf-budget]').setValue(String(budgetSeconds / 60))
-    await settle(1)
+    await settle()
     await w.get('[data-test=gguf-fit]').trigger('click')
-    await settle(1)
+    await settle()
     const chosen = formShape(w)
     expect(expectedRunSeconds(rates, chosen)).toBeLessThanOrEqual(budgetSeconds)
     const index = RUN_SHAPES.findIndex((s) => s.steps === chosen.steps && s.groupSize === chosen.groupSize && s.questionsPerStep === chosen.questionsPerStep)

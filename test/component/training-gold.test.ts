@@ -35,7 +35,7 @@ describe('Training section on paragraph gold', () => {
     await w.get('[data-test=train-limit]').setValue('3')
     await w.get('[data-test=heldout-offset]').setValue('3')
     await w.get('[data-test=heldout-limit]').setValue('2')
-    await settle(1)
+    await settle()
     await w.get('[data-test=training-launcher]').trigger('submit')
     await until(() => w.find('[data-test=training-run]').exists(), 'the launched run selected')
     const run = (await backend.call('training.runs', { workspaceId }))[0]!

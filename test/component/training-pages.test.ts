@@ -41,7 +41,7 @@ describe('Rewards page and Training section', () => {
   const field = (w: VueWrapper, name: string) => w.get(`label[data-field="${name}"] input`)
   const type = async (w: VueWrapper, name: string, value: number) => {
     await field(w, name).setValue(String(value))
-    await settle(1)
+    await settle()
   }
 
   it('Rewards page: a labelled field per reward term with its description, default and warning; Harness-1 weights when that term is weighted; loss clip bounds by loss', async () => {
@@ -74,25 +74,25 @@ describe('Rewards page and Training section', () => {
 
     // The loss decides which clip bounds are offered.
     await w.get('[data-test=loss]').setValue('ppo-clip')
-    await settle(1)
+    await settle()
     expect(w.find('label[data-field="clipEps"]').exists()).toBe(true)
     expect(w.find('label[data-field="dualClip"]').exists()).toBe(true)
     expect(w.find('label[data-field="cispoHigh"]').exists()).toBe(false)
     await w.get('[data-test=loss]').setValue('cispo')
-    await settle(1)
+    await settle()
     expect(w.find('label[data-field="clipEps"]').exists()).toBe(false)
     expect(w.get('label[data-field="cispoLow"]').text()).toContain('default 0')
     expect(w.get('label[data-field="cispoHigh"]').text()).toContain('default 5')
     // Credit options follow the environment: the free-query environment has no previews, so outcome only.
     await w.get('[data-test=train-environment-default]').setValue('free-query')
-    await settle(1)
+    await settle()
     expect(w.findAll('[data-test=credit-scheme] option').map((o) => o.attributes('value'))).toEqual(catalog.credit.filter((c) => !c.needsPreviews).map((c) => c.name))
     await w.get('[data-test=train-environment-default]').setValue('graph-menu')
-    await settle(1)
+    await settle()
     expect(w.findAll('[data-test=credit-scheme] option').map((o) => o.attributes('value'))).toEqual(catalog.credit.map((c) => c.name))
     // A field that is not a number is marked and not taken.
     await field(w, 'groupSize').setValue('2.5')
-    await settle(1)
+    await settle()
     expect(w.get('label[data-field="groupSize"]').text()).toMatch(/must be a whole number/)
   })
 
@@ -100,11 +100,11 @@ describe('Rewards page and Training section', () => {
     const w = await mountAt(`/workspaces/${workspaceId}/rewards`)
     await until(() => w.find('[data-test=reward-terms]').exists(), 'the reward form')
     await w.get('[data-test=reward-preset]').setValue('answer-f1')
-    await settle(1)
+    await settle()
     expect(Number((field(w, 'answer.f1').element as HTMLInputElement).value)).toBe(1)
     expect(Number((field(w, 'sp.f1').element as HTMLInputElement).value)).toBe(0)
     await w.get('[data-test=reward-preset]').setValue('sp-f1')
-    await settle(1)
+    await settle()
     await type(w, 'cost.turn', 0.02)
     expect((w.get('[data-test=reward-preset]').element as HTMLSelectElement).value).toBe('')
     await w.get('[data-test=credit-scheme]').setValue('outcome')
@@ -116,10 +116,10 @@ describe('Rewards page and Training section', () => {
     expect(saved.config).toMatchObject({ groupSize: 2, questionsPerStep: 2, steps: 4, evalInterval: 2, seed: 9, credit: { scheme: 'outcome' }, reward: { weights: { 'sp.f1': 1, 'cost.turn': 0.02 } } })
 
     await w.get('[data-test=config-reset]').trigger('click')
-    await settle(1)
+    await settle()
     expect(Number((field(w, 'groupSize').element as HTMLInputElement).value)).toBe(catalog.defaults.groupSize)
     await w.get('[data-config="tiny"] [data-test=config-load]').trigger('click')
-    await settle(1)
+    await settle()
     expect(Number((field(w, 'groupSize').element as HTMLInputElement).value)).toBe(2)
     expect(Number((field(w, 'cost.turn').element as HTMLInputElement).value)).toBe(0.02)
     expect(w.get('[data-test=config-notice]').text()).toBe('Loaded "tiny"')
@@ -188,7 +188,7 @@ describe('Rewards page and Training section', () => {
     const ranges = () => w.get('[data-test=train-ranges]').text()
     const choose = async (environment: string) => {
       await w.get('[data-test=train-environment]').setValue(environment)
-      await settle(1)
+      await settle()
     }
     // The prompt option a warm start on free query is measured with, off by default (the contract's default).
     expect((w.get('[data-test=train-gguf-restate-question]').element as HTMLInputElement).checked).toBe(false)
@@ -197,7 +197,7 @@ describe('Rewards page and Training section', () => {
     expect((w.get('[data-test=train-gguf-extractive-queries]').element as HTMLInputElement).checked).toBe(false)
     expect(ranges()).toContain("the GGUF model's own weights train")
     await teacher().setValue('search-first')
-    await settle(1)
+    await settle()
     expect(ranges()).toContain('the GGUF model imitates search-first (cross-entropy on its choices, no reward')
     expect(ranges()).not.toContain('credit ·')
     // search-first drives free query only: on the menu the choice falls back to rewards.
@@ -214,12 +214,12 @@ describe('Rewards page and Training section', () => {
     const w = await mountAt(`/workspaces/${workspaceId}/training`)
     await until(() => w.find('[data-test=train-config]').exists(), 'the training launcher')
     await w.get('[data-test=train-config]').setValue('')
-    await settle(1)
+    await settle()
     const warm = () => w.get('[data-test=train-warm-start]')
     const ranges = () => w.get('[data-test=train-ranges]').text()
     const choose = async (environment: string) => {
       await w.get('[data-test=train-environment]').setValue(environment)
-      await settle(1)
+      await settle()
     }
     const defaultOf = (environment: string) => catalog.environments.find((e) => e.name === environment)!.warmStart?.teacher ?? ''
     expect(defaultOf('graph-menu')).toBe('oracle')
@@ -233,10 +233,10 @@ describe('Rewards page and Training section', () => {
     expect(ranges()).toContain('the head first imitates oracle on the train questions, then RL')
     // The GGUF policy has its own teacher option: no head warm start there.
     await w.get('[data-test=train-policy-kind]').setValue('gguf')
-    await settle(1)
+    await settle()
     expect(w.find('[data-test=train-warm-start]').exists()).toBe(false)
     await w.get('[data-test=train-policy-kind]').setValue('head')
-    await settle(1)
+    await settle()
     await w.get('[data-test=train-split]').setValue('')
     await w.get('[data-test=heldout-split]').setValue('')
     await w.get('[data-test=train-limit]').setValue('12')
@@ -323,7 +323,7 @@ describe('Rewards page and Training section', () => {
       expect(credit.get('tr[data-field=frontier] .value').text()).toBe(signed(s.credit!.frontier))
       expect(credit.get('tr[data-field=enablement] .value').text()).toBe(signed(s.credit!.enablement))
       window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight' }))
-      await settle(1)
+      await settle()
     }
     expect(w.findAll('[data-test=step-advantage]').length).toBe(typed.steps.length)
     // The training reward and its terms, labelled by the training catalogue.

@@ -1,4 +1,4 @@
-import { flushPromises, mount } from '@vue/test-utils'
+import { mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRouter, createMemoryHistory } from 'vue-router'
@@ -6,13 +6,7 @@ import { provideApi } from '../../renderer/src/api'
 import WorkspacesView from '../../renderer/src/views/WorkspacesView.vue'
 import { inProcessApi } from '../helpers/in-process-api'
 import { startBackend, type TestBackend } from '../helpers/services'
-
-async function settle(): Promise<void> {
-  for (let i = 0; i < 5; i++) {
-    await flushPromises()
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
+import { settle } from './fixtures'
 
 describe('WorkspacesView', () => {
   let backend: TestBackend

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, Migrator, SqliteDialect, type Migration, type MigrationResult } from 'kysely'
+import { Kysely, Migrator, sql, SqliteDialect, type Migration, type MigrationResult } from 'kysely'
 import { InCodeMigrations } from './migrations'
 import { nativeBindingPath } from './native-binding'
 import { notWritable } from './storage-error'
@@ -75,20 +75,60 @@ export async function openDatabase<DB>(file: string, migrations: Record<string, 
   return { db, raw, file, close: () => db.destroy() }
 }
 
+/** The migrations not yet applied, in order. */
+const pendingMigrations = (applied: string[], migrations: Record<string, Migration>): string[] => {
+  const done = new Set(applied)
+  return Object.keys(migrations).filter((name) => !done.has(name))
+}
+
 /** A read-only database must already carry every migration: it cannot be brought up to date. */
 function checkCurrent(raw: SQLite.Database, file: string, migrations: Record<string, Migration>): void {
   const table = raw.prepare("select 1 from sqlite_master where type = 'table' and name = 'kysely_migration'").get()
-  const applied = new Set(table ? raw.prepare<[], string>('select name from kysely_migration').pluck().all() : [])
-  const pending = Object.keys(migrations).filter((name) => !applied.has(name))
+  const pending = pendingMigrations(table ? raw.prepare<[], string>('select name from kysely_migration').pluck().all() : [], migrations)
   if (pending.length > 0) {
     throw Object.assign(new Error(`${file} is opened read-only and its schema is behind this app's (${pending.length} migration${pending.length === 1 ? '' : 's'} to apply, from ${pending[0]}): open it once where it can be written`), { code: 'SQLITE_READONLY' })
   }
 }
 
-/** Applies pending migrations; applying again is a no-op. Throws with the failing migration's name. */
+/** How long a first open waits for another process migrating the same new file. */
+const MIGRATION_WAIT_MS = 120_000
+
+async function appliedMigrations(db: Kysely<any>): Promise<string[]> {
+  const table = await sql`select 1 from sqlite_master where type = 'table' and name = 'kysely_migration'`.execute(db)
+  return table.rows.length ? (await sql<{ name: string }>`select name from kysely_migration`.execute(db)).rows.map((r) => r.name) : []
+}
+
+/**
+ * Applies pending migrations; applying again is a no-op. Throws with the failing migration's name.
+ *
+ * Kysely's SQLite adapter takes no migration lock (it assumes one process), so two processes opening a new
+ * data folder at once (two CLI commands, the app and a CLI) both saw migration 1 pending and the second
+ * failed on "table already exists". The whole run is one IMMEDIATE transaction on this connection (Kysely's
+ * SQLite driver runs every statement on it): the write lock is taken before the applied list is read, a
+ * second process waits for it (busy timeout) and then finds nothing pending, and a failing migration leaves
+ * the schema as it was.
+ */
 export async function migrate(db: Kysely<any>, migrations: Record<string, Migration>): Promise<MigrationResult[]> {
+  // Up to date (every open but the first): no write lock, so opening never waits on another connection's write.
+  if (pendingMigrations(await appliedMigrations(db), migrations).length === 0) return []
   const migrator = new Migrator({ db, provider: new InCodeMigrations(migrations) })
-  const { error, results } = await migrator.migrateToLatest()
+  const busy = await sql<{ timeout: number }>`pragma busy_timeout`.execute(db)
+  const timeout = Number(busy.rows[0]?.timeout ?? 5000)
+  await sql.raw(`pragma busy_timeout = ${Math.max(timeout, MIGRATION_WAIT_MS)}`).execute(db)
+  try {
+    await sql`begin immediate`.execute(db)
+  } finally {
+    await sql.raw(`pragma busy_timeout = ${timeout}`).execute(db)
+  }
+  let outcome: Awaited<ReturnType<Migrator['migrateToLatest']>>
+  try {
+    outcome = await migrator.migrateToLatest()
+  } catch (err) {
+    await sql`rollback`.execute(db)
+    throw err
+  }
+  await sql.raw(outcome.error ? 'rollback' : 'commit').execute(db)
+  const { error, results } = outcome
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')
     throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`)

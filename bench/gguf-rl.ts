@@ -23,7 +23,7 @@ import { existsSync } from 'node:fs'
 
 import { comparePaired } from '../main/eval'
 import { GgufTrainSchema } from '../preload/contract'
-import { loadRequestFor, needsBase, runTraining, trainerThreadCount, trainRequestFor, type HeldOutResult } from '../main/experiments/training'
+import { isGgufStep, loadRequestFor, needsBase, runTraining, trainerThreadCount, trainRequestFor, type HeldOutResult } from '../main/experiments/training'
 import { getSharedRuntime } from '../main/llm/llama-runtime'
 import { GgufTrainer } from '../main/llm/training'
 import { LexicalAnswerer } from '../main/policy/answerer/lexical-answerer'
@@ -105,17 +105,18 @@ for (const g of GROUPS) {
           if (!recorded || b.items.length > (recorded as TokenBatch).items.length) recorded = b
         },
         onStep: (step, d) => {
+          if (!isGgufStep(d)) throw new Error('bench:gguf-rl trains the GGUF policy: a step without its diagnostics')
           // Steps whose groups all agreed train nothing: they are no update to time.
-          if ((d.optimizerSteps as number) > 0) {
-            updates.push(d.secondsPerUpdate as number)
-            tokensPerSecond.push(d.tokensPerSecond as number)
-            trainedTokensPerSecond.push(d.trainedTokensPerSecond as number)
-            padding.push(d.paddingShare as number)
+          if (d.optimizerSteps > 0) {
+            updates.push(d.secondsPerUpdate ?? NaN)
+            tokensPerSecond.push(d.tokensPerSecond)
+            trainedTokensPerSecond.push(d.trainedTokensPerSecond)
+            padding.push(d.paddingShare)
           }
-          rolloutsPerSecond.push(d.rolloutsPerSecond as number)
+          rolloutsPerSecond.push(d.rolloutsPerSecond)
           if (typeof d.klToBase === 'number') lastKl = d.klToBase
-          trainerPeak = Math.max(trainerPeak, d.trainerPeakRssBytes as number)
-          console.log(`G=${g} Q=${q} seed ${seed} step ${step}: train reward ${fmt(d.reward as number)}, loss ${fmt(d.loss as number)}, grad norm ${fmt(d.gradNorm as number)}, entropy ${fmt(d.entropy as number)}, ${d.decisionsTrained} decisions in ${d.datapoints} datapoints, ${fmt(d.secondsPerUpdate as number, 2)} s/update, KL to base ${fmt(d.klToBase as number, 4)}${d.klWarning ? ` (${d.klWarning})` : ''}, step ${fmt(d.seconds as number, 1)} s`)
+          trainerPeak = Math.max(trainerPeak, d.trainerPeakRssBytes)
+          console.log(`G=${g} Q=${q} seed ${seed} step ${step}: train reward ${fmt(d.reward)}, loss ${fmt(d.loss)}, grad norm ${fmt(d.gradNorm)}, entropy ${fmt(d.entropy)}, ${d.decisionsTrained} decisions in ${d.datapoints} datapoints, ${fmt(d.secondsPerUpdate, 2)} s/update, KL to base ${fmt(d.klToBase, 4)}${d.klWarning ? ` (${d.klWarning})` : ''}, step ${fmt(d.seconds, 1)} s`)
         },
       })
       const c = comparePaired(rows(r.before!), rows(r.after!), 'reward', { seed: 1 })

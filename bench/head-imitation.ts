@@ -15,8 +15,8 @@
  */
 import { comparePaired } from '../main/eval'
 import { createEnvironment, environmentContext, environmentFactory, runEpisode } from '../main/harness'
-import { EvidenceResolver } from '../main/experiments/evidence'
-import { scriptedPolicyFor } from '../main/experiments/factories'
+import { EvidenceResolver } from '../main/experiments/metrics/evidence'
+import { scriptedPolicyFor } from '../main/experiments/scripted-policy'
 import { loadQuestions } from '../main/experiments/questions'
 import { evaluatePolicy, resolveTrainConfig } from '../main/experiments/training'
 import { warmStartHead } from '../main/experiments/training/warm-start'

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import MiniSearch from 'minisearch'
 import { workspaceMigrations } from '../main/db/migrations'
-import { openDatabase } from '../main/db/open'
+import { openDatabase, type OpenedDatabase } from '../main/db/open'
 import type { WorkspaceDatabase } from '../main/db/schema'
 import { buildMatchQuery, createHashedEmbedder, createRetriever, embedMissingChunks, STOPWORDS, type SearchMode } from '../main/retrieval'
 import { Bm25Ranker } from '../main/retrieval/bm25'
@@ -33,126 +33,169 @@ interface Row {
   p95: number
 }
 
+interface Doc {
+  id: number
+  title: string
+  sentences: string[]
+}
+
+interface Bench {
+  docs: Doc[]
+  questions: Question[]
+  gold: Set<string>[]
+}
+
+type Raw = OpenedDatabase<WorkspaceDatabase>['raw']
+
 async function main(): Promise<void> {
-  const corpusFile = join(DATA, 'hotpotqa_train_corpus.json')
-  const questionsFile = join(DATA, 'hotpotqa_train.json')
-  if (!existsSync(corpusFile) || !existsSync(questionsFile)) {
-    console.log(`Skipping the retrieval bench: ${DATA} does not hold hotpotqa_train_corpus.json and hotpotqa_train.json.`)
-    return
-  }
-  const corpus = JSON.parse(readFileSync(corpusFile, 'utf8')) as Record<string, string[]>
-  const questions = JSON.parse(readFileSync(questionsFile, 'utf8')) as Question[]
-  const docs = Object.entries(corpus).map(([title, sentences], i) => ({ id: i + 1, title, sentences: sentences.map((s) => s.trim()) }))
-  const gold = questions.map((q) => new Set(q.supporting_facts.map(([title]) => title)))
+  const bench = loadBench()
+  if (!bench) return
+  const { docs, questions } = bench
   console.log(`HotpotQA train-100: ${docs.length} paragraphs, ${questions.length} questions, ${REPEATS} repeats, node ${process.version}\n`)
 
   const tmp = mkdtempSync(join(tmpdir(), 'harness-lab-bench-'))
   const opened = await openDatabase<WorkspaceDatabase>(join(tmp, 'workspace.db'), workspaceMigrations)
   try {
     const raw = opened.raw
-    // Documents, chunks and sentences as ingest writes them: one chunk per paragraph.
-    raw.transaction(() => {
-      raw.prepare("insert into source_files (id, path, format, size_bytes, sha256, status, ingested_at) values (1, 'hotpotqa_train_corpus.json', 'json', 0, '', 'ok', '')").run()
-      const insDoc = raw.prepare('insert into documents (id, file_id, external_id, title, text, token_count) values (?, 1, ?, ?, ?, ?)')
-      const insChunk = raw.prepare(
-        'insert into chunks (id, document_id, ord, text, start_char, end_char, token_count, first_sentence, last_sentence) values (?, ?, 0, ?, 0, ?, ?, 0, ?)',
-      )
-      const insSentence = raw.prepare('insert into sentences (document_id, chunk_id, ord, text, start_char, end_char) values (?, ?, ?, ?, ?, ?)')
-      for (const d of docs) {
-        const text = d.sentences.join(' ')
-        const tokens = text.split(/\s+/).length
-        insDoc.run(d.id, d.title, d.title, text, tokens)
-        insChunk.run(d.id, d.id, text, text.length, tokens, d.sentences.length - 1)
-        let pos = 0
-        d.sentences.forEach((s, ord) => {
-          insSentence.run(d.id, d.id, ord, s, pos, pos + s.length)
-          pos += s.length + 1
-        })
-      }
-    })()
-
-    // Index build: FTS5 rows vs MiniSearch addAll, each rebuilt REPEATS times.
-    const ftsBuild: number[] = []
-    const insFts = raw.prepare('insert into chunks_fts (rowid, title, text) values (?, ?, ?)')
-    for (let r = 0; r < REPEATS; r++) {
-      raw.exec('delete from chunks_fts')
-      const t0 = performance.now()
-      raw.transaction(() => {
-        for (const d of docs) insFts.run(d.id, d.title, d.sentences.join(' '))
-      })()
-      ftsBuild.push(performance.now() - t0)
-    }
-    const miniDocs = docs.map((d) => ({ id: d.id, title: d.title, text: d.sentences.join(' ') }))
-    const buildMini = (stopwords: boolean) => {
-      const times: number[] = []
-      let index: MiniSearch | null = null
-      for (let r = 0; r < REPEATS; r++) {
-        const t0 = performance.now()
-        index = new MiniSearch({
-          fields: ['title', 'text'],
-          storeFields: ['title'],
-          ...(stopwords ? { processTerm: (term: string) => (STOPWORDS.has(term.toLowerCase()) ? null : term.toLowerCase()) } : {}),
-          searchOptions: { boost: { title: 2 }, combineWith: 'OR' },
-        })
-        index.addAll(miniDocs)
-        times.push(performance.now() - t0)
-      }
-      return { index: index!, times }
-    }
-    const mini = buildMini(false)
-    const miniStop = buildMini(true)
-
-    const rows: Row[] = []
-    const retriever = createRetriever(raw)
-    rows.push(await runSystem('FTS5 bm25 (Retriever)', median(ftsBuild), questions, gold, (q) => retriever.search(q, K, 'bm25').then((r) => r.hits.map((h) => h.title))))
-    // The same ranking without snippets and hydration, to show what the snippet() pass costs.
-    const ranker = new Bm25Ranker(raw, { title: 2, text: 1 })
-    const titleOf = new Map(docs.map((d) => [d.id, d.title]))
-    rows.push(
-      await runSystem('FTS5 bm25 ranking only (no snippets)', median(ftsBuild), questions, gold, async (q) => {
-        const { expression } = buildMatchQuery(q)
-        return expression ? ranker.rank(expression, K, [], null).map((h) => titleOf.get(h.id)!) : []
-      }),
-    )
-    rows.push(await runSystem('MiniSearch 7.2.0 (defaults)', median(mini.times), questions, gold, async (q) => mini.index.search(q).slice(0, K).map((h) => h.title as string)))
-    rows.push(
-      await runSystem('MiniSearch 7.2.0 (+ same stopwords)', median(miniStop.times), questions, gold, async (q) =>
-        miniStop.index.search(q).slice(0, K).map((h) => h.title as string),
-      ),
-    )
-
+    writeCorpus(raw, docs)
+    const rows = await compareSystems(raw, bench, buildFts(raw, docs))
     printTable(rows)
     const [fts, , ms] = rows
     console.log(
       `\nRatios FTS5 / MiniSearch (defaults): recall@10 ${ratio(fts!.recall10, ms!.recall10)}, recall@20 ${ratio(fts!.recall20, ms!.recall20)}, ` +
         `index build ${ratio(fts!.buildMs!, ms!.buildMs!)}, query p50 ${ratio(fts!.p50, ms!.p50)}, p95 ${ratio(fts!.p95, ms!.p95)}`,
     )
-
-    // How the title weight moves BM25 recall (the Retriever default is 2).
-    console.log('\nFTS5 bm25 title weight sensitivity (text weight 1):')
-    for (const title of [1, 2, 4]) {
-      const r = createRetriever(raw, { bm25Weights: { title, text: 1 } })
-      const recall = await recallAt(questions, gold, async (q) => r.searchBm25(q, K).hits.map((h) => h.title))
-      console.log(`  title ${title}: ${Object.entries(recall).map(([at, v]) => `recall@${at} ${v.toFixed(3)}`).join('  ')}`)
-    }
-
-    // Dense/hybrid plumbing with hashed bag-of-words vectors: NOT a real embedding model, so these
-    // figures say nothing about semantic retrieval; they only exercise the code path end to end.
-    const toy = createHashedEmbedder(512)
-    const t0 = performance.now()
-    await embedMissingChunks(raw, toy, { batchSize: 128 })
-    const embedMs = performance.now() - t0
-    const withToy = createRetriever(raw, { embedder: toy })
-    console.log(`\nToy dense: ${toy.model}, embed+store ${embedMs.toFixed(0)} ms:`)
-    const toyRows: Row[] = []
-    for (const mode of ['dense', 'hybrid'] as SearchMode[]) {
-      toyRows.push(await runSystem(`toy ${mode}`, null, questions, gold, (q) => withToy.search(q, K, mode).then((r) => r.hits.map((h) => h.title))))
-    }
-    printTable(toyRows)
+    await titleWeightSensitivity(raw, bench)
+    await toyDense(raw, bench)
   } finally {
     await opened.close()
     rmSync(tmp, { recursive: true, force: true })
   }
+}
+
+/** The corpus and questions, or null (said on the console) when the data folder does not hold them. */
+function loadBench(): Bench | null {
+  const corpusFile = join(DATA, 'hotpotqa_train_corpus.json')
+  const questionsFile = join(DATA, 'hotpotqa_train.json')
+  if (!existsSync(corpusFile) || !existsSync(questionsFile)) {
+    console.log(`Skipping the retrieval bench: ${DATA} does not hold hotpotqa_train_corpus.json and hotpotqa_train.json.`)
+    return null
+  }
+  const corpus = JSON.parse(readFileSync(corpusFile, 'utf8')) as Record<string, string[]>
+  const questions = JSON.parse(readFileSync(questionsFile, 'utf8')) as Question[]
+  const docs = Object.entries(corpus).map(([title, sentences], i) => ({ id: i + 1, title, sentences: sentences.map((s) => s.trim()) }))
+  const gold = questions.map((q) => new Set(q.supporting_facts.map(([title]) => title)))
+  return { docs, questions, gold }
+}
+
+/** Documents, chunks and sentences as ingest writes them: one chunk per paragraph. */
+function writeCorpus(raw: Raw, docs: Doc[]): void {
+  raw.transaction(() => {
+    raw.prepare("insert into source_files (id, path, format, size_bytes, sha256, status, ingested_at) values (1, 'hotpotqa_train_corpus.json', 'json', 0, '', 'ok', '')").run()
+    const insDoc = raw.prepare('insert into documents (id, file_id, external_id, title, text, token_count) values (?, 1, ?, ?, ?, ?)')
+    const insChunk = raw.prepare(
+      'insert into chunks (id, document_id, ord, text, start_char, end_char, token_count, first_sentence, last_sentence) values (?, ?, 0, ?, 0, ?, ?, 0, ?)',
+    )
+    const insSentence = raw.prepare('insert into sentences (document_id, chunk_id, ord, text, start_char, end_char) values (?, ?, ?, ?, ?, ?)')
+    for (const d of docs) {
+      const text = d.sentences.join(' ')
+      const tokens = text.split(/\s+/).length
+      insDoc.run(d.id, d.title, d.title, text, tokens)
+      insChunk.run(d.id, d.id, text, text.length, tokens, d.sentences.length - 1)
+      let pos = 0
+      d.sentences.forEach((s, ord) => {
+        insSentence.run(d.id, d.id, ord, s, pos, pos + s.length)
+        pos += s.length + 1
+      })
+    }
+  })()
+}
+
+/** Index build: FTS5 rows, rebuilt REPEATS times; the build times. */
+function buildFts(raw: Raw, docs: Doc[]): number[] {
+  const ftsBuild: number[] = []
+  const insFts = raw.prepare('insert into chunks_fts (rowid, title, text) values (?, ?, ?)')
+  for (let r = 0; r < REPEATS; r++) {
+    raw.exec('delete from chunks_fts')
+    const t0 = performance.now()
+    raw.transaction(() => {
+      for (const d of docs) insFts.run(d.id, d.title, d.sentences.join(' '))
+    })()
+    ftsBuild.push(performance.now() - t0)
+  }
+  return ftsBuild
+}
+
+/** Index build: MiniSearch addAll, rebuilt REPEATS times; the last index and the build times. */
+function buildMini(docs: Doc[], stopwords: boolean): { index: MiniSearch; times: number[] } {
+  const miniDocs = docs.map((d) => ({ id: d.id, title: d.title, text: d.sentences.join(' ') }))
+  const times: number[] = []
+  let index: MiniSearch | null = null
+  for (let r = 0; r < REPEATS; r++) {
+    const t0 = performance.now()
+    index = new MiniSearch({
+      fields: ['title', 'text'],
+      storeFields: ['title'],
+      ...(stopwords ? { processTerm: (term: string) => (STOPWORDS.has(term.toLowerCase()) ? null : term.toLowerCase()) } : {}),
+      searchOptions: { boost: { title: 2 }, combineWith: 'OR' },
+    })
+    index.addAll(miniDocs)
+    times.push(performance.now() - t0)
+  }
+  return { index: index!, times }
+}
+
+/** FTS5 through the Retriever, its bare ranking, and MiniSearch with and without the same stopwords. */
+async function compareSystems(raw: Raw, { docs, questions, gold }: Bench, ftsBuild: number[]): Promise<Row[]> {
+  const mini = buildMini(docs, false)
+  const miniStop = buildMini(docs, true)
+  const rows: Row[] = []
+  const retriever = createRetriever(raw)
+  rows.push(await runSystem('FTS5 bm25 (Retriever)', median(ftsBuild), questions, gold, (q) => retriever.search(q, K, 'bm25').then((r) => r.hits.map((h) => h.title))))
+  // The same ranking without snippets and hydration, to show what the snippet() pass costs.
+  const ranker = new Bm25Ranker(raw, { title: 2, text: 1 })
+  const titleOf = new Map(docs.map((d) => [d.id, d.title]))
+  rows.push(
+    await runSystem('FTS5 bm25 ranking only (no snippets)', median(ftsBuild), questions, gold, async (q) => {
+      const { expression } = buildMatchQuery(q)
+      return expression ? ranker.rank(expression, K, [], null).map((h) => titleOf.get(h.id)!) : []
+    }),
+  )
+  rows.push(await runSystem('MiniSearch 7.2.0 (defaults)', median(mini.times), questions, gold, async (q) => mini.index.search(q).slice(0, K).map((h) => h.title as string)))
+  rows.push(
+    await runSystem('MiniSearch 7.2.0 (+ same stopwords)', median(miniStop.times), questions, gold, async (q) =>
+      miniStop.index.search(q).slice(0, K).map((h) => h.title as string),
+    ),
+  )
+  return rows
+}
+
+/** How the title weight moves BM25 recall (the Retriever default is 2). */
+async function titleWeightSensitivity(raw: Raw, { questions, gold }: Bench): Promise<void> {
+  console.log('\nFTS5 bm25 title weight sensitivity (text weight 1):')
+  for (const title of [1, 2, 4]) {
+    const r = createRetriever(raw, { bm25Weights: { title, text: 1 } })
+    const recall = await recallAt(questions, gold, async (q) => r.searchBm25(q, K).hits.map((h) => h.title))
+    console.log(`  title ${title}: ${Object.entries(recall).map(([at, v]) => `recall@${at} ${v.toFixed(3)}`).join('  ')}`)
+  }
+}
+
+/**
+ * Dense/hybrid plumbing with hashed bag-of-words vectors: NOT a real embedding model, so these
+ * figures say nothing about semantic retrieval; they only exercise the code path end to end.
+ */
+async function toyDense(raw: Raw, { questions, gold }: Bench): Promise<void> {
+  const toy = createHashedEmbedder(512)
+  const t0 = performance.now()
+  await embedMissingChunks(raw, toy, { batchSize: 128 })
+  const embedMs = performance.now() - t0
+  const withToy = createRetriever(raw, { embedder: toy })
+  console.log(`\nToy dense: ${toy.model}, embed+store ${embedMs.toFixed(0)} ms:`)
+  const toyRows: Row[] = []
+  for (const mode of ['dense', 'hybrid'] as SearchMode[]) {
+    toyRows.push(await runSystem(`toy ${mode}`, null, questions, gold, (q) => withToy.search(q, K, mode).then((r) => r.hits.map((h) => h.title))))
+  }
+  printTable(toyRows)
 }
 
 /** Mean over questions of the share of gold supporting titles found in the top n, for each cutoff. */

@@ -1,6 +1,6 @@
 /**
  * Bytes per stored evaluation episode, row format (every step's full JSON) against the compact
- * format (one brotli blob of per-step deltas, main/experiments/episode-codec.ts), per environment:
+ * format (one brotli blob of per-step deltas, main/experiments/runs/episode-codec.ts), per environment:
  *   npx tsx bench/storage.ts [--questions N] [--demo-size S]
  * On the demo world (seed 1) and HotpotQA-train100 (../shared, skipped when absent): each
  * environment plays N questions with its scripted policy, previews on (as evaluations store them);
@@ -14,8 +14,8 @@ import { join } from 'node:path'
 import type SQLite from 'better-sqlite3'
 import { workspaceMigrations } from '../main/db/migrations'
 import { openDatabase } from '../main/db/open'
-import { getEpisode } from '../main/experiments/queries'
-import { RunStore } from '../main/experiments/store'
+import { getEpisode } from '../main/experiments/runs/read-model'
+import { RunStore } from '../main/experiments/runs/store'
 import { createEnvironment, environmentContext, environmentFactory, environmentNames, runEpisode, type EnvQuestion, type Trajectory } from '../main/harness'
 import { createScriptedPolicy, scriptedPolicies } from '../main/policy/scripted'
 import { defaultIngestOptions, runIngest, type IngestReporter } from '../main/ingest/run'

@@ -34,7 +34,7 @@ import { fileURLToPath } from 'node:url'
 import type { Token } from 'node-llama-cpp'
 import { GgufTrainSchema } from '../preload/contract'
 import { startEnvServer } from '../main/env-server'
-import { runTraining, type HeldOutResult } from '../main/experiments/training'
+import { isGgufStep, runTraining, type HeldOutResult } from '../main/experiments/training'
 import { getSharedRuntime, LlamaRuntime } from '../main/llm/llama-runtime'
 import { evaluateTarget } from '../main/llm/scoring'
 import { tokenizePrompt } from '../main/llm/tokens'
@@ -154,11 +154,12 @@ const app = await runTraining(raw, { ...config, gguf: appGguf }, {
   ggufDir: out.dir,
   llm: getSharedRuntime,
   onStep: (step, d) => {
-    console.log(`app step ${step}: ${fmt(d.seconds as number, 2)} s${d.heldOut ? ' (with a held-out evaluation)' : ''} (update ${fmt(d.secondsPerUpdate as number, 2)} s), ${fmt(d.rolloutsPerSecond as number, 2)} rollouts/s in its rollouts, ${fmt(d.turns as number, 1)} turns per rollout, ${d.tokensTrained} trained tokens, train reward ${fmt(d.reward as number)}`)
-    if (!d.heldOut) appSteps.push(d.seconds as number)
-    appRollouts.push(d.rolloutsPerSecond as number)
-    appTurns.push(d.turns as number)
-    appTokens.push(d.tokensTrained as number)
+    if (!isGgufStep(d)) throw new Error('bench:trl-vs-app trains the GGUF policy: a step without its diagnostics')
+    console.log(`app step ${step}: ${fmt(d.seconds, 2)} s${d.heldOut ? ' (with a held-out evaluation)' : ''} (update ${fmt(d.secondsPerUpdate, 2)} s), ${fmt(d.rolloutsPerSecond, 2)} rollouts/s in its rollouts, ${fmt(d.turns, 1)} turns per rollout, ${d.tokensTrained} trained tokens, train reward ${fmt(d.reward)}`)
+    if (!d.heldOut) appSteps.push(d.seconds)
+    appRollouts.push(d.rolloutsPerSecond)
+    appTurns.push(d.turns)
+    appTokens.push(d.tokensTrained ?? 0)
   },
 })
 const appSeconds = (performance.now() - t0) / 1000

@@ -4,7 +4,8 @@ trains each on the GPU (every layer offloaded) and on the CPU from the same requ
 per figure:
   objective:        GPU vs CPU objective per packed AdamW update
   packed-vs-unpacked: the same update packed and one padded datapoint per sequence, on the GPU
-  weight-change:    cosine of the GPU's and the CPU's weight change after 3 packed AdamW updates
+  weight-change:    cosine of the GPU's and the CPU's weight change after 3 packed AdamW updates (also with cuBLAS TF32
+                    forced off), and the CPU's own packed vs unpacked agreement, the bar a second backend can meet
   update seconds:   GPU and CPU (all its threads) per update, and their ratio
   gpu utilisation:  peak and mean while the GPU updates run (nvidia-smi every 100 ms)
 """
@@ -24,8 +25,8 @@ TRAINER_PROTOCOL = 3
 class Trainer:
     """One trainer process: a request per line, a reply per line."""
 
-    def __init__(self, exe, lib, gpu_visible):
-        env = dict(os.environ, GGML_NO_BACKTRACE="1")
+    def __init__(self, exe, lib, gpu_visible, extra_env=None):
+        env = dict(os.environ, GGML_NO_BACKTRACE="1", **(extra_env or {}))
         if not gpu_visible:
             env["CUDA_VISIBLE_DEVICES"] = ""
         self.p = subprocess.Popen([exe, lib], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
@@ -129,9 +130,9 @@ def requests(vocab, n_seq, lo, hi, updates, seed):
     return out
 
 
-def run(args, model, reqs, gpu, pack, save=None, threads=None):
+def run(args, model, reqs, gpu, pack, save=None, threads=None, extra_env=None):
     """Loads `model` (and itself as the frozen base), makes the updates, saves; returns the replies and seconds."""
-    t = Trainer(args.trainer, args.lib, gpu)
+    t = Trainer(args.trainer, args.lib, gpu, extra_env)
     try:
         load = t.call("load", model=model, baseModel=model, optimizerState=None, optimizer=args.optimizer, weightDecay=0.0, beta1=0.9, beta2=0.999,
                       eps=1e-8, lastBlocks=-1, contextSize=args.context, threads=threads or os.cpu_count(), gpuLayers=-1 if gpu else 0, memoryLimitBytes=0)
@@ -224,10 +225,22 @@ def check(args, label, layers, embd, ff, heads, vocab, n_seq, lo, hi, compare, m
         if compare:
             cos, ng, nc = weight_change_cosine(model, results["gpu"][1], results["cpu"][1])
             print(f"weight-change {label}: cosine gpu vs cpu {cos:.6f} after {args.updates} packed {args.optimizer} updates (|dw| gpu {ng:.4g} cpu {nc:.4g})", flush=True)
+        if compare:
+            # cuBLAS may take TF32 tensor cores for F32 GEMMs: the same GPU updates with TF32 forced off
+            saved = os.path.join(args.work, f"{label}-gpu-no-tf32.gguf")
+            run(args, model, reqs, True, True, save=saved, extra_env={"NVIDIA_TF32_OVERRIDE": "0"})
+            cos, ng, nc = weight_change_cosine(model, saved, results["cpu"][1])
+            print(f"weight-change {label}: cosine gpu (NVIDIA_TF32_OVERRIDE=0) vs cpu {cos:.6f} after {args.updates} packed {args.optimizer} updates", flush=True)
         gs = sorted(r["seconds"] for r in g[1:]) or [g[0]["seconds"]]
         cs = sorted(r["seconds"] for r in cpu[1:]) or [cpu[0]["seconds"]]
         print(f"update ratio {label}: gpu {gs[len(gs) // 2]:.3f} s cpu ({os.cpu_count()} threads) {cs[len(cs) // 2]:.3f} s: {cs[len(cs) // 2] / gs[len(gs) // 2]:.1f}x", flush=True)
     if compare:
+        # how far the CPU agrees with itself: the same updates unpacked (another summation order), weight change vs packed
+        saved = os.path.join(args.work, f"{label}-cpu-unpacked.gguf")
+        run(args, model, reqs, False, False, save=saved)
+        cos, _, _ = weight_change_cosine(model, results["cpu"][1], saved)
+        print(f"weight-change {label}: cosine cpu packed vs cpu unpacked {cos:.9f} (1 - cosine {1 - cos:.2e}) after {args.updates} {args.optimizer} updates: "
+              f"the agreement a second backend can be held to", flush=True)
         # packed vs one padded datapoint per sequence, the first update, on the GPU when there is one
         where = "gpu" if args.gpu else "cpu"
         _, unpacked = run(args, model, reqs[:1], args.gpu == 1, False)

@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { channels, type ApiErrorCode, type Envelope } from '../../preload/contract'
 import { dispatch, type Handlers } from '../api/dispatch'
 import type { EventBus } from '../events/bus'
+import { EventReplay, type NumberedEvent } from '../events/replay'
 import { contentDisposition, downloadableFile, DOWNLOAD_PATH, exportDownloads, isDownloadId, zippedFolder, type DownloadSource } from './downloads'
 import { CONTENT_SECURITY_POLICY, isLoopbackHost } from './security'
 
@@ -49,16 +50,61 @@ function sameSecret(given: string | undefined, token: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b)
 }
 
-/** Browser mode: the built renderer and the API on loopback, every API call gated by the launch token. */
 /** Body limit of questions.import: 64 MiB of file text, each character escaped at most once, plus the envelope. */
 const QUESTION_IMPORT_BODY_LIMIT = 2 * 64 * 1024 * 1024 + 1024 * 1024
 
+/** Whether a request carries the launch token (a header, or `?token=` where a header cannot be sent). */
+type Authorised = (req: FastifyRequest) => boolean
+
+/** Browser mode: the built renderer and the API on loopback, every API call gated by the launch token. */
 export async function startBrowserServer(options: BrowserServerOptions): Promise<BrowserServer> {
   const host = options.host ?? '127.0.0.1'
   if (!isLoopbackHost(host)) throw new Error(`Browser mode listens on loopback only (127.0.0.1, ::1, localhost), not ${host}`)
   if (!existsSync(options.rendererDir)) throw new Error(`No built renderer at ${options.rendererDir}: run \`npm run build\` first`)
   const token = options.token ?? randomBytes(24).toString('base64url')
-  const app: FastifyInstance = Fastify({
+  const app = createApp()
+  let port = options.port
+  guardHosts(app)
+  parseJsonBodies(app)
+  answerErrors(app)
+
+  const authorised: Authorised = (req) => {
+    const header = req.headers.authorization
+    const bearer = header?.startsWith('Bearer ') ? header.slice(7) : undefined
+    const query = (req.query as Record<string, string | undefined>).token
+    return sameSecret(bearer ?? query, token)
+  }
+  registerApiRoutes(app, options.handlers, authorised)
+  const downloads = options.downloads ?? exportDownloads(options.handlers, options.events)
+  registerDownloadRoute(app, downloads, authorised)
+  const replay = new EventReplay(options.events)
+  registerEventStream(app, replay, authorised)
+
+  await app.register(fastifyStatic, { root: options.rendererDir, index: ['index.html'], wildcard: false })
+  app.setNotFoundHandler((req, reply) => {
+    if (req.url.startsWith('/api/')) return reply.code(404).send(fail('NOT_FOUND', `No API endpoint ${req.method} ${req.url.split('?')[0]}`))
+    return reply.code(404).type('text/plain').send('Not found')
+  })
+
+  await app.listen({ port, host })
+  downloads.start?.()
+  const address = app.server.address()
+  if (address && typeof address === 'object') port = address.port
+  const urlHost = host === '::1' ? '[::1]' : host
+  return {
+    url: `http://${urlHost}:${port}/?token=${token}`,
+    token,
+    port,
+    close: async () => {
+      downloads.stop?.()
+      replay.close()
+      await app.close()
+    },
+  }
+}
+
+function createApp(): FastifyInstance {
+  return Fastify({
     logger: false,
     bodyLimit: 4 * 1024 * 1024,
     forceCloseConnections: true,
@@ -69,20 +115,27 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
       void reply.code(err.statusCode ?? 400).send(fail('VALIDATION', err.message))
     },
   })
-  let port = options.port
+}
 
-  // Security headers everywhere, API answers never cached (they carry workspace data), and requests
-  // whose Host is not loopback refused (DNS-rebinding defence; host names are case-insensitive).
+/**
+ * Security headers everywhere, API answers never cached (they carry workspace data), and requests
+ * whose Host is not loopback refused (DNS-rebinding defence; host names are case-insensitive).
+ */
+function guardHosts(app: FastifyInstance): void {
   app.addHook('onRequest', async (req, reply) => {
     securityHeaders(reply, req.url)
     if (!isLoopbackHost(hostOf(req.headers.host))) {
       return reply.code(403).send(fail('UNAUTHORIZED', 'Requests must address the loopback host'))
     }
   })
+}
 
-  // JSON bodies are parsed here, so that the refusals say what was refused: the dispatcher names a
-  // prototype key (`__proto__`, `constructor`, `prototype`) and where it was, instead of Fastify's
-  // "Body is not valid JSON" for a body that is valid JSON.
+/**
+ * JSON bodies are parsed here, so that the refusals say what was refused: the dispatcher names a
+ * prototype key (`__proto__`, `constructor`, `prototype`) and where it was, instead of Fastify's
+ * "Body is not valid JSON" for a body that is valid JSON.
+ */
+function parseJsonBodies(app: FastifyInstance): void {
   app.removeContentTypeParser(['application/json'])
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     // A leading byte-order mark is allowed, as Fastify's own parser allows it.
@@ -94,35 +147,37 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
       done(badRequest(`Request body is not valid JSON: ${(err as Error).message}`), undefined)
     }
   })
+}
 
+/** Fastify's own errors (a body too large, a bad content type) as envelopes. */
+function answerErrors(app: FastifyInstance): void {
   app.setErrorHandler((err: Error & { statusCode?: number }, _req, reply) => {
     const status = err.statusCode ?? 500
     const code: ApiErrorCode = status >= 400 && status < 500 ? 'VALIDATION' : 'INTERNAL'
     if (status >= 500) console.error('browser-mode server error:', err)
     void reply.code(status).send(fail(code, err.message))
   })
+}
 
-  const authorised = (req: FastifyRequest): boolean => {
-    const header = req.headers.authorization
-    const bearer = header?.startsWith('Bearer ') ? header.slice(7) : undefined
-    const query = (req.query as Record<string, string | undefined>).token
-    return sameSecret(bearer ?? query, token)
-  }
-
+/** The API: one POST route per contract route, through the validating dispatcher. */
+function registerApiRoutes(app: FastifyInstance, handlers: Handlers, authorised: Authorised): void {
   const call = async (route: string, req: FastifyRequest, reply: FastifyReply) => {
     if (!authorised(req)) return reply.code(401).send(fail('UNAUTHORIZED', 'Missing or wrong token: open the URL printed by `npm run serve`'))
-    const envelope = await dispatch(options.handlers, route, req.body)
+    const envelope = await dispatch(handlers, route, req.body)
     return reply.code(envelope.ok ? 200 : STATUS[envelope.error.code]).send(envelope)
   }
   app.post<{ Params: { route: string } }>(`${channels.httpCall}:route`, (req, reply) => call(req.params.route, req, reply))
   // A question file may hold up to the contract's 64 MiB; as a JSON string its quotes and line breaks
   // are escaped, so the body of this one route may be up to twice that (and a little more).
   app.post(`${channels.httpCall}questions.import`, { bodyLimit: QUESTION_IMPORT_BODY_LIMIT }, (req, reply) => call('questions.import', req, reply))
+}
 
-  // Finished exports, downloaded by the browser (an <a download> or location change cannot send a
-  // header, so the token may come as ?token=). The id is the job's; the file must be a regular file
-  // inside the data folder.
-  const downloads = options.downloads ?? exportDownloads(options.handlers, options.events)
+/**
+ * Finished exports, downloaded by the browser (an <a download> or location change cannot send a
+ * header, so the token may come as ?token=). The id is the job's; the file must be a regular file
+ * inside the data folder.
+ */
+function registerDownloadRoute(app: FastifyInstance, downloads: DownloadSource, authorised: Authorised): void {
   app.get<{ Params: { id: string } }>(`${DOWNLOAD_PATH}:id`, async (req, reply) => {
     if (!authorised(req)) return reply.code(401).send(fail('UNAUTHORIZED', 'Missing or wrong token'))
     if (!isDownloadId(req.params.id)) return reply.code(404).send(fail('NOT_FOUND', 'No such download'))
@@ -142,7 +197,24 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     reply.header('Content-Length', String(file.size))
     return reply.send(createReadStream(file.path))
   })
+}
 
+/** One event in the stream's wire format; a numbered one carries its id, which EventSource sends back on reconnect. */
+const sse = (e: NumberedEvent): string => `${e.id === null ? '' : `id: ${e.id}\n`}event: ${e.name}\ndata: ${JSON.stringify(e.payload)}\n\n`
+
+/** The Last-Event-ID a reconnecting EventSource sends, or null (a first connection, or not a number). */
+function lastEventId(req: FastifyRequest): number | null {
+  const header = req.headers['last-event-id']
+  const id = typeof header === 'string' && /^\d+$/.test(header.trim()) ? Number(header.trim()) : NaN
+  return Number.isSafeInteger(id) ? id : null
+}
+
+/**
+ * Contract events as server-sent events, for as long as the page keeps the stream open. A page that
+ * reconnects gets the events it missed first; where some are no longer kept it is told to reload
+ * (`event: stream.resync`), since its state can no longer be brought up to date event by event.
+ */
+function registerEventStream(app: FastifyInstance, replay: EventReplay, authorised: Authorised): void {
   app.get(channels.httpEvents, (req, reply) => {
     if (!authorised(req)) return reply.code(401).send(fail('UNAUTHORIZED', 'Missing or wrong token'))
     reply.hijack()
@@ -154,10 +226,15 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
       'Content-Security-Policy': CONTENT_SECURITY_POLICY,
     })
     res.write(': connected\n\n')
-    const unsubscribe = options.events.subscribe((name, payload) => {
+    // Replayed and subscribed in one synchronous step: no event can fall between the two.
+    const last = lastEventId(req)
+    const missed = last === null ? [] : replay.since(last)
+    if (missed === null) res.write(`event: ${channels.httpResync}\ndata: {}\n\n`)
+    else for (const e of missed) res.write(sse(e))
+    const unsubscribe = replay.subscribe((e) => {
       // A slow client skips progress ticks rather than buffering them; status events always go out.
-      if (name === 'job.progress' && res.writableNeedDrain) return
-      res.write(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`)
+      if (e.id === null && res.writableNeedDrain) return
+      res.write(sse(e))
     })
     const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), 15_000)
     req.raw.on('close', () => {
@@ -165,27 +242,6 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
       unsubscribe()
     })
   })
-
-  await app.register(fastifyStatic, { root: options.rendererDir, index: ['index.html'], wildcard: false })
-  app.setNotFoundHandler((req, reply) => {
-    if (req.url.startsWith('/api/')) return reply.code(404).send(fail('NOT_FOUND', `No API endpoint ${req.method} ${req.url.split('?')[0]}`))
-    return reply.code(404).type('text/plain').send('Not found')
-  })
-
-  await app.listen({ port, host })
-  downloads.start?.()
-  const address = app.server.address()
-  if (address && typeof address === 'object') port = address.port
-  const urlHost = host === '::1' ? '[::1]' : host
-  return {
-    url: `http://${urlHost}:${port}/?token=${token}`,
-    token,
-    port,
-    close: async () => {
-      downloads.stop?.()
-      await app.close()
-    },
-  }
 }
 
 function securityHeaders(reply: FastifyReply, url: string): void {

@@ -1,6 +1,6 @@
 /**
  * Gold resolution: a question's gold, as the benchmark names it, pinned to documents and sentences of
- * the workspace by id, once. Scoring (main/experiments/score.ts), the Harness-1 reward
+ * the workspace by id, once. Scoring (main/experiments/metrics/score.ts), the Harness-1 reward
  * (main/rl/rewards/harness1-gold.ts) and the oracle policy all read the result, so "which document is
  * gold" has one answer everywhere.
  *

@@ -341,7 +341,7 @@ export const workspaceMigrations: Record<string, Migration> = {
   },
   '0009_compact_episodes': {
     async up(db) {
-      // An evaluation episode's steps as one compressed blob of per-step deltas (main/experiments/episode-codec.ts);
+      // An evaluation episode's steps as one compressed blob of per-step deltas (main/experiments/runs/episode-codec.ts);
       // rows written before keep their episode_steps rows and are read as they are.
       await db.schema.alterTable('episodes').addColumn('trajectory_blob', 'blob').execute()
       // Set when the run's steps were pruned: the per-question results stay, the steps are gone.

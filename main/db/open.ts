@@ -30,10 +30,32 @@ export function openSqlite(file: string, options: OpenOptions = {}): SQLite.Data
   const nativeBinding = nativeBindingPath()
   const raw = options.readonly ? openReadOnly(file, nativeBinding) : new SQLite(file, { ...(nativeBinding ? { nativeBinding } : {}) })
   raw.pragma(`busy_timeout = ${Math.max(0, Math.round(options.busyTimeoutMs ?? 5000))}`)
-  if (!options.readonly) raw.pragma('journal_mode = WAL')
+  if (!options.readonly) enableWal(raw)
   raw.pragma('foreign_keys = ON')
   raw.pragma('synchronous = NORMAL')
   return raw
+}
+
+/** How long switching a new file to WAL retries while other processes switch it too. */
+const WAL_SWITCH_WAIT_MS = 120_000
+
+/**
+ * Switches the file to WAL (a no-op once it is). On a new file several processes opening it at once each
+ * read it (shared lock) and then need it exclusively to convert it; SQLite answers that deadlock with
+ * SQLITE_BUSY at once, without the busy handler (reproduced: 2 of ~300 concurrent opens under load). The one that
+ * lost retries after a pause, by when the winner has converted the file.
+ */
+function enableWal(raw: SQLite.Database): void {
+  const deadline = Date.now() + WAL_SWITCH_WAIT_MS
+  for (;;) {
+    try {
+      raw.pragma('journal_mode = WAL')
+      return
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw err
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10 + Math.random() * 40)
+    }
+  }
 }
 
 /**

@@ -232,7 +232,7 @@ export interface EpisodeTable {
   /** Training rollouts: their steps, compact (actions, log-probs, credit; deflated JSON); the full steps are replayed on demand. */
   steps_blob: Uint8Array | null
   /** The environment's state after reset (evaluation episodes), so the first step's changes can be described. */
-  initial_snapshot_json: string | null  /** Evaluation episodes written compactly: their steps and initial snapshot (main/experiments/episode-codec.ts); null for row-format episodes. */
+  initial_snapshot_json: string | null  /** Evaluation episodes written compactly: their steps and initial snapshot (main/experiments/runs/episode-codec.ts); null for row-format episodes. */
   trajectory_blob: Uint8Array | null
   /** When the run's steps were pruned (per-question results kept), or null. */
   pruned_at: string | null

@@ -7,10 +7,10 @@
 import type SQLite from 'better-sqlite3'
 import { protocolTrainingDefaults } from '../../preload/contract'
 import type { Answerer, EpisodeOutcome, EnvQuestion, Protocol, Trajectory } from '../harness'
-import type { EvidenceResolver } from '../experiments/evidence'
+import type { EvidenceResolver } from '../experiments/metrics/evidence'
 import { creditSteps } from '../experiments/training/credit-steps'
-import { rewarderFor } from '../experiments/rewards'
-import { scoreEpisode } from '../experiments/score'
+import { rewarderFor } from '../experiments/metrics/rewards'
+import { scoreEpisode } from '../experiments/metrics/score'
 import { creditSchemes, memoScorer, type StepCredit } from '../rl/credit'
 import { computeReward, protocolDefaultReward, type RewardConfig, type RewardValue } from '../rl/reward-schemes'
 

@@ -19,7 +19,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { STATUS_CODES } from 'node:http'
 import websocket from '@fastify/websocket'
-import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import type { z } from 'zod'
 import { registerCompatRoutes, WS_MAX_PAYLOAD } from './compat'
 import { OpenEnvSessions, resetSchema, schemas } from './openenv'
@@ -76,6 +76,51 @@ const hostName = (header: string | undefined): string => {
 }
 
 export async function startEnvServer(options: EnvServerOptions): Promise<EnvServer> {
+  const { host, loopback, open } = listenPlan(options)
+  const token = options.token ?? randomBytes(24).toString('base64url')
+  const wsSessions = new OpenEnvSessions(options.wsMaxQueued)
+  const sessions = await EpisodeRouter.start(options)
+  const refuse = refuser(sessions)
+  const app = createApp(sessions, refuse)
+  await app.register(websocket, { options: { maxPayload: WS_MAX_PAYLOAD } })
+  parseJsonBodies(app)
+  guardRequests(app, { loopback, open, tokenBytes: Buffer.from(token), sessions, refuse })
+  answerErrors(app, refuse)
+  const helpers = replyHelpers(refuse)
+  registerEpisodeRoutes(app, sessions, wsSessions, helpers)
+  registerCompatRoutes(app, sessions, options.raw, options.appVersion, helpers, wsSessions)
+  app.setNotFoundHandler((req, reply) => refuse(reply, 404, `No endpoint ${req.method} ${(req.url.split('?')[0] ?? '').slice(0, 200)}; see GET /v1/health, /v1/environments, POST /v1/episodes`, { field: 'path' }))
+
+  const sweepEvery = Math.max(1000, Math.min(30_000, (options.idleTimeoutMs ?? 600_000) / 4))
+  const sweeper = setInterval(() => sessions.sweep(), sweepEvery)
+  sweeper.unref()
+
+  try {
+    await app.listen({ port: options.port, host })
+  } catch (err) {
+    clearInterval(sweeper)
+    await sessions.close()
+    throw listenError(err, host)
+  }
+  const address = app.server.address()
+  const port = address && typeof address === 'object' ? address.port : options.port
+  const urlHost = host.includes(':') ? `[${host}]` : host
+  return {
+    url: `http://${urlHost}:${port}`,
+    host,
+    port,
+    token,
+    sessions,
+    close: async () => {
+      clearInterval(sweeper)
+      await app.close()
+      await sessions.close()
+    },
+  }
+}
+
+/** The address to bind and the open route groups, refused before anything starts when they are unsafe (see the header). */
+function listenPlan(options: EnvServerOptions): { host: string; loopback: boolean; open: OpenRoutes[] } {
   // What passes the loopback check is what is bound: "[::1]" binds ::1, "localhost." binds localhost.
   const host = bindAddress(options.host ?? '127.0.0.1')
   if (host === '') throw new Error('The host is empty: give an address or name to listen on, such as 127.0.0.1')
@@ -85,11 +130,29 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
   const open = [...new Set(options.open ?? [])]
   for (const group of open) if (!OPEN_ROUTE_GROUPS.includes(group)) throw new Error(`Unknown open route group "${group}"; known: ${OPEN_ROUTE_GROUPS.join(', ')}`)
   if (open.length > 0 && !loopback) throw new Error(`Routes without a token (--open ${open.join(',')}) are served on loopback only, not on ${host}`)
-  const token = options.token ?? randomBytes(24).toString('base64url')
-  const tokenBytes = Buffer.from(token)
-  const wsSessions = new OpenEnvSessions(options.wsMaxQueued)
-  const sessions = await EpisodeRouter.start(options)
-  const app = Fastify({
+  return { host, loopback, open }
+}
+
+/** A failed listen in the user's words when the host is at fault; anything else as it came. */
+function listenError(err: unknown, host: string): unknown {
+  const e = err as NodeJS.ErrnoException
+  if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN' || e.code === 'EADDRNOTAVAIL') return Object.assign(new Error(`Cannot listen on ${host}: ${e.code === 'EADDRNOTAVAIL' ? 'no such address on this machine' : 'the name does not resolve'} (try 127.0.0.1)`), { code: e.code })
+  return err
+}
+
+/** Every refusal names a field: the body part at fault, `(body)` for the body as a whole. */
+type Refuse = (reply: FastifyReply, status: number, message: string, extra: { field: string; issues?: { field: string; message: string }[] }) => FastifyReply
+
+/** Refusals are counted as errors in /v1/stats. */
+function refuser(sessions: EpisodeRouter): Refuse {
+  return (reply, status, message, extra) => {
+    sessions.countError()
+    return reply.code(status).send({ error: { status, message, ...extra } })
+  }
+}
+
+function createApp(sessions: EpisodeRouter, refuse: Refuse): FastifyInstance {
+  return Fastify({
     logger: false,
     bodyLimit: BODY_LIMIT,
     forceCloseConnections: true,
@@ -106,10 +169,14 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
       socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
     },
   })
-  await app.register(websocket, { options: { maxPayload: WS_MAX_PAYLOAD } })
-  // JSON bodies: a key that could reach a prototype (__proto__, constructor.prototype) is refused by name.
-  // A request whose method carries no body (DELETE /v1/episodes/{id}) may still name the JSON content
-  // type with an empty body, as many HTTP clients do by default: that is no body, not a bad one.
+}
+
+/**
+ * JSON bodies: a key that could reach a prototype (__proto__, constructor.prototype) is refused by name.
+ * A request whose method carries no body (DELETE /v1/episodes/{id}) may still name the JSON content
+ * type with an empty body, as many HTTP clients do by default: that is no body, not a bad one.
+ */
+function parseJsonBodies(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (req, text, done) => {
     const body = String(text)
     if (body.trim() === '' && BODILESS.has(req.method)) return done(null, undefined)
@@ -125,13 +192,21 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
     if (bad) return done(Object.assign(new Error(`Request body refused: the key ${bad} could reach an object prototype (__proto__ and constructor.prototype are not accepted)`), { statusCode: 400, field: bad }), undefined)
     done(null, value)
   })
+}
 
-  /** Every refusal names a field: the body part at fault, `(body)` for the body as a whole. */
-  const refuse = (reply: FastifyReply, status: number, message: string, extra: { field: string; issues?: { field: string; message: string }[] }) => {
-    sessions.countError()
-    return reply.code(status).send({ error: { status, message, ...extra } })
-  }
+interface Guard {
+  loopback: boolean
+  open: OpenRoutes[]
+  tokenBytes: Buffer
+  sessions: EpisodeRouter
+  refuse: Refuse
+}
 
+/**
+ * The checks every request passes before its route: the loopback Host, the token (or an open route
+ * without an Origin), and the idle clock of the episode it addresses, held until it is answered.
+ */
+function guardRequests(app: FastifyInstance, { loopback, open, tokenBytes, sessions, refuse }: Guard): void {
   // Callback hooks, not async ones: an async hook costs a promise and its ticks on every request.
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('Cache-Control', 'no-store')
@@ -157,7 +232,10 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
     if (id) sessions.release(id)
     done()
   })
+}
 
+/** Fastify's request errors as refusals that name a field; anything else is a 500 with its message. */
+function answerErrors(app: FastifyInstance, refuse: Refuse): void {
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string; field?: string }, _req, reply) => {
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500
     if (status === 500) {
@@ -166,7 +244,17 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
     }
     return refuse(reply, status, requestErrorMessage(err, status), { field: err.field ?? (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 'content-type' : '(body)') })
   })
+}
 
+interface ReplyHelpers {
+  parse: <S extends z.ZodType>(schema: S, body: unknown, reply: FastifyReply) => z.output<S> | null
+  episodeId: (req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => string | null
+  answer: (reply: FastifyReply, work: () => Promise<unknown> | unknown) => Promise<unknown>
+  refuse: Refuse
+}
+
+/** What every route does with its request: parse the body, check the episode id, answer or refuse (shared with compat.ts). */
+function replyHelpers(refuse: Refuse): ReplyHelpers {
   const parse = <S extends z.ZodType>(schema: S, body: unknown, reply: FastifyReply): z.output<S> | null => {
     const result = schema.safeParse(body ?? {})
     if (result.success) return result.data
@@ -192,7 +280,11 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
       throw err
     }
   }
+  return { parse, episodeId, answer, refuse }
+}
 
+/** The /v1 routes and Search-R1's /retrieve. */
+function registerEpisodeRoutes(app: FastifyInstance, sessions: EpisodeRouter, wsSessions: OpenEnvSessions, { parse, episodeId, answer }: ReplyHelpers): void {
   app.get('/v1/health', async () => ({ ok: true, open_episodes: sessions.counters().open, answerer: sessions.answererName, workers: sessions.workers, inline_below: sessions.inlineBelow }))
   app.get('/v1/environments', async () => ({ environments: sessions.environments() }))
   app.get('/v1/stats', async () => ({ ...sessions.counters(), ws: wsSessions.stats() }))
@@ -220,37 +312,6 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
     const body = parse(RetrieveBody, req.body, reply)
     if (body) return answer(reply, () => sessions.retrieve(body))
   })
-  registerCompatRoutes(app, sessions, options.raw, options.appVersion, { parse, answer, refuse }, wsSessions)
-  app.setNotFoundHandler((req, reply) => refuse(reply, 404, `No endpoint ${req.method} ${(req.url.split('?')[0] ?? '').slice(0, 200)}; see GET /v1/health, /v1/environments, POST /v1/episodes`, { field: 'path' }))
-
-  const sweepEvery = Math.max(1000, Math.min(30_000, (options.idleTimeoutMs ?? 600_000) / 4))
-  const sweeper = setInterval(() => sessions.sweep(), sweepEvery)
-  sweeper.unref()
-
-  try {
-    await app.listen({ port: options.port, host })
-  } catch (err) {
-    clearInterval(sweeper)
-    await sessions.close()
-    const e = err as NodeJS.ErrnoException
-    if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN' || e.code === 'EADDRNOTAVAIL') throw Object.assign(new Error(`Cannot listen on ${host}: ${e.code === 'EADDRNOTAVAIL' ? 'no such address on this machine' : 'the name does not resolve'} (try 127.0.0.1)`), { code: e.code })
-    throw err
-  }
-  const address = app.server.address()
-  const port = address && typeof address === 'object' ? address.port : options.port
-  const urlHost = host.includes(':') ? `[${host}]` : host
-  return {
-    url: `http://${urlHost}:${port}`,
-    host,
-    port,
-    token,
-    sessions,
-    close: async () => {
-      clearInterval(sweeper)
-      await app.close()
-      await sessions.close()
-    },
-  }
 }
 
 /** Episode requests by path: /v1/episodes/<id>[/step|/finish]. */

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
 import type SQLite from 'better-sqlite3'
 import type { Trajectory } from '../harness'
 import { corpusSignature } from '../experiments/questions'
-import { RunStore } from '../experiments/store'
+import { RunStore } from '../experiments/runs/store'
 
 export type StoreMode = 'off' | 'sampled' | 'all'
 

@@ -4,15 +4,14 @@ import type { EvalParams } from '../../preload/contract'
 import { HeadPolicy, readHeadWeights } from '../policy/head-policy'
 import { candidateBuilder, policySide } from '../policy/protocols'
 import { trainedGguf, trainedHeadFor } from './training/trained-head'
-import { ggufPolicyOn } from './training/gguf-policy'
+import { ggufPolicyOn } from './training/config/gguf-policy'
 import { checkpointOf } from './training/store'
 import { trainedPolicyLabel } from '../../preload/contract'
-import { createEnvironment, environmentContext, environmentFactory, promptParams, resolvedConfig, type Answerer, type EnvQuestion, type Policy } from '../harness'
-import { oraclePlanner } from './ceiling'
+import { environmentFactory, promptParams, resolvedConfig, type Answerer, type Policy } from '../harness'
 import { createAnswerer } from '../policy/answerer'
 import { runtimeFrom, type LlmHome } from '../llm/llama-runtime'
 import { createPolicy } from '../policy/llm-policy'
-import { createScriptedPolicy, type OraclePlanner } from '../policy/scripted'
+import { scriptedPolicyFor } from './scripted-policy'
 
 type PolicySpec = EvalParams['policy']
 type AnswererSpec = EvalParams['answerer']
@@ -86,28 +85,6 @@ export function policyLabel(spec: PolicySpec): string {
   if (spec.kind === 'gguf-run') return trainedPolicyLabel('gguf', spec.trainingRun, spec.step)
   if (spec.kind === 'head-file') return `head ${spec.path.split('/').pop()}`
   return spec.modelPath.split('/').pop() ?? spec.modelPath
-}
-
-/** A scripted policy for `environment`; given the database, the oracle plans through a twin environment built with `envConfig`. */
-export function scriptedPolicyFor(name: string, environment: string, raw?: SQLite.Database, envConfig: Record<string, unknown> = {}): Policy {
-  const planner = name === 'oracle' && raw ? lazyPlanner(() => {
-        const ctx = environmentContext(raw)
-        return oraclePlanner(createEnvironment(environment, ctx, envConfig), ctx, EVAL_PLANNER)
-      }) : undefined
-  return createScriptedPolicy(name, environmentFactory(environment).protocol, { planner })
-}
-
-/**
- * The oracle's look-ahead budget in evaluation runs: where some gold is out of reach the search runs
- * its whole budget on every such question, so runs take a smaller one than bench:ceiling's 3,000 steps
- * (the demo world's longest planned path, four LOOKUPs, is found within 1,500).
- */
-const EVAL_PLANNER = { maxSteps: 500 }
-
-/** A planner whose twin environment (and its retriever) is built at the first episode, not when the policy is named. */
-function lazyPlanner(build: () => OraclePlanner): OraclePlanner {
-  let planner: OraclePlanner | undefined
-  return { plan: (question: EnvQuestion, seed: number) => (planner ??= build()).plan(question, seed) }
 }
 
 export async function answererFor(spec: AnswererSpec, llm?: LlmHome): Promise<Disposable<Answerer>> {

@@ -9,7 +9,7 @@ import { resolveHarness1Weights } from '../rl/rewards'
 import { resolveParsedTrainConfig, storedTrainConfig } from './training'
 import { policyFor } from './factories'
 import { trainedGguf } from './training/trained-head'
-import { runStore } from './store'
+import { runStore } from './runs/store'
 
 /**
  * Checks an evaluation before it is queued, so a mistake is a validation error at once rather than a

@@ -2,8 +2,8 @@
 import { ApiError } from '../../preload/contract'
 import type { WorkspaceHandle } from '../corpus/repository'
 import { episodeColumns } from '../db/episode-columns'
-import { toEpisode } from '../experiments/queries'
-import { runStore, type EpisodeRecord, type RunHead } from '../experiments/store'
+import { toEpisode } from '../experiments/runs/read-model'
+import { runStore, type EpisodeRecord, type RunHead } from '../experiments/runs/store'
 
 const PAGE = 200
 

@@ -1,6 +1,6 @@
 import { APP_VERSION } from '../config/version'
 import { metricInfo } from '../experiments/metrics'
-import { runEvaluation } from '../experiments/evaluate'
+import { runEvaluation } from '../experiments/runs/evaluate'
 import { answererFor, policyFor, policyLabel, resolvedPolicySpec } from '../experiments/factories'
 import { defineJobKind } from '../jobs/define-job-kind'
 import type { LlmHome } from '../llm/llama-runtime'

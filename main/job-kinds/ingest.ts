@@ -1,5 +1,5 @@
 import type { JobResult } from '../../preload/contract'
-import { SplitUsageRepository } from '../experiments/split-usage-store'
+import { SplitUsageRepository } from '../experiments/runs/split-usage-store'
 import { runIngest } from '../ingest/run'
 import { defineJobKind } from '../jobs/define-job-kind'
 import { readEmbeddingModel } from '../models/embedding-model'

@@ -1,6 +1,6 @@
 /**
  * What the questions layer reads about runs: which runs used a set's splits (they freeze them) and a
- * question's episodes. Runs live above this layer, so main/experiments/split-usage-store.ts implements this and
+ * question's episodes. Runs live above this layer, so main/experiments/runs/split-usage-store.ts implements this and
  * the callers (API handlers) pass it in.
  */
 export interface SplitUseRow {

@@ -46,6 +46,8 @@ export const channels = {
   ipcEvent: 'harness:event',
   httpCall: '/api/call/',
   httpEvents: '/api/events',
+  /** The event stream's word to a page that missed events no longer kept: its state is stale, reload. */
+  httpResync: 'stream.resync',
   /** Name of the global the Electron preload exposes. */
   bridgeGlobal: 'harness',
 } as const

@@ -1,8 +1,8 @@
 import { createEnvironment, environmentContext } from '../../main/harness'
 import { evaluatePolicy } from '../../main/experiments/training/held-out'
-import { EvidenceResolver } from '../../main/experiments/evidence'
+import { EvidenceResolver } from '../../main/experiments/metrics/evidence'
 import { loadQuestions } from '../../main/experiments/questions'
-import { scriptedPolicyFor } from '../../main/experiments/factories'
+import { scriptedPolicyFor } from '../../main/experiments/scripted-policy'
 import { LexicalAnswerer } from '../../main/policy/answerer/lexical-answerer'
 import { demoSuite, hotpotSuite } from '../../bench/support/rl-suites'
 const answerer = new LexicalAnswerer()

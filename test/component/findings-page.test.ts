@@ -12,6 +12,9 @@ import type { TestBackend } from '../helpers/services'
 import { h } from 'vue'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import FindingsView from '../../renderer/src/views/FindingsView.vue'
+import { createPinia, setActivePinia } from 'pinia'
+import { useFindingsStore } from '../../renderer/src/stores/findings'
+import { useRunsStore } from '../../renderer/src/stores/runs'
 import { countingApi, mountShell, settle, startJobBackend, until, ingestedWorkspace } from './fixtures'
 
 /** The Findings view under its route (the shared fixture's router holds the other pages). */
@@ -78,6 +81,38 @@ describe('Findings page', () => {
     await until(() => w.find('[data-test=findings-error]').exists(), 'the refusal')
     expect(w.get('[data-test=findings-error]').text()).toMatch(/seeds/)
     expect((w.get('[data-test=findings-seeds]').element as HTMLInputElement).value).toBe('11')
+  })
+
+  it('names a question set as soon as the sets are known, before the page has finished loading', async () => {
+    // The runs store already holds the sets (another page of this workspace read them), so the form shows at
+    // once; the page's own reload of them is held, and a click then must not find the set unchosen.
+    const pinia = createPinia()
+    setActivePinia(pinia)
+    await useRunsStore().load(workspaceId)
+    const setId = useRunsStore().questionSets[0]!.id
+    const inner = countingApi(backend).api
+    const held: (() => void)[] = []
+    provideApi({
+      async call(route, input) {
+        const reply = await inner.call(route, input)
+        if (route === 'questions.sets') await new Promise<void>((release) => held.push(release))
+        return reply
+      },
+      on: (event, listener) => inner.on(event, listener),
+    })
+    try {
+      const router = createRouter({ history: createMemoryHistory(), routes: [{ path: '/workspaces/:id/findings', component: FindingsView }] })
+      await router.push(`/workspaces/${workspaceId}/findings`)
+      await router.isReady()
+      const w = (wrapper = await mountShell(router, pinia))
+      await until(() => held.length > 0, 'the page reading the sets')
+      await until(() => w.find('[data-test=findings-set]').exists(), 'the form')
+      expect(useFindingsStore().draft.questionSetId).toBe(setId)
+      expect((w.get('[data-test=findings-set]').element as HTMLSelectElement).value).toBe(String(setId))
+    } finally {
+      held.forEach((release) => release())
+      provideApi(countingApi(backend).api)
+    }
   })
 
   it('offers the GGUF policy and refuses a model file that is not there, saving nothing', async () => {

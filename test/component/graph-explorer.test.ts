@@ -110,6 +110,34 @@ describe('GraphExplorer', () => {
     expect(nodeIds(w).sort()).toEqual(['e:1', 'e:4'])
   })
 
+  it("the page's opening view gives way to a search typed while it loads, and never replaces a picked node", async () => {
+    const { load, search } = backend(100)
+    // The opening entity's neighbourhood is held until released: the statistics behind it arrive late on a busy machine.
+    let release = (): void => {}
+    const slowLoad: LoadNeighbourhood = async (center) => {
+      if (center === 'e:1') await new Promise<void>((r) => (release = r))
+      return load(center)
+    }
+    const w = await mountExplorer({ load: slowLoad, search })
+    const explorer = w.vm as unknown as { showStart(id: string): Promise<void> }
+    const opening = explorer.showStart('e:1')
+    await w.get('[data-test="graph-search-input"]').setValue('babb')
+    await until(() => w.findAll('[data-test="graph-search-result"]').length > 0, 'the matches as chips')
+    release()
+    await opening
+    await flushPromises()
+    // The typed search's matches stay; nothing is drawn until the user picks.
+    expect(nodeIds(w)).toEqual([])
+    expect(w.findAll('[data-test="graph-search-result"]').length).toBeGreaterThan(0)
+    await w.get('[data-test="graph-search-result"]').trigger('click')
+    await until(() => nodeIds(w).length === 2, 'the picked node')
+    // Once the user has picked, the opening view is not shown again.
+    await explorer.showStart('e:1')
+    await flushPromises()
+    expect(nodeIds(w).sort()).toEqual(['e:1', 'e:4'])
+    expect(w.emitted('center')).toEqual([['e:4']])
+  })
+
   it('searches while typing and says when nothing matches', async () => {
     const { load, search } = backend(100)
     const w = await mountExplorer({ load, search })

@@ -10,8 +10,9 @@ import { readFileSync } from 'node:fs'
 import { provideApi } from '../../renderer/src/api'
 import { useJobsStore } from '../../renderer/src/stores/jobs'
 import { APP_VERSION } from '../../main/config/version'
-import { runEvaluation } from '../../main/experiments/evaluate'
+import { runEvaluation } from '../../main/experiments/runs/evaluate'
 import { answererFor, policyFor } from '../../main/experiments/factories'
+import { exportFormatCatalog } from '../../main/exports/registry'
 import { defaultIngestOptions, runIngest } from '../../main/ingest/run'
 import { inProcessApi } from '../helpers/in-process-api'
 import { quiet } from '../helpers/corpus'
@@ -189,8 +190,11 @@ describe('Corpus search and grep, the document reader and its links', () => {
     const stop = useJobsStore().live()
     try {
       const w = await mountAt(`/workspaces/${workspaceId}/runs/${runId}`, pinia)
-      await until(() => w.findAll('[data-test=export-run]').length === 4, 'the export buttons')
-      expect(w.findAll('[data-test=export-run]').map((b) => b.attributes('data-format'))).toEqual(['run-results-csv', 'run-results-jsonl', 'run-episodes-jsonl', 'run-sft-jsonl'])
+      // one button per registered run format, in the registry's order (a new format needs no change here)
+      const runFormats = exportFormatCatalog().filter((f) => f.source === 'run').map((f) => f.name)
+      expect(runFormats).toContain('run-results-jsonl')
+      await until(() => w.findAll('[data-test=export-run]').length === runFormats.length, 'the export buttons')
+      expect(w.findAll('[data-test=export-run]').map((b) => b.attributes('data-format'))).toEqual(runFormats)
       await w.get('[data-test=export-run][data-format=run-results-jsonl]').trigger('click')
       await until(() => w.find('[data-test=export-file]').exists(), 'the finished export')
       const shown = w.get('[data-test=export-file]').text()

@@ -107,12 +107,16 @@ describe.runIf(run)('workbench in Chromium (browser mode)', () => {
     const person = generateDemoWorld({ seed: 1, size: 1 }).documents.find((d) => (d.metadata as { kind?: string } | undefined)?.kind === 'person')!
     await page.click('[data-test=open-graph]')
     await page.fill('[data-test=graph-search-input]', person.title)
-    await page.locator('[data-test=graph-search-result]').first().click()
-    await page.locator('[data-test=graph-node]').nth(3).waitFor()
+    const result = page.locator('[data-test=graph-search-result]').first()
+    const picked = await result.getAttribute('data-node-id')
+    await result.click()
+    // Counted once the picked entity is the centre: the page's opening view (the best-connected entity, whose
+    // statistics may arrive late) has as many nodes or more, and a count taken from it waits for nothing.
+    await page.locator(`[data-test=graph-node].node-center[data-node-id="${picked}"]`).waitFor()
     const before = await page.locator('[data-test=graph-node]').count()
     expect(before).toBeGreaterThan(3)
     // A DOM click on the node itself: the force layout may still move it under a pointer click on a loaded machine.
-    await page.locator('[data-test=graph-node][data-kind=sentence]').first().dispatchEvent('click')
+    await page.locator('[data-test=graph-node][data-kind=sentence]:not(.node-expanded)').first().dispatchEvent('click')
     await page.waitForFunction((n) => document.querySelectorAll('[data-test=graph-node]').length > n, before)
     expect(await page.locator('[data-test=graph-edge]').count()).toBeGreaterThan(0)
     await page.screenshot({ path: join(OUTPUT_DIR, 'graph.png'), fullPage: false })

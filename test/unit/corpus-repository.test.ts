@@ -1,12 +1,12 @@
 /**
  * The corpus repositories and the reader the environments take instead of the database
- * (main/corpus/repository), and the runs repository (main/experiments/store.ts).
+ * (main/corpus/repository), and the runs repository (main/experiments/runs/store.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { corpusRepositories, workspaceCorpus, type CorpusReader } from '../../main/corpus/repository'
-import { compareRuns, metricNames } from '../../main/experiments/compare'
-import { getEpisode, listEpisodes, listRuns } from '../../main/experiments/queries'
-import { RunStore, runStore } from '../../main/experiments/store'
+import { compareRuns, metricNames } from '../../main/experiments/runs/compare'
+import { getEpisode, listEpisodes, listRuns } from '../../main/experiments/runs/read-model'
+import { RunStore, runStore } from '../../main/experiments/runs/store'
 import { createEnvironment, environmentFactory, environmentNames, runEpisode } from '../../main/harness'
 import { environmentContext, type EnvContext } from '../../main/harness/types'
 import { createScriptedPolicy, scriptedPolicies } from '../../main/policy/scripted'

@@ -7,7 +7,7 @@ import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startEnvServer, type EnvServer } from '../../main/env-server'
 import { EpisodeRouter } from '../../main/env-server/router'
-import { RunStore } from '../../main/experiments/store'
+import { RunStore } from '../../main/experiments/runs/store'
 import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'
 import { z } from 'zod'
 

@@ -4,11 +4,11 @@
  * read; pruning drops the steps and keeps the per-question results.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { decodeEpisodeSteps, encodeEpisodeSteps } from '../../main/experiments/episode-codec'
-import { applyDelta, jsonDelta, type Json } from '../../main/experiments/episode-codec-delta'
-import { compareRuns } from '../../main/experiments/compare'
-import { getEpisode, listEpisodes } from '../../main/experiments/queries'
-import { episodeColumns, RunStore } from '../../main/experiments/store'
+import { decodeEpisodeSteps, encodeEpisodeSteps } from '../../main/experiments/runs/episode-codec'
+import { applyDelta, jsonDelta, type Json } from '../../main/experiments/runs/episode-codec-delta'
+import { compareRuns } from '../../main/experiments/runs/compare'
+import { getEpisode, listEpisodes } from '../../main/experiments/runs/read-model'
+import { episodeColumns, RunStore } from '../../main/experiments/runs/store'
 import { createEnvironment, environmentFactory, environmentNames, runEpisode, type Trajectory } from '../../main/harness'
 import { environmentContext } from '../../main/harness/types'
 import { createScriptedPolicy, scriptedPolicies } from '../../main/policy/scripted'

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { OpenedDatabase } from '../../main/db/open'
-import { EvidenceResolver } from '../../main/experiments/evidence'
+import { EvidenceResolver } from '../../main/experiments/metrics/evidence'
 import { loadQuestions } from '../../main/experiments/questions'
-import { scoreEpisode } from '../../main/experiments/score'
-import { RunStore } from '../../main/experiments/store'
+import { scoreEpisode } from '../../main/experiments/metrics/score'
+import { RunStore } from '../../main/experiments/runs/store'
 import { evaluationConfig } from '../helpers/episodes'
 import { useDemoWorkspace } from '../helpers/corpus'
 

@@ -1,9 +1,10 @@
 /**
  * Bad model files leave nothing behind and say why. Thirteen kinds of bad GGUF file, made from the
  * tiny-GGUF writer (test/helpers/gguf), go to the one check (main/llm/gguf-check.ts), to the model
- * registry (models.add), and to the real command line (`model add`, `model trainable`, each its own
- * process): every one is refused with the same named cause and nothing is registered. An F16 model
- * is a good policy model (registered) but refused for training, by name.
+ * registry (models.add), and to the command line (`model add`, `model trainable`: every kind through
+ * main/cli.ts's own entry in the test's process, and a bad file through each command as its own process,
+ * which prints the same): every one is refused with the same named cause and nothing is registered. An
+ * F16 model is a good policy model (registered) but refused for training, by name.
  */
 import { spawn } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checkGgufFile } from '../../main/llm/gguf-check'
 import { ModelFileError } from '../../main/llm/errors'
 import { fixtureDir, writeTinyLlama } from '../helpers/gguf'
+import { cliInProcess } from '../helpers/cli-in-process'
 import { startBackend, type TestBackend } from '../helpers/services'
 
 const ROOT = join(import.meta.dirname, '..', '..')
@@ -68,26 +70,15 @@ function makeBadFiles(): Bad[] {
   ]
 }
 
-function cli(args: string[], dataDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+type Outcome = { code: number | null; stdout: string; stderr: string }
+
+function cli(args: string[], dataDir: string): Promise<Outcome> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'main', 'cli.ts'), '--data-dir', dataDir, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HARNESS_LAB_DATA_DIR: '' } })
   let stdout = ''
   let stderr = ''
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })))
-}
-
-/** Runs `fn` over `items`, `width` at a time (each CLI call is a process). */
-async function pool<T, R>(items: T[], width: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length)
-  let next = 0
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) {
-      const i = next++
-      out[i] = await fn(items[i]!)
-    }
-  }))
-  return out
 }
 
 describe('bad GGUF files', () => {
@@ -124,7 +115,9 @@ describe('bad GGUF files', () => {
 
   it('`model add` and `model trainable` refuse each with the same cause; only the F16 policy model is registered', async () => {
     const dataDir = join(tmp.dir, 'cli-data')
-    const results = await pool(bad, 3, async (b) => ({ b, add: await cli(['model', 'add', b.file], dataDir), trainable: await cli(['model', 'trainable', b.file], dataDir) }))
+    // Every kind through the command line's own entry (main/cli.ts) in this process, one command at a time.
+    const results: Array<{ b: Bad; add: Outcome; trainable: Outcome }> = []
+    for (const b of bad) results.push({ b, add: await cliInProcess(dataDir, ['model', 'add', b.file]), trainable: await cliInProcess(dataDir, ['model', 'trainable', b.file]) })
     for (const { b, add, trainable } of results) {
       expect(trainable.code, `${b.kind}: ${trainable.stderr}`).toBe(1)
       expect(trainable.stderr, b.kind).toMatch(new RegExp(`^Not trainable: ${b.reason.source.replace(/^\^/, '')}`, 'm'))
@@ -135,7 +128,12 @@ describe('bad GGUF files', () => {
       expect(add.code, `${b.kind}: ${add.stderr}`).toBe(1)
       expect(add.stderr, b.kind).toMatch(new RegExp(`^Error: ${b.reason.source.replace(/^\^/, '')}`, 'm'))
     }
-    const list = await cli(['--json', 'model', 'list'], dataDir)
+    // And as their own processes (`npm run cli`): the same exit code and the same line on stderr for a bad file; the
+    // registry as another process reads it holds the F16 model alone.
+    const sample = results.find((r) => !r.b.trainingOnly)!
+    const [add, trainable, list] = await Promise.all([cli(['model', 'add', sample.b.file], dataDir), cli(['model', 'trainable', sample.b.file], dataDir), cli(['--json', 'model', 'list'], dataDir)])
+    expect([add.code, add.stderr], sample.b.kind).toEqual([1, sample.add.stderr])
+    expect([trainable.code, trainable.stderr], sample.b.kind).toEqual([1, sample.trainable.stderr])
     const models = JSON.parse(list.stdout) as Array<{ path: string; role: string; quantization: string }>
     expect(models.map((m) => [m.path, m.role])).toEqual([[bad[0]!.file, 'policy']])
   }, 600_000)

@@ -31,9 +31,10 @@ describe.skipIf(!storiesAvailable)(storiesTitle('RL on the GGUF weights through 
       const context = await loaded.createContext({ contextSize: 2048 })
       const sequence = context.getSequence()
       const sums: number[] = []
+      // One sequence for every item: each evaluation reuses the cached prefix it shares with the last (the system
+      // prompt), as the app's own scoring does, the same way for both models.
       for (const item of batch.items) {
         const cut = item.weights.findIndex((w, i) => w !== 0 || item.klWeights[i] !== 0)
-        await sequence.clearHistory()
         sums.push((await evaluateTarget(sequence, item.tokens.slice(0, cut) as Token[], item.tokens.slice(cut) as Token[])).sum)
       }
       await context.dispose()
@@ -43,12 +44,13 @@ describe.skipIf(!storiesAvailable)(storiesTitle('RL on the GGUF weights through 
     }
   }
 
-  for (const [environment, contextSize, maxTokens, extra] of [
+  for (const [environment, contextSize, maxTokens, questionsPerStep, extra] of [
     // Harness-1's system prompt lists its tools: about 1,600 of stories260K's tokens.
     // Calls need room to finish (cut calls are format errors, which all score alike).
-    ['stateful', 2048, 128, { envConfig: { maxTurns: 2 }, reward: { weights: { harness1: 1 } } }],
+    // One question: its group's rewards differ (a second question's group, all alike, added only KL-only decisions).
+    ['stateful', 2048, 128, 1, { envConfig: { maxTurns: 2 }, reward: { weights: { harness1: 1 } } }],
     // stories260K rarely commits gold sentences: a per-turn cost makes its groups differ (answering early pays).
-    ['free-query', 1024, 48, { envConfig: { turnLimit: 3 }, reward: { weights: { 'sp.f1': 1, 'cost.turn': 1 } } }],
+    ['free-query', 1024, 48, 2, { envConfig: { turnLimit: 3 }, reward: { weights: { 'sp.f1': 1, 'cost.turn': 1 } } }],
   ] as const) {
     it(`trains on the ${environment} environment's sampled tool calls in the direction of their advantages`, async (ctx) => {
       if (f.unavailable) return ctx.skip(`GGUF trainer f.unavailable: ${f.unavailable}`)
@@ -59,7 +61,7 @@ describe.skipIf(!storiesAvailable)(storiesTitle('RL on the GGUF weights through 
           environment,
           steps: 1,
           groupSize: 3,
-          questionsPerStep: 2,
+          questionsPerStep,
           evalInterval: 1,
           seed: 5,
           temperature: 1,

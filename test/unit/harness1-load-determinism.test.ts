@@ -1,7 +1,7 @@
 /**
  * A seeded Harness-1 evaluation does not depend on how busy the machine is: grep_corpus stops on a work
  * budget (characters scanned), never on the clock. The same `eval --env stateful` runs twice through the
- * command line, once on its own and once beside four processes that keep every core busy, with a scan
+ * command line (main/cli.ts's entry, in the test's process), once on its own and once beside four processes that keep every core busy, with a scan
  * budget small enough that greps stop part-way; the two runs' trajectories are identical, and both runs
  * store that no wall-clock guard fired. A run whose guard does fire says so in its steps, its episodes,
  * its stored summary and `runs show`.
@@ -11,7 +11,8 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunSummary } from '../../preload/contract'
-import { cliOn, withBackend as withBackendOn } from '../helpers/cli'
+import { withBackend as withBackendOn } from '../helpers/cli'
+import { cliInProcess } from '../helpers/cli-in-process'
 import { tempDir, type TestBackend } from '../helpers/services'
 
 /** A process that keeps one core busy until it is killed. */
@@ -20,7 +21,12 @@ const hog = (): ChildProcess => spawn(process.execPath, ['-e', 'for (;;) {}'], {
 describe('Harness-1 under machine load', () => {
   const tmp = tempDir('harness-lab-load-')
   let workspaceId: string
-  const cli = cliOn(tmp.dir)
+  /** One command through the command line's entry (main/cli.ts), in this process: its stdout, or why it failed. */
+  const cli = async (...args: string[]): Promise<string> => {
+    const r = await cliInProcess(tmp.dir, args)
+    if (r.code !== 0) throw new Error(`${args.join(' ')} exited ${r.code}: ${r.stderr}`)
+    return r.stdout
+  }
   const withBackend = <T>(fn: (b: TestBackend) => Promise<T>): Promise<T> => withBackendOn(tmp.dir, fn)
   /** Everything of a run's episodes that the seed decides: actions, observations, step results, outcomes and metrics (timings left out). */
   const trajectories = (runId: number) =>

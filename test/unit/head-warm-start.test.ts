@@ -8,7 +8,7 @@ import { createEnvironment, environmentContext, runEpisode } from '../../main/ha
 import { loadQuestions } from '../../main/experiments/questions'
 import { resolveTrainConfig } from '../../main/experiments/training'
 import { warmStartHead } from '../../main/experiments/training/warm-start'
-import { scriptedPolicyFor } from '../../main/experiments/factories'
+import { scriptedPolicyFor } from '../../main/experiments/scripted-policy'
 import { createHead } from '../../main/policy/head'
 import { candidateBuilder, headInputDim, sameAction, TeacherRecorder } from '../../main/policy/head-policy'
 import { imitate, imitationFit } from '../../main/rl/trainer'

@@ -141,6 +141,42 @@ describe('browser-mode server', () => {
     expect(text).toMatch(/event: job.status\ndata: \{.*"kind":"db.maintenance"/)
   })
 
+  it('replays the events a reconnecting page missed, after the last id it saw, and only those', async () => {
+    const w = await backend.call('workspace.create', { name: 'replay' })
+    const startJob = async (): Promise<string> => ((await (await call('job.start', { kind: 'db.maintenance', workspaceId: w.id })).json()) as { data: { id: string } }).data.id
+    const statuses = (text: string) => [...text.matchAll(/id: (\d+)\nevent: job.status\ndata: (.*)\n/g)].map((m) => ({ id: Number(m[1]), job: JSON.parse(m[2]!) as { id: string; status: string } }))
+    /** One stream: once connected, starts a job and reads until that job reaches `status` (so the read ends on a live event, whatever was replayed before it). */
+    const readEvents = async (headers: Record<string, string>, status: string): Promise<{ text: string; marker: string }> => {
+      const controller = new AbortController()
+      const res = await fetch(`${base}/api/events?token=${server.token}`, { headers, signal: controller.signal })
+      const reader = res.body!.getReader()
+      let text = ''
+      let marker: string | null = null
+      while (marker === null || !statuses(text).some((s) => s.job.id === marker && s.job.status === status)) {
+        const { value, done } = await reader.read()
+        if (done) throw new Error(`stream ended: ${text}`)
+        text += new TextDecoder().decode(value)
+        if (marker === null && text.includes(': connected')) marker = await startJob()
+      }
+      controller.abort()
+      await backend.services.jobs.waitFor(marker)
+      return { text, marker }
+    }
+    const first = await readEvents({}, 'done')
+    const lastSeen = Math.max(...statuses(first.text).map((s) => s.id))
+    // While the page is away another job runs to the end.
+    const away = await startJob()
+    await backend.services.jobs.waitFor(away)
+    const back = await readEvents({ 'Last-Event-ID': String(lastSeen) }, 'queued')
+    const replayed = statuses(back.text)
+    expect(replayed.map((s) => s.id)).toEqual(replayed.map((_, i) => lastSeen + 1 + i))
+    expect(replayed.some((s) => s.job.id === first.marker)).toBe(false)
+    expect(replayed.filter((s) => s.job.id === away).map((s) => s.job.status).at(-1)).toBe('done')
+    // A first connection replays nothing: it reads the state through calls.
+    const fresh = await readEvents({}, 'queued')
+    expect([...new Set(statuses(fresh.text).map((s) => s.job.id))]).toEqual([fresh.marker])
+  })
+
   it('offers a finished export for download by job id, only with the token, only from the data folder', async () => {
     const w = await backend.call('workspace.create', { name: 'download' })
     const ingest = await backend.call('job.start', { kind: 'corpus.ingest', workspaceId: w.id, params: { source: { kind: 'demo', seed: 3, size: 0.2 } } })

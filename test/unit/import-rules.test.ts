@@ -36,6 +36,16 @@ interface Layer {
 
 const L = (floor: number, files: string, note: string, extra: Partial<Layer> = {}): Layer => ({ floor, files, note, ...extra })
 
+/** The rooms of main/experiments/ by name, for the sideways lists below. */
+const X = {
+  hall: 'main/experiments/*', metrics: 'main/experiments/metrics/**', ceiling: 'main/experiments/ceiling/**', runs: 'main/experiments/runs/**',
+  trainingConfig: 'main/experiments/training/config/**', training: 'main/experiments/training/*', learners: 'main/experiments/training/learners/**',
+  loop: 'main/experiments/training/run-training.ts', trainingFace: 'main/experiments/training/index.ts',
+  factories: 'main/experiments/factories.ts', ablation: 'main/experiments/ablation/**',
+} as const
+/** The training room's floors, for the rooms above it that may use any of them. */
+const TRAINING = [X.trainingConfig, X.training, X.learners, X.loop, X.trainingFace]
+
 // prettier-ignore
 const LAYERS: Layer[] = [
   // ── shared by every stack ──────────────────────────────────────────────────────────────────────
@@ -69,10 +79,23 @@ const LAYERS: Layer[] = [
     forbid: ['main/db/**', 'main/jobs/**', 'main/workspaces/**', 'better-sqlite3', 'kysely'],
     forbidWhy: 'docs/architecture.md: rl/ touches neither the database nor jobs directly',
   }),
-  L(14, 'main/experiments/**',                'evaluation and training runs, ablations, stored as runs'),
-  L(14, 'main/exports/**',                    'run and question-set exports (CSV, JSONL, Parquet), one file per format', { sideways: ['main/experiments/**'] }),
-  L(15, 'main/experiments/findings/**',       "the papers' claims (one declaration each) measured through ablations: findings runs, verdicts, reports"),
-  L(15, 'main/job-kinds/**',                  'thin job kinds and the job worker entry', { sideways: ['main/experiments/findings/**'] }),
+  // experiments/: rooms on one floor; each row names the rooms it may use, and those edges form no circle (tested)
+  L(14, 'main/experiments/metrics/**',        'scoring: every stored metric (one declaration each), evidence resolution, the episode reward'),
+  L(14, 'main/experiments/ceiling/**',        "the oracle's reach search and planner"),
+  L(14, 'main/experiments/*',                 'the hall: question loading, scripted policies by name, the metric catalogue', { sideways: [X.metrics, X.ceiling] }),
+  L(14, 'main/experiments/runs/**',           'stored runs: store, read model, episode and rollout codecs, replay, compare, evaluation runs', { sideways: [X.hall, X.metrics] }),
+  // training/ in three floors: config -> learners -> the loop, over the room's parts (store, rollouts, schedule, held-out play)
+  L(14, 'main/experiments/training/config/**', 'training config: resolve, store, defaults and words, the GGUF trainer requests and checks', { sideways: [X.hall, X.metrics, X.runs] }),
+  L(14, 'main/experiments/training/*',        'training parts: the run store and read side, rollouts, credit steps, schedule, warm start, held-out play, trained heads', { sideways: [X.hall, X.metrics, X.runs, X.trainingConfig] }),
+  L(14, 'main/experiments/training/learners/**', 'the learners (head, GGUF weights) behind one interface', { sideways: [X.hall, X.metrics, X.runs, X.trainingConfig, X.training] }),
+  L(14, 'main/experiments/training/run-training.ts', 'the one training loop over a learner', { sideways: [X.hall, X.metrics, X.runs, X.trainingConfig, X.training, X.learners] }),
+  L(14, 'main/experiments/training/index.ts', "the training room's face", { sideways: [X.trainingConfig, X.training, X.learners, X.loop] }),
+  L(14, 'main/experiments/factories.ts',      'the policy or answerer a spec names, trained ones included', { sideways: [X.hall, ...TRAINING] }),
+  L(14, 'main/experiments/validate.ts',       'the checks a run request passes before a job exists', { sideways: [X.factories, X.runs, ...TRAINING] }),
+  L(14, 'main/experiments/ablation/**',       'ablation matrices: cells as runs, paired results', { sideways: [X.hall, X.factories, X.metrics, X.runs, ...TRAINING] }),
+  L(14, 'main/experiments/findings/**',       "the papers' claims (one declaration each) measured through ablations: findings runs, verdicts, reports", { sideways: [X.hall, X.ablation, X.runs, ...TRAINING] }),
+  L(14, 'main/exports/**',                    'run and question-set exports (CSV, JSONL, Parquet), one file per format', { sideways: [X.runs] }),
+  L(15, 'main/job-kinds/**',                  'thin job kinds and the job worker entry'),
   L(15, 'main/env-server/**',                 'the environment server for external trainers: episode sessions over the registry, HTTP/JSON'),
   L(16, 'main/app/**',                        'the services object that wires the backend together'),
   L(17, 'main/api/**',                        'route handlers over the contract, the validating dispatcher'),
@@ -261,6 +284,27 @@ function checkImports(files: SourceFile[], rules: Rules = DEFAULT_RULES, known =
   return out.map((v) => v.msg)
 }
 
+/** A circle in the sideways permissions (as the layers it passes through, first repeated), or null. */
+function sidewaysCircle(layers: Layer[]): string[] | null {
+  const state = new Map<string, 'open' | 'done'>()
+  const walk = (files: string, path: string[]): string[] | null => {
+    if (state.get(files) === 'open') return [...path.slice(path.indexOf(files)), files]
+    if (state.get(files) === 'done') return null
+    state.set(files, 'open')
+    for (const next of layers.find((l) => l.files === files)?.sideways ?? []) {
+      const circle = walk(next, [...path, files])
+      if (circle) return circle
+    }
+    state.set(files, 'done')
+    return null
+  }
+  for (const l of layers) {
+    const circle = walk(l.files, [])
+    if (circle) return circle
+  }
+  return null
+}
+
 // ── the repo ─────────────────────────────────────────────────────────────────────────────────────
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -362,12 +406,38 @@ describe('import rules', () => {
         if (f.includes('/') && !f.startsWith('@')) expect(files, `${l.files}: forbid ${f} names a layer`).toContain(f)
       }
     }
+    expect(sidewaysCircle(LAYERS), 'the sideways permissions form no circle (rooms on one floor still import one way)').toBeNull()
+    expect(sidewaysCircle([L(1, 'a/**', '', { sideways: ['b/**'] }), L(1, 'b/**', '', { sideways: ['c/**'] }), L(1, 'c/**', '', { sideways: ['a/**'] })])).toEqual(['a/**', 'b/**', 'c/**', 'a/**'])
+    expect(layerOf('main/experiments/factories.ts')?.files).toBe('main/experiments/factories.ts')
+    expect(layerOf('main/experiments/questions.ts')?.files).toBe('main/experiments/*')
     expect(layerOf('main/harness/builtin.ts')?.files).toBe('main/harness/builtin.ts')
     expect(layerOf('main/harness/types.ts')?.files).toBe('main/harness/*')
     expect(layerOf('main/harness/index.ts')?.files).toBe('main/harness/index.ts')
     expect(layerOf('main/harness/sentence-substrate/index.ts')?.files).toBe('main/harness/sentence-substrate/**')
     expect(layerOf('main/harness/newenv/index.ts')).toBeUndefined()
     expect(layerOf('main/policy/scripted/harness-g/greedy.ts')?.files).toBe('main/policy/**')
+  })
+
+  it("docs/architecture.md's floor list names every folder of main/ on the floor LAYERS gives it", () => {
+    const doc = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8')
+    const section = doc.slice(doc.indexOf('## Floors of `main/`'), doc.indexOf('## The episode spine'))
+    // `N. names: words` or `N-M. names.`; the names are the backticked paths before the first colon, outside parentheses.
+    const items = [...section.matchAll(/^(\d+)(?:-(\d+))?\. (.*)$/gm)].map((m) => ({
+      lo: Number(m[1]), hi: Number(m[2] ?? m[1]),
+      names: [...m[3]!.split(/:\s/)[0]!.replace(/\([^)]*\)/g, '').matchAll(/`([^`]+)`/g)].map((n) => n[1]!.split('/')[0]!),
+    }))
+    expect(items.length, 'the floor list is found').toBeGreaterThan(10)
+    const floorOfName = new Map<string, { lo: number; hi: number }>()
+    for (const item of items) for (const name of item.names) floorOfName.set(name, item)
+    const wrong: string[] = []
+    for (const l of LAYERS.filter((x) => stackOf(x) === 'main')) {
+      const top = l.files.split('/')[1]!.replace(/\*+$/, '')
+      const named = floorOfName.get(top)
+      if (!named) wrong.push(`${l.files}: main/${top} is not in the floor list`)
+      else if (l.floor < named.lo || l.floor > named.hi) wrong.push(`${l.files}: floor ${l.floor} in LAYERS, ${named.lo === named.hi ? named.lo : `${named.lo}-${named.hi}`} in the doc`)
+    }
+    for (const name of floorOfName.keys()) if (!LAYERS.some((l) => l.files.startsWith(`main/${name}`))) wrong.push(`the doc's ${name} is in no layer`)
+    expect(wrong).toEqual([])
   })
 
   it('every file in main/, preload/ and renderer/ is in a layer and imports only what its layer may', () => {

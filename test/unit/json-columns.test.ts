@@ -12,7 +12,7 @@ import { JsonColumnError, jsonColumn, StringList } from '../../main/db/json-colu
 import { workspaceMigrations } from '../../main/db/migrations'
 import { openDatabase, type OpenedDatabase } from '../../main/db/open'
 import type { WorkspaceDatabase } from '../../main/db/schema'
-import { listEpisodes, listRuns } from '../../main/experiments/queries'
+import { listEpisodes, listRuns } from '../../main/experiments/runs/read-model'
 
 const dir = mkdtempSync(join(tmpdir(), 'harness-lab-json-columns-'))
 let ws: OpenedDatabase<WorkspaceDatabase>

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEnvironment, runEpisode } from '../../main/harness'
 import { resolveTrainConfig, runTraining, TrainingStore } from '../../main/experiments/training'
+import { defaultWarmStartFor } from '../../main/experiments/training/config/resolve-config'
 import { LexicalAnswerer } from '../../main/policy/answerer/lexical-answerer'
 import { createHead, restoreHead } from '../../main/policy/head'
 import { candidateBuilder, headInputDim, HeadPolicy } from '../../main/policy/head-policy'
@@ -65,6 +66,8 @@ describe('LLM prior + trainable head', () => {
     const r = await runTraining(demo.db.raw, {
       environment: 'graph-menu', steps: 2, groupSize: 2, questionsPerStep: 2, evalInterval: 5, seed: 3, learningRate: 0.05,
       head: { arch: 'linear', hidden: 8 }, prior: { modelPath },
+      // graph-menu's default warm start (the prior scores every state the teacher plays), on the first 4 train questions, not all.
+      warmStart: { ...defaultWarmStartFor('graph-menu')!, questions: 4 },
       train: { questionSetId: 1, offset: 0, limit: total - 4 }, heldOut: { questionSetId: 1, offset: total - 4, limit: 4 },
     }, { answerer: new LexicalAnswerer(), appVersion: 'test', jobId: null, progress: () => {}, throwIfCancelled: () => {}, llm: async () => runtime })
     const checkpoint = new TrainingStore(demo.db.raw).lastCheckpoint(r.runId)!

@@ -6,7 +6,7 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EvalParams } from '../../preload/contract'
-import { runEvaluation } from '../../main/experiments/evaluate'
+import { runEvaluation } from '../../main/experiments/runs/evaluate'
 import { policyFor } from '../../main/experiments/factories'
 import { createEnvironment, runEpisode } from '../../main/harness'
 import { LexicalAnswerer } from '../../main/policy/answerer'

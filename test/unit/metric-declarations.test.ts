@@ -9,18 +9,18 @@ import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { OpenedDatabase } from '../../main/db/open'
 import { EXTRA_METRICS } from '../../main/experiments/ablation/episode-extras'
-import { EvidenceResolver } from '../../main/experiments/evidence'
+import { EvidenceResolver } from '../../main/experiments/metrics/evidence'
 import { metricInfo, metrics, type MetricDeclaration } from '../../main/experiments/metrics'
 import { loadQuestions } from '../../main/experiments/questions'
-import { rewarderFor } from '../../main/experiments/rewards'
-import { scoreEpisode } from '../../main/experiments/score'
+import { rewarderFor } from '../../main/experiments/metrics/rewards'
+import { scoreEpisode } from '../../main/experiments/metrics/score'
 import { useDemoWorkspace } from '../helpers/corpus'
 import { rewardTermNames } from '../../main/rl/reward-schemes'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const METRICS_DIR = join(ROOT, 'main/experiments/metrics')
-/** The folder's machinery; every other file in it declares metrics. */
-const MACHINERY = new Set(['declaration.ts', 'registry.ts', 'catalog.ts', 'index.ts', 'scored-episode.ts'])
+/** Files of the metrics room that declare no metric: the registry and its types, and the scoring around them. */
+const MACHINERY = new Set(['declaration.ts', 'registry.ts', 'catalog.ts', 'index.ts', 'scored-episode.ts', 'score.ts', 'evidence.ts', 'rewards.ts'])
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourceFiles(join(dir, e.name)) : /\.(ts|vue)$/.test(e.name) ? [join(dir, e.name)] : []))

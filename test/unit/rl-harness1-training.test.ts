@@ -4,7 +4,8 @@
  * list the tools used, and no rollout makes a format error.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { decodeSteps, resolveTrainConfig, runTraining, TrainingStore } from '../../main/experiments/training'
+import { resolveTrainConfig, runTraining, TrainingStore } from '../../main/experiments/training'
+import { decodeSteps } from '../../main/experiments/runs/rollout-codec'
 import { HARNESS1_TOOLS } from '../../main/policy/head-policy'
 import { LexicalAnswerer } from '../../main/policy/answerer/lexical-answerer'
 import { openDemoWorkspace, type DemoWorkspace } from '../helpers/corpus'

@@ -1,7 +1,7 @@
 import { ApiError, type questionRoutes } from '../../../preload/contract'
 import type { Services } from '../../app/services'
 import { createQuestionSet, deleteQuestion, questionEpisodes, questionSetDetail, QuestionSetError, saveQuestion, searchQuestions, splitQuestionSet } from '../../questions'
-import { splitUsage } from '../../experiments/split-usage-store'
+import { splitUsage } from '../../experiments/runs/split-usage-store'
 import { workspaceRaw, type HandlerGroup } from './handler-group'
 import { importQuestionsAsJob } from './question-import'
 

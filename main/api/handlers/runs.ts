@@ -3,9 +3,9 @@ import type { Services } from '../../app/services'
 import { pairedDifference } from '../../eval'
 import { metricCatalog } from '../../experiments/metrics'
 import { harnessCatalog } from '../../experiments/catalog'
-import { compareRuns, metricNames } from '../../experiments/compare'
-import { getEpisode, listComparable, listEpisodes, listRuns } from '../../experiments/queries'
-import { runStore } from '../../experiments/store'
+import { compareRuns, metricNames } from '../../experiments/runs/compare'
+import { getEpisode, listComparable, listEpisodes, listRuns } from '../../experiments/runs/read-model'
+import { runStore } from '../../experiments/runs/store'
 import { workspaceRaw, type HandlerGroup } from './handler-group'
 
 const catalogued = new Set(metricCatalog().map((m) => m.name))

@@ -14,7 +14,7 @@ import { scriptedPolicies } from '../../policy/scripted'
 import { resolveHarness1Weights } from '../../rl/rewards'
 import { resolveTrainConfig, trainedHeadFor } from '../training'
 import { trainedGguf } from '../training/trained-head'
-import { ggufPolicyKind } from '../training/gguf-policy'
+import { ggufPolicyKind } from '../training/config/gguf-policy'
 
 /** Whether this build's GGUF policy takes a LoRA adapter (another part of the app adds it to the policy spec). */
 export function loraSupported(): boolean {

@@ -7,7 +7,7 @@
 import type SQLite from 'better-sqlite3'
 import type { AblationCell, AblationConfig, AblationResults, AblationRowResult, DifferenceEstimate, ResolvedRow } from '../../../preload/contract'
 import { metricCatalog } from '../metrics'
-import { runStore } from '../store'
+import { runStore } from '../runs/store'
 import { episodeColumns } from '../../db/episode-columns'
 import { TrainingStore } from '../training'
 import { episodeExtras, EXTRA_METRICS } from './episode-extras'

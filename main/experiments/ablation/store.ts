@@ -7,7 +7,7 @@ import { perHandle, statement, type WorkspaceHandle } from '../../corpus/reposit
 import { AblationConfigSchema, AblationResultsSchema, ResolvedRowSchema } from '../../../preload/contract'
 import { jsonColumn } from '../../db/json-column'
 import type { AblationCellTable, AblationTable } from '../../db/schema'
-import { RanOn } from '../run-columns'
+import { RanOn } from '../runs/run-columns'
 
 /** The ablations table's JSON columns, each with its schema and codec. */
 export const ablationColumns = {

@@ -5,7 +5,7 @@
 import { z } from 'zod'
 import { AnswererSpec, FindingsBudget, GgufTrainSchema } from '../../../preload/contract'
 import { jsonColumn } from '../../db/json-column'
-import { RanOn } from '../run-columns'
+import { RanOn } from '../runs/run-columns'
 import type { BudgetSpec } from './budget'
 import type { PlanContext } from './claims'
 

@@ -2,7 +2,7 @@ import type { EnvQuestion, EpisodeOutcome } from '../../harness'
 import { goldFactUnits, sentenceKey, type GoldFactUnit, type ResolvedGold } from '../../corpus/gold'
 import { scoreAnswer, supportingFactScore, type Harness1Recalls } from '../../eval'
 import { goldDocumentRecalls } from '../../rl/rewards/harness1-gold'
-import type { EvidenceResolver } from '../evidence'
+import type { EvidenceResolver } from './evidence'
 
 export type AnswerVariant = 'official' | 'graphr1'
 

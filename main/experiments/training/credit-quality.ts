@@ -10,10 +10,10 @@ import type { Answerer } from '../../harness'
 import { creditSchemes, memoScorer, type StepCredit } from '../../rl/credit'
 import { creditSignals, goldPathLabels, signalQuality, type CreditedGroup, type CreditedRollout, type SignalQuality } from '../../rl/credit-quality'
 import { episodeColumns } from '../../db/episode-columns'
-import { EvidenceResolver } from '../evidence'
+import { EvidenceResolver } from '../metrics/evidence'
 import { creditSteps } from './credit-steps'
 import { rolloutsForReplay } from './queries'
-import { replayRollout } from './replay'
+import { replayRollout } from '../runs/replay'
 
 export interface CreditQualityOptions {
   /** First and last training step whose rollouts are measured; 0..0 (the untrained policy's) by default. */

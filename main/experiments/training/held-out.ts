@@ -7,10 +7,10 @@ import { aggregate } from '../../eval'
 import { runEpisode, type Answerer, type Environment, type Policy, type Trajectory } from '../../harness'
 import { candidateBuilder, HeadPolicy, type PriorProvider } from '../../policy/head-policy'
 import type { PolicyHead } from '../../policy/head'
-import type { EvidenceResolver } from '../evidence'
-import type { EpisodeRewarder } from '../rewards'
+import type { EvidenceResolver } from '../metrics/evidence'
+import type { EpisodeRewarder } from '../metrics/rewards'
 import type { StoredQuestion } from '../questions'
-import { scoreEpisode } from '../score'
+import { scoreEpisode } from '../metrics/score'
 import type { TrainingStore } from './store'
 
 export interface HeldOutResult {
@@ -54,6 +54,6 @@ export async function evaluatePolicy(env: Environment, policy: Policy, questions
 
 /** The held-out result stored with step 0 (a resumed run evaluated it before it stopped). */
 export function firstHeldOut(store: TrainingStore, runId: number, seed: number): HeldOutResult | null {
-  const first = store.diagnostics(runId)[0]?.diagnostics as { heldOutPerQuestion?: HeldOutResult['perQuestion'] | null } | undefined
-  return first?.heldOutPerQuestion ? aggregated(first.heldOutPerQuestion, seed) : null
+  const first = store.diagnostics(runId)[0]?.diagnostics.heldOutPerQuestion
+  return first ? aggregated(first, seed) : null
 }

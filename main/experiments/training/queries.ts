@@ -21,7 +21,7 @@ import { aggregate, comparePaired, pairedDifference, type QuestionResult } from 
 import { headlineMetric, rewardTerm, type GoldLevel } from '../../rl/reward-schemes'
 import { TrainingStore } from './store'
 import { episodeColumns } from '../../db/episode-columns'
-import { runColumns, type RunSummaryJson } from '../run-columns'
+import { runColumns, type RunSummaryJson } from '../runs/run-columns'
 import type { GgufRates } from '../../../common'
 
 /**

@@ -9,10 +9,10 @@ import type { HeadDecisionRecord, HeadPolicy } from '../../policy/head-policy'
 import { creditSchemes, memoScorer, type StepCredit } from '../../rl/credit'
 import { computeReward, rewardCorrect, type RewardConfig, type RewardValue } from '../../rl/reward-schemes'
 import type { TrainingRollout } from '../../rl/trainer'
-import type { EvidenceResolver } from '../evidence'
+import type { EvidenceResolver } from '../metrics/evidence'
 import { creditSteps } from './credit-steps'
-import { rewarderFor } from '../rewards'
-import { scoreEpisode } from '../score'
+import { rewarderFor } from '../metrics/rewards'
+import { scoreEpisode } from '../metrics/score'
 
 export interface RolloutContext {
   raw: SQLite.Database

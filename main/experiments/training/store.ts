@@ -3,21 +3,18 @@
  * log-probabilities, credit and advantages, deflated; the full steps are replayed on demand), its
  * diagnostics and the checkpoint to resume from, all in one transaction: a crash never leaves half a step.
  */
-import { deflateSync, inflateSync } from 'node:zlib'
 import type SQLite from 'better-sqlite3'
 import { sql } from 'kysely'
 import { workspaceQuery } from '../../db/query'
 import type { z } from 'zod'
-import { CompactStepSchema, runColumns, TrainingCheckpointSchema } from '../run-columns'
+import { runColumns, TrainingCheckpointSchema } from '../runs/run-columns'
+import { encodeSteps, type CompactStep } from '../runs/rollout-codec'
 import type { PlayedRollout } from './rollouts'
 
-/** One stored rollout step: enough to replay the episode exactly and to show its credit. */
-export type CompactStep = z.infer<typeof CompactStepSchema>
-
 export type TrainingCheckpoint = z.infer<typeof TrainingCheckpointSchema>
+/** A stored step's diagnostics as read back: loose (each learner adds its own), the loop's held-out fields typed. */
+export type StoredStepDiagnostics = ReturnType<typeof runColumns.diagnostics.read>
 
-export const encodeSteps = (steps: CompactStep[]): Buffer => deflateSync(Buffer.from(JSON.stringify(steps)))
-export const decodeSteps = (blob: Uint8Array): CompactStep[] => runColumns.compactSteps.read(inflateSync(blob).toString('utf8'))
 
 type EpisodeInsert = { run: number; question: number; text: string; seed: number; answer: string; gold: string; outcome: string; metrics: string; turns: number; formatErrors: number; ms: number; step: number; steps: Buffer }
 
@@ -81,7 +78,7 @@ export class TrainingStore {
     return runColumns.checkpoint.readNullable(row)
   }
 
-  diagnostics(runId: number): { step: number; diagnostics: unknown }[] {
+  diagnostics(runId: number): { step: number; diagnostics: StoredStepDiagnostics }[] {
     return diagnostics(this.raw).all({ run: runId }).map((r) => ({ step: r.step, diagnostics: runColumns.diagnostics.read(r.diagnostics_json) }))
   }
 

@@ -9,7 +9,7 @@ import { environmentFactory } from '../../harness'
 import { restoreHead, type PolicyHead } from '../../policy/head'
 import { headWeightsFile, type HeadWeightsFile } from '../../policy/head-policy'
 import { checkpointOf } from './store'
-import { storedTrainConfig } from './stored-config'
+import { storedTrainConfig } from './config/stored-config'
 
 export interface TrainedHead {
   head: PolicyHead

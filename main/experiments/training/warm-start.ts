@@ -13,7 +13,7 @@ import type { PolicyHead } from '../../policy/head'
 import { TeacherRecorder, type CandidateBuilder, type ImitationSample, type PriorProvider } from '../../policy/head-policy'
 import { createScriptedPolicy } from '../../policy/scripted'
 import { imitate, type TrainConfig } from '../../rl/trainer'
-import { scriptedPolicyFor } from '../factories'
+import { scriptedPolicyFor } from '../scripted-policy'
 import type { StoredQuestion } from '../questions'
 
 export type { WarmStartReport }

@@ -1,6 +1,6 @@
 import type { Action } from '../../harness'
-import { decodeSteps } from '../../experiments/training'
-import { getEpisode } from '../../experiments/queries'
+import { decodeSteps } from '../../experiments/runs/rollout-codec'
+import { getEpisode } from '../../experiments/runs/read-model'
 import { episodeColumns } from '../../db/episode-columns'
 import { defineFormat, jsonLine } from '../format'
 import { episodeRecords, resultOf, rewardOf, runOrThrow } from '../run-episodes'

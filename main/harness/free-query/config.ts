@@ -16,5 +16,6 @@ export const FREE_QUERY_DEFAULTS: FreeQueryConfig = {
 
 export const FREE_QUERY_BOUNDS: ConfigBounds<FreeQueryConfig> = {
   integers: { ...SUBSTRATE_BOUNDS.integers, maxQueryChars: [1, 4000] },
+  reals: SUBSTRATE_BOUNDS.reals,
   choices: SUBSTRATE_BOUNDS.choices,
 }

@@ -24,5 +24,6 @@ export const GRAPH_MENU_DEFAULTS: GraphMenuConfig = {
 
 export const GRAPH_MENU_BOUNDS: ConfigBounds<GraphMenuConfig> = {
   integers: { ...SUBSTRATE_BOUNDS.integers, maxLookup: [0, 100], needTerms: [0, 32] },
+  reals: SUBSTRATE_BOUNDS.reals,
   choices: { ...SUBSTRATE_BOUNDS.choices, lookupScope: ['entity', 'corpus'] },
 }

@@ -42,13 +42,24 @@ export const SUBSTRATE_DEFAULTS: SubstrateConfig = {
 
 type KeysOf<C, T> = { [K in keyof C]-?: C[K] extends T ? K : never }[keyof C]
 
+/** An inclusive range: `[min, max]`. */
+export type OptionRange = readonly [min: number, max: number]
+
 /**
- * What an environment's options may be, declared beside its defaults: an integer range for every number
- * option and the allowed values of every string option (the compiler asks for each); any other option is
- * a boolean. Upper bounds keep a typo in a config delta from turning one step into a corpus scan.
+ * What an environment's options may be, declared beside its defaults: a range for every number option
+ * and the allowed values of every string option (the compiler asks for each); any other option is a
+ * boolean. A number option is an integer unless the bounds name it in `Reals` (the second type
+ * argument): then its range is under `reals` and any finite value inside it is taken (0.25 as well as 1),
+ * while an integer option refuses 1.5. Upper bounds keep a typo in a config delta from turning one step
+ * into a corpus scan.
+ *
+ *   ConfigBounds<MyConfig, 'temperature'> = { integers: { ... }, reals: { temperature: [0, 2] }, choices: { ... } }
  */
-export type ConfigBounds<C> = {
-  integers: { [K in KeysOf<C, number>]: readonly [number, number] }
+export type ConfigBounds<C, Reals extends KeysOf<C, number> = never> = {
+  /** A whole-number range for every number option not named in `Reals`. */
+  integers: { [K in Exclude<KeysOf<C, number>, Reals>]: OptionRange }
+  /** A real range for every number option named in `Reals` (`{}` when there is none). */
+  reals: { [K in Reals]: OptionRange }
   choices: { [K in KeysOf<C, string>]: readonly C[K][] }
 }
 
@@ -62,24 +73,39 @@ export const SUBSTRATE_BOUNDS: ConfigBounds<SubstrateConfig> = {
     maxSelect: [0, 100],
     maxAnswerWith: [0, 100],
   },
+  reals: {},
   choices: { searchMode: ['bm25', 'dense', 'hybrid'] },
 }
 
-/** Throws with the key and the allowed range when a value is out of its declared bounds or of the wrong type. */
-export function checkConfig<C>(name: string, config: Record<string, unknown>, bounds: ConfigBounds<C>): void {
-  const integers: Record<string, readonly [number, number]> = bounds.integers
+/**
+ * Throws with the key and the allowed range when a value is out of its declared bounds or of the wrong
+ * type: an integer option takes whole numbers only, a real option any finite number (never NaN or
+ * Infinity), each within its inclusive range.
+ */
+export function checkConfig<C, R extends KeysOf<C, number>>(name: string, config: Record<string, unknown>, bounds: ConfigBounds<C, R>): void {
+  const integers: Record<string, OptionRange> = bounds.integers
+  const reals: Record<string, OptionRange> = bounds.reals
   const choices: Record<string, readonly unknown[]> = bounds.choices
+  const own = <T>(table: Record<string, T>, key: string): T | undefined => (Object.hasOwn(table, key) ? table[key] : undefined)
   for (const [key, value] of Object.entries(config)) {
-    const range = integers[key]
-    if (range) {
-      if (typeof value !== 'number' || !Number.isInteger(value) || value < range[0] || value > range[1]) {
-        throw new RangeError(`${name}: ${key} must be an integer from ${range[0]} to ${range[1]}, got ${JSON.stringify(value)}`)
+    const integer = own(integers, key)
+    const real = own(reals, key)
+    const allowed = own(choices, key)
+    if (integer) {
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < integer[0] || value > integer[1]) {
+        throw new RangeError(`${name}: ${key} must be an integer from ${integer[0]} to ${integer[1]}, got ${shown(value)}`)
       }
-    } else if (choices[key]) {
-      const allowed = choices[key]
-      if (!allowed.includes(value)) throw new RangeError(`${name}: ${key} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`)
+    } else if (real) {
+      if (typeof value !== 'number' || !Number.isFinite(value) || value < real[0] || value > real[1]) {
+        throw new RangeError(`${name}: ${key} must be a number from ${real[0]} to ${real[1]}, got ${shown(value)}`)
+      }
+    } else if (allowed) {
+      if (!allowed.includes(value)) throw new RangeError(`${name}: ${key} must be one of ${allowed.join(', ')}, got ${shown(value)}`)
     } else if (typeof value !== 'boolean') {
-      throw new RangeError(`${name}: ${key} must be true or false, got ${JSON.stringify(value)}`)
+      throw new RangeError(`${name}: ${key} must be true or false, got ${shown(value)}`)
     }
   }
 }
+
+/** The value as a message shows it: JSON, except the numbers JSON cannot write (NaN, Infinity) by name. */
+const shown = (value: unknown): string => (typeof value === 'number' && !Number.isFinite(value) ? String(value) : JSON.stringify(value))

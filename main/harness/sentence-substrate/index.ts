@@ -3,7 +3,7 @@
  * view (sentences with titles, entities, mentions), what becomes visible and how, episode state with
  * provenance, menu items for sentences, rendering, and the options both read.
  */
-export { SUBSTRATE_BOUNDS, SUBSTRATE_DEFAULTS, checkConfig, type ConfigBounds, type SubstrateConfig } from './config'
+export { SUBSTRATE_BOUNDS, SUBSTRATE_DEFAULTS, checkConfig, type ConfigBounds, type OptionRange, type SubstrateConfig } from './config'
 export { SentenceEnvironment, type Resolved, type SentenceEnvData, type SentenceEnvSnapshot, type SentenceView, type EntityView } from './sentence-environment'
 export type { Episode, HistoryEntry, KnownEntity, ProvenanceEdge, VisibleSentence, EndReason } from './episode'
 export { clip, type BuiltItems, type SentenceRef } from './sentence-items'

@@ -264,9 +264,37 @@ interface QueryIdea {
   source: 'question' | 'name' | 'bridge' | 'title'
 }
 
-/** Builds one decision's candidates from the memory and the observation. */
+/** What every kind of candidate reads at one decision: the ranked documents, the bridges, and where candidates go. */
+interface Decision {
+  memory: EpisodeMemory
+  data: StatefulObservationData
+  reading: QuestionReading
+  curated: ReturnType<EpisodeMemory['curated']>
+  tagged: boolean
+  docs: Doc[]
+  bridges: string[]
+  bridgeSet: Set<string>
+  uncurated: Ranked[]
+  curatedDocs: Ranked[]
+  /** Adds a candidate unless its tool is unavailable, its quota is spent or the list is full. */
+  push(t: Tool, args: Record<string, unknown>, label: string, features: Record<string, number>): void
+}
+
+/** Builds one decision's candidates from the memory and the observation, in a fixed order of kinds. */
 function buildCandidates(memory: EpisodeMemory, data: StatefulObservationData, actions: ActionSpace): Candidate[] {
   if (actions.kind !== 'tools' || actions.tools.length === 0) return []
+  const out: Candidate[] = []
+  const decision = decisionOf(memory, data, actions, out)
+  searchCandidates(decision)
+  grepCandidates(decision)
+  readingCandidates(decision)
+  curationCandidates(decision)
+  verifyCandidate(decision)
+  endCandidate(decision)
+  return out
+}
+
+function decisionOf(memory: EpisodeMemory, data: StatefulObservationData, actions: ActionSpace & { kind: 'tools' }, out: Candidate[]): Decision {
   const available = new Set(actions.tools.map((t) => t.name))
   const tagged = 'importance' in (((actions.tools.find((t) => t.name === 'curate')?.parameters as { properties?: Record<string, unknown> } | undefined)?.properties) ?? {})
   const reading = readQuestion(data.question)
@@ -290,17 +318,21 @@ function buildCandidates(memory: EpisodeMemory, data: StatefulObservationData, a
     return { ...d, score, titleMatch, bridgeTitle, mentionsBridge, relevance: score + titleMatch + bridgeTitle + 0.25 * mentionsBridge }
   })
   ranked.sort((a, b) => b.relevance - a.relevance || a.turn - b.turn || a.rank - b.rank || a.chunk - b.chunk)
-  const uncurated = ranked.filter((d) => !curated.has(d.id))
-  const curatedDocs = ranked.filter((d) => curated.has(d.id))
-  const out: Candidate[] = []
   const counts: Partial<Record<Tool, number>> = {}
   const push = (t: Tool, args: Record<string, unknown>, label: string, features: Record<string, number>) => {
     if (!available.has(t) || (counts[t] ?? 0) >= QUOTA[t] || out.length >= HARNESS1_CANDIDATES) return
     counts[t] = (counts[t] ?? 0) + 1
     out.push({ action: tool(t, args), type: t, label, features: { ...common(t), ...features, rank: counts[t]! } })
   }
+  return {
+    memory, data, reading, curated, tagged, docs, bridges, bridgeSet, push,
+    uncurated: ranked.filter((d) => !curated.has(d.id)),
+    curatedDocs: ranked.filter((d) => curated.has(d.id)),
+  }
+}
 
-  // Searches.
+/** Searches: single queries from the question, its names, bridges and titles; fan-outs of several. */
+function searchCandidates({ memory, reading, data, bridges, uncurated, docs, curated, push }: Decision): void {
   const ideas = queryIdeas(reading, data.question, bridges, uncurated, memory)
   const previousTerms = new Set<string>()
   for (const k of memory.searched) for (const t of k.split(' ')) previousTerms.add(t)
@@ -331,7 +363,10 @@ function buildCandidates(memory: EpisodeMemory, data: StatefulObservationData, a
   if (later.length >= 2 && idsKey(later.map((q) => q.query)) !== idsKey(first.map((q) => q.query))) fanOuts.push(later)
   for (const qs of fanOuts) push('fan_out_search', { queries: qs.map((q) => q.query) }, `fan out ${qs.map((q) => `"${q.query}"`).join(', ')}`, queryFeatures(qs))
 
-  // Exact-name greps: bridge entities first, then the question's names.
+}
+
+/** Exact-name greps: bridge entities first, then the question's names. */
+function grepCandidates({ memory, reading, data, bridges, bridgeSet, docs, push }: Decision): void {
   const questionNames = new Set(reading.names.map((n) => n.toLowerCase()))
   for (const name of [...bridges, ...reading.names]) {
     const pattern = escapeRegex(name)
@@ -346,7 +381,10 @@ function buildCandidates(memory: EpisodeMemory, data: StatefulObservationData, a
     })
   }
 
-  // Reading.
+}
+
+/** Reading: the best unread documents one by one, and a review of several. */
+function readingCandidates({ memory, data, curated, uncurated, curatedDocs, push }: Decision): void {
   const docFeatures = (d: Ranked) => ({
     relevance: d.relevance, score: d.score, titleMatch: d.titleMatch, bridgeTitle: d.bridgeTitle, mentionsBridge: d.mentionsBridge,
     retrievalRank: d.rank, fresh: d.turn === data.turn ? 1 : 0,
@@ -364,7 +402,10 @@ function buildCandidates(memory: EpisodeMemory, data: StatefulObservationData, a
     })
   }
 
-  // Curation: additions with each tag, grouped additions, removals of weak documents.
+}
+
+/** Curation: additions with each tag, grouped additions, removals of weak documents. */
+function curationCandidates({ memory, data, curated, tagged, docs, uncurated, curatedDocs, push }: Decision): void {
   const weak = curatedDocs.filter((d) => d.relevance < WEAK).reverse().slice(0, MAX_REMOVE)
   const canRemove = memory.removalsSafe(data)
   const curate = (add: Ranked[], remove: Ranked[], tag: ImportanceTag | null) => {
@@ -406,7 +447,10 @@ function buildCandidates(memory: EpisodeMemory, data: StatefulObservationData, a
     if (weak.length > 1) curate([], weak.slice(0, 1), null)
   }
 
-  // Verification of the best curated documents (or the best retrieved ones before anything is curated).
+}
+
+/** Verification of the best curated documents (or the best retrieved ones before anything is curated). */
+function verifyCandidate({ memory, data, curated, bridges, uncurated, curatedDocs, push }: Decision): void {
   const toVerify = (curatedDocs.length ? curatedDocs : uncurated).slice(0, MAX_VERIFY_DOCS)
   if (toVerify.length && !memory.verified.has(idsKey(toVerify.map((d) => d.id)))) {
     const bridge = bridges[0]
@@ -419,6 +463,9 @@ function buildCandidates(memory: EpisodeMemory, data: StatefulObservationData, a
     })
   }
 
+}
+
+function endCandidate({ memory, data, reading, curated, docs, uncurated, curatedDocs, push }: Decision): void {
   push('end_search', { reasoning: `Curated ${curated.size} documents${reading.names.length ? ` covering ${reading.names.join(', ')}` : ''}.` }, 'end search', {
     curated: curated.size,
     curatedRelevance: curatedDocs.length ? mean(curatedDocs.map((d) => d.relevance)) : 0,
@@ -428,7 +475,6 @@ function buildCandidates(memory: EpisodeMemory, data: StatefulObservationData, a
     searches: memory.searches,
     turn: data.maxTurns > 0 ? data.turn / data.maxTurns : 0,
   })
-  return out
 }
 
 const mean = (xs: readonly number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0)

@@ -8,7 +8,7 @@
  * Gold the corpus does not hold (or that cannot be pinned to one document) still counts, as never
  * covered: recall is measured against the question, not against what ingest happened to keep. A
  * fact-level request on a question without supporting facts falls back to document level, and says so.
- * scoreEpisode (main/experiments/score.ts) computes its paragraph and Harness-1 recalls with
+ * scoreEpisode (main/experiments/metrics/score.ts) computes its paragraph and Harness-1 recalls with
  * goldDocumentRecalls too, so evaluation metrics and the reward agree on the same evidence.
  */
 import { documentKey, goldDocumentUnits, goldFactUnits, type ChunkSpan, type GoldEvidence, type ResolvedGold } from '../../corpus/gold'

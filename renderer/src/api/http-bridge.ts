@@ -26,6 +26,9 @@ export function httpApi(token: string | null, base = ''): HarnessApi {
   const ensureSource = (): void => {
     if (source || !token) return
     source = new EventSource(`${base}${channels.httpEvents}?token=${encodeURIComponent(token)}`)
+    // A reconnect gets the events it missed from the server; where the server no longer keeps them all, the
+    // page's state can only be brought up to date by loading it again.
+    source.addEventListener(channels.httpResync, () => window.location.reload())
     // Closed as the page goes away, so a reload ends the stream in order instead of leaving the browser to abort it.
     if (typeof window !== 'undefined') window.addEventListener('pagehide', () => source?.close(), { once: true })
   }

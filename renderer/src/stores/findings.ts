@@ -1,5 +1,5 @@
 import { defineStore } from 'pinia'
-import { computed, ref } from 'vue'
+import { computed, ref, watch, type Ref } from 'vue'
 import type { FindingsBudget, FindingsDetail, Job, RouteOutput } from '../../../preload/contract'
 import { useApi } from '../api'
 import { attemptInto } from './attempt'
@@ -9,6 +9,17 @@ import { pendingAction } from './pending'
 import { useRunsStore } from './runs'
 
 type FindingsSummary = RouteOutput<'findings.list'>[number]
+
+/**
+ * The form shows as soon as the sets are known, which may be before the page's load ends (another page of the
+ * workspace read them): the draft names one from then on, so a click never finds the set unchosen. A set no
+ * longer listed (another workspace, a deleted set) is replaced by the first.
+ */
+function keepSetChosen(sets: () => readonly { id: number }[], draft: Ref<{ questionSetId: number | null }>): void {
+  watch(sets, (listed) => {
+    if (!listed.some((s) => s.id === draft.value.questionSetId)) draft.value.questionSetId = listed[0]?.id ?? null
+  }, { immediate: true })
+}
 
 /**
  * Findings page: the papers' claims (from the catalogue), a new findings run (question set, budget,
@@ -30,6 +41,7 @@ export const useFindingsStore = defineStore('findings', () => {
   /** From a click on Run until the job exists or is refused: the button waits, a second click starts nothing. */
   const starting = pendingAction()
 
+  keepSetChosen(() => runs.questionSets, draft)
   const jobs = useJobsStore()
   /** The job queued or running for a findings run: its record still says how it last stood ("saved", "cancelled") until the worker starts. */
   const activeJobOf = (findingsId: number): Job | undefined => jobs.active.find((j) => j.kind === 'findings.run' && j.workspaceId === runs.workspaceId && j.params.findingsId === findingsId)
@@ -53,8 +65,6 @@ export const useFindingsStore = defineStore('findings', () => {
 
   async function load(workspaceId: string): Promise<void> {
     await runs.load(workspaceId)
-    // Chosen as soon as the sets are known (the form shows then), so a click never finds the set unchosen.
-    if (draft.value.questionSetId === null) draft.value.questionSetId = runs.questionSets[0]?.id ?? null
     if (!catalog.value.length) catalog.value = (await attempt(() => useApi().call('findings.catalog', {}))) ?? []
     await refreshList()
   }

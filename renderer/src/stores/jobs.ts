@@ -16,7 +16,11 @@ export const useJobsStore = defineStore('jobs', () => {
   /** Status only moves forward: a late call response must not undo a newer event. */
   const RANK: Record<Job['status'], number> = { queued: 0, running: 1, done: 2, failed: 2, cancelled: 2 }
 
+  /** Ids of the jobs upserted while each refresh's list is on its way (that list may predate them). */
+  const inFlight = new Set<Set<string>>()
+
   function upsert(job: Job): void {
+    for (const seen of inFlight) seen.add(job.id)
     const i = jobs.value.findIndex((j) => j.id === job.id)
     if (i < 0) jobs.value.unshift(job)
     else if (RANK[job.status] >= RANK[jobs.value[i]!.status]) jobs.value[i] = job
@@ -34,9 +38,23 @@ export const useJobsStore = defineStore('jobs', () => {
     ]
   })
 
+  /**
+   * The server's list, merged: a list read before a job started (or moved on) must not drop that job or undo its
+   * newer status, which would leave a page showing a queued job as never started until its next event.
+   */
   async function refresh(): Promise<void> {
-    const list = await attempt(() => useApi().call('job.list', { limit: 100 }))
-    if (list) jobs.value = list
+    const seen = new Set<string>()
+    inFlight.add(seen)
+    const list = await attempt(() => useApi().call('job.list', { limit: 100 })).finally(() => inFlight.delete(seen))
+    if (!list) return
+    const mine = new Map(jobs.value.map((j) => [j.id, j]))
+    const listed = new Set(list.map((j) => j.id))
+    const newer = [...seen].filter((id) => !listed.has(id) && mine.has(id)).map((id) => mine.get(id)!)
+    const forward = (j: Job): Job => {
+      const m = mine.get(j.id)
+      return m && RANK[m.status] > RANK[j.status] ? m : j
+    }
+    jobs.value = [...newer, ...list.map(forward)]
   }
 
   async function start(input: RouteInput<'job.start'>): Promise<Job | undefined> {

@@ -70,51 +70,61 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const app = await openDatabase<AppDatabase>(appDbFile(options.dataDir), appMigrations, { readonly: readOnly !== null })
   const events = new EventBus()
   let workspaces: WorkspaceService | undefined
-  const jobs: JobManager = new JobManager(app, events, {
-    dataDir: options.dataDir,
-    readOnly,
-    worker: options.worker,
-    workspaceDbFile: (id) => workspaces!.databaseFile(id),
-    preflight: jobPreflight((id) => workspaces!.handle(id), (workspaceId, kind) => jobs.active(workspaceId, kind)),
-    concurrency: options.jobConcurrency ?? jobLimitFromEnv(process.env.HARNESS_LAB_JOBS),
-    // A job of a process that died (or whose disk filled) may have left its run "running": it fails with the job's reason.
-    onRecovered: async (job) => {
-      if (job.workspaceId) runStore((await workspaces!.handle(job.workspaceId)).raw).failRunsOfJob(job.id, job.error ?? 'Interrupted')
-    },
-    cancelGraceMs: options.cancelGraceMs,
-    adoptOrphans: options.adoptOrphans,
-  })
-  workspaces = new WorkspaceService(app.db, options.dataDir, (id) => jobs.hasActive(id), readOnly)
-  // The registry reports where each model is loaded, jobs' worker threads included.
-  const models = new ModelRegistry(app.db, { jobHolders: (path) => jobs.modelHolders(path), llm: getSharedRuntime })
-  const retrievers = new WorkspaceRetrievers(models)
-  if (readOnly === null) {
-    // Before any job can start an export here.
-    await sweepStaleExports(options.dataDir, workspaces)
-    // Weights a training job saved but did not live to register.
-    await registerUnclaimedTrainedModels(options.dataDir, models)
-  }
-  await jobs.init()
-  const closing: Array<() => Promise<void>> = []
-  return {
-    version: APP_VERSION,
-    dataDir: options.dataDir,
-    readOnly,
-    app,
-    events,
-    workspaces,
-    jobs,
-    models,
-    retrievers,
-    onClose(fn) {
-      closing.push(fn)
-    },
-    async close() {
-      for (const fn of closing.splice(0)) await fn().catch(() => undefined)
-      await jobs.shutdown()
-      await models.closeAll()
-      await workspaces!.closeAll()
-      await app.close()
-    },
+  let manager: JobManager | undefined
+  try {
+    const jobs: JobManager = (manager = new JobManager(app, events, {
+      dataDir: options.dataDir,
+      readOnly,
+      worker: options.worker,
+      workspaceDbFile: (id) => workspaces!.databaseFile(id),
+      preflight: jobPreflight((id) => workspaces!.handle(id), (workspaceId, kind) => jobs.active(workspaceId, kind)),
+      concurrency: options.jobConcurrency ?? jobLimitFromEnv(process.env.HARNESS_LAB_JOBS),
+      // A job of a process that died (or whose disk filled) may have left its run "running": it fails with the job's reason.
+      onRecovered: async (job) => {
+        if (job.workspaceId) runStore((await workspaces!.handle(job.workspaceId)).raw).failRunsOfJob(job.id, job.error ?? 'Interrupted')
+      },
+      cancelGraceMs: options.cancelGraceMs,
+      adoptOrphans: options.adoptOrphans,
+    }))
+    workspaces = new WorkspaceService(app.db, options.dataDir, (id) => jobs.hasActive(id), readOnly)
+    // The registry reports where each model is loaded, jobs' worker threads included.
+    const models = new ModelRegistry(app.db, { jobHolders: (path) => jobs.modelHolders(path), llm: getSharedRuntime })
+    const retrievers = new WorkspaceRetrievers(models)
+    if (readOnly === null) {
+      // Before any job can start an export here.
+      await sweepStaleExports(options.dataDir, workspaces)
+      // Weights a training job saved but did not live to register.
+      await registerUnclaimedTrainedModels(options.dataDir, models)
+    }
+    await jobs.init()
+    const closing: Array<() => Promise<void>> = []
+    return {
+      version: APP_VERSION,
+      dataDir: options.dataDir,
+      readOnly,
+      app,
+      events,
+      workspaces,
+      jobs,
+      models,
+      retrievers,
+      onClose(fn) {
+        closing.push(fn)
+      },
+      async close() {
+        for (const fn of closing.splice(0)) await fn().catch(() => undefined)
+        await jobs.shutdown()
+        await models.closeAll()
+        await workspaces!.closeAll()
+        await app.close()
+      },
+    }
+  } catch (err) {
+    // What opened before the failure closes here: in a long-lived process (or a command run inside one) its
+    // descriptors would otherwise hold the data folder until the garbage collector finds them.
+    await manager?.shutdown().catch(() => undefined)
+    await workspaces?.closeAll().catch(() => undefined)
+    await app.close()
+    throw err
   }
 }

@@ -66,11 +66,15 @@ function enableWal(raw: SQLite.Database): void {
  */
 function openReadOnly(file: string, nativeBinding: string | undefined): SQLite.Database {
   const binding = nativeBinding ? { nativeBinding } : {}
+  let raw: SQLite.Database | undefined
   try {
-    const raw = new SQLite(file, { readonly: true, fileMustExist: true, ...binding })
+    raw = new SQLite(file, { readonly: true, fileMustExist: true, ...binding })
     raw.prepare('select count(*) from sqlite_master').get()
     return raw
   } catch (err) {
+    // The handle opened before the first read failed: closed here, not left to the garbage collector (its
+    // descriptor would keep the file, and a mount holding it, busy until then).
+    raw?.close()
     const cannotOpen = (err as { code?: string }).code === 'SQLITE_CANTOPEN'
     if (!cannotOpen || !existsSync(file) || existsSync(`${file}-wal`) || notWritable(dirname(file)) === null) throw err
     const image = readFileSync(file)

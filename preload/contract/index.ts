@@ -61,5 +61,10 @@ export const isEventName = (name: unknown): name is EventName => typeof name ===
 export interface HarnessApi {
   call<R extends RouteName>(route: R, input: RouteInput<R>): Promise<RouteOutput<R>>
   on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void
+  /**
+   * Only where the event stream can be lost (browser mode): `listener` hears why live updates stopped or
+   * wait on a reconnect, and null once they flow again.
+   */
+  onStreamProblem?(listener: (problem: string | null) => void): () => void
 }
 

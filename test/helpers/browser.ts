@@ -41,11 +41,11 @@ export async function callApi<T = unknown>(app: Pick<ServedApp, 'origin' | 'toke
   return body.data as T
 }
 
-/** Starts the built browser-mode server (`out/main/serve.js`) as a user would, and reads the URL it prints. */
-export function serveBuiltApp(dataDir: string): Promise<ServedApp> {
+/** Starts the built browser-mode server (`out/main/serve.js`) as a user would, and reads the URL it prints; `port` 0 picks a free one. */
+export function serveBuiltApp(dataDir: string, port = 0): Promise<ServedApp> {
   const entry = join(process.cwd(), 'out', 'main', 'serve.js')
   if (!existsSync(entry)) throw new Error('No build at out/: run `npm run build` (npm test does it first)')
-  const child = spawn(process.execPath, [entry, '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [entry, '--port', String(port), '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   return new Promise((resolve, reject) => {
     // Not a wait: the URL line (or the process's exit) ends it. This only keeps a server that never

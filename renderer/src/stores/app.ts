@@ -7,6 +7,8 @@ import { attemptInto } from './attempt'
 export const useAppStore = defineStore('app', () => {
   const info = ref<AppInfo | null>(null)
   const error = ref<string | null>(null)
+  /** Browser mode: why live updates stopped or wait on a reconnect; null while they flow. */
+  const streamProblem = ref<string | null>(null)
   const attempt = attemptInto(error)
 
   async function load(): Promise<void> {
@@ -19,5 +21,10 @@ export const useAppStore = defineStore('app', () => {
     return (await useApi().call('system.pickFolder', { title })).path
   }
 
-  return { info, error, load, pickFolder }
+  /** Follows the event stream's state for as long as the caller's scope lives; returns the unsubscribe. */
+  function watchStream(): () => void {
+    return useApi().onStreamProblem?.((problem) => (streamProblem.value = problem)) ?? (() => undefined)
+  }
+
+  return { info, error, streamProblem, load, pickFolder, watchStream }
 })

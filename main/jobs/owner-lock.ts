@@ -161,7 +161,13 @@ export class OwnerLock {
       throw new Error(`Could not take the job owner lock ${files.lock}: ${(err as Error).message}`)
     }
     // The record is written once the lock is held, so a record with a held lock is always this process.
-    writeOwnerRecord(key, currentOwnerRecord())
+    try {
+      writeOwnerRecord(key, currentOwnerRecord())
+    } catch (err) {
+      // A full or read-only disk: the lock goes with the failure instead of staying held by a handle nobody closes.
+      db.close()
+      throw err
+    }
     const lock = new OwnerLock(key, db)
     OwnerLock.held.set(key, { lock, refs: 1 })
     return lock

@@ -142,8 +142,7 @@ describe('GraphExplorer', () => {
     const { load, search } = backend(100)
     const w = await mountExplorer({ load, search })
     await w.get('[data-test="graph-search-input"]').setValue('zzz')
-    await new Promise((r) => setTimeout(r, 10))
-    await flushPromises()
+    await until(() => w.find('[data-test="graph-search-empty"]').exists(), 'the note that nothing matches')
     expect(w.get('[data-test="graph-search-empty"]').text()).toContain('zzz')
   })
 
